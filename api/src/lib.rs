@@ -1,0 +1,1 @@
+//! The fad-campaign service.

@@ -1,0 +1,584 @@
+//! Dice and the roll log (API.md › Dice and the roll log; RULES.md C22).
+//!
+//! Rules never touch a random number generator: they ask a [`Dice`] for the values of one roll,
+//! named by its step and subject, and the roll is appended to the [`RollLog`]. Two sources exist:
+//! [`ServerDice`] (ChaCha20, seeded by the caller: from the OS in the service, fixed in tests) and
+//! [`TableDice`], which first uses the values the players rolled at the table and entered, and
+//! lets the server roll whatever was not entered. Entered values a rule never called for are
+//! reported by [`TableDice::unused`].
+
+use std::collections::{BTreeMap, VecDeque};
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+use crate::named_enum;
+use crate::names::Named;
+
+named_enum! {
+    /// Which rule a roll is for (API.md's list).
+    pub enum RollStep("step") {
+        /// Activation order.
+        Initiative = "initiative",
+        /// Step 4 table-edge roll (1d6 + RP), and the random edge for a player facing an NP force.
+        TableEdge = "table_edge",
+        /// One d6 per mission per side; subject is the mission name.
+        Mission = "mission",
+        /// Recon-duty return roll.
+        ReconReturn = "recon_return",
+        /// Marker placement order tie-break.
+        PlacementOrder = "placement_order",
+        /// A Block's 4+.
+        ReconBlock = "recon_block",
+        /// The d6 per unit for a pre-battle event (6 triggers).
+        PreBattleEvent = "pre_battle_event",
+        /// The d6 on the unit type's pre-battle table.
+        PreBattleEventTable = "pre_battle_event_table",
+        /// The generator's uniform pick among tied missions.
+        MissionTie = "mission_tie",
+        /// Non-player stance.
+        NpfStance = "npf_stance",
+        /// Non-player attitude.
+        NpfAttitude = "npf_attitude",
+        /// Non-player per-platoon recon roll.
+        NpfRecon = "npf_recon",
+        /// Non-player marker dispersion.
+        NpfDispersion = "npf_dispersion",
+        /// Non-player decision to block (4+).
+        NpfBlock = "npf_block",
+        /// Infantry replacements.
+        Replacement = "replacement",
+        /// Vehicle replacements.
+        VehicleReplacement = "vehicle_replacement",
+        /// Quality loss.
+        QualityLoss = "quality_loss",
+        /// Resolve change.
+        ResolveChange = "resolve_change",
+        /// The 2d6 reinforcement pool.
+        Reinforcements = "reinforcements",
+        /// Extra reinforcement dice bought with CP.
+        ReinforcementsExtra = "reinforcements_extra",
+        /// Force generation tables (the roll's `detail` names the table).
+        ForceGeneration = "force_generation",
+        /// Narrative tables.
+        Narrative = "narrative",
+    }
+}
+
+/// Where a roll's values came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RollSource {
+    /// The service rolled.
+    Server,
+    /// The players rolled at the table and entered the values.
+    Player,
+}
+
+/// One entry of the roll log (API.md).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Roll {
+    /// The rule the roll is for.
+    pub step: RollStep,
+    /// What it was rolled for: a unit id, force id or mission name.
+    pub subject: String,
+    /// The side it belongs to, where there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub force_id: Option<String>,
+    /// The dice, for example `1d6` or `2d6`.
+    pub dice: String,
+    /// One value per die.
+    pub values: Vec<u8>,
+    /// The sum of the values.
+    pub total: u32,
+    /// Who rolled.
+    pub source: RollSource,
+    /// Which table, for force generation and narrative rolls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+/// The rolls of one workflow step, in the order they were made.
+pub type RollLog = Vec<Roll>;
+
+/// What a rule asks for: `count` dice of `sides` sides for `step` and `subject`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RollRequest<'a> {
+    /// The rule.
+    pub step: RollStep,
+    /// What is rolled for.
+    pub subject: &'a str,
+    /// The side, if any.
+    pub force_id: Option<&'a str>,
+    /// Number of dice.
+    pub count: usize,
+    /// Sides per die (6 for every FAD table; fewer for uniform picks such as a random edge).
+    pub sides: u8,
+    /// Which table, where the step has several.
+    pub detail: Option<&'a str>,
+}
+
+impl<'a> RollRequest<'a> {
+    /// `count` d6 for `step` and `subject`.
+    pub fn d6(step: RollStep, subject: &'a str, count: usize) -> Self {
+        Self {
+            step,
+            subject,
+            force_id: None,
+            count,
+            sides: 6,
+            detail: None,
+        }
+    }
+    /// The same request, naming its side.
+    #[must_use]
+    pub fn for_force(mut self, force_id: &'a str) -> Self {
+        self.force_id = Some(force_id);
+        self
+    }
+    /// The same request, naming its table.
+    #[must_use]
+    pub fn with_detail(mut self, detail: &'a str) -> Self {
+        self.detail = Some(detail);
+        self
+    }
+    /// The same request with another die size.
+    #[must_use]
+    pub fn with_sides(mut self, sides: u8) -> Self {
+        self.sides = sides;
+        self
+    }
+}
+
+/// A problem with player-entered dice.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DiceError {
+    /// A value outside the die's range.
+    #[error("dice.{step}.{subject}: value {value} is outside 1..={sides}")]
+    OutOfRange {
+        /// The step.
+        step: RollStep,
+        /// The subject.
+        subject: String,
+        /// The value.
+        value: u8,
+        /// The die size.
+        sides: u8,
+    },
+    /// Fewer values left than the roll needs.
+    #[error("dice.{step}.{subject}: the roll needs {needed} value(s), {given} left")]
+    WrongCount {
+        /// The step.
+        step: RollStep,
+        /// The subject.
+        subject: String,
+        /// Dice the roll needs.
+        needed: usize,
+        /// Values that were left.
+        given: usize,
+    },
+    /// A subject that is not part of the request.
+    #[error("dice.{step}.{subject}: unknown subject")]
+    UnknownSubject {
+        /// The step.
+        step: RollStep,
+        /// The subject.
+        subject: String,
+    },
+}
+
+impl DiceError {
+    /// The dotted path of the offending entry, for problem+json `errors[].field`.
+    pub fn field(&self) -> String {
+        match self {
+            Self::OutOfRange { step, subject, .. }
+            | Self::WrongCount { step, subject, .. }
+            | Self::UnknownSubject { step, subject } => format!("dice.{step}.{subject}"),
+        }
+    }
+}
+
+/// The source of dice a rule rolls with; every roll goes to the log.
+pub trait Dice {
+    /// Produces the values of one roll and says who rolled them.
+    fn produce(&mut self, request: &RollRequest<'_>) -> Result<(Vec<u8>, RollSource), DiceError>;
+    /// The log so far.
+    fn log(&self) -> &RollLog;
+    /// Appends to the log.
+    fn record(&mut self, roll: Roll);
+
+    /// Rolls and logs; returns the values.
+    fn roll(&mut self, request: RollRequest<'_>) -> Result<Vec<u8>, DiceError> {
+        let (values, source) = self.produce(&request)?;
+        self.record(Roll {
+            step: request.step,
+            subject: request.subject.to_owned(),
+            force_id: request.force_id.map(str::to_owned),
+            dice: format!("{}d{}", request.count, request.sides),
+            total: values.iter().map(|v| u32::from(*v)).sum(),
+            values: values.clone(),
+            source,
+            detail: request.detail.map(str::to_owned),
+        });
+        Ok(values)
+    }
+
+    /// Rolls one d6 and returns it.
+    fn d6(
+        &mut self,
+        step: RollStep,
+        subject: &str,
+        force_id: Option<&str>,
+    ) -> Result<u8, DiceError> {
+        let mut request = RollRequest::d6(step, subject, 1);
+        request.force_id = force_id;
+        Ok(self.roll(request)?.first().copied().unwrap_or(1))
+    }
+}
+
+/// Server dice: ChaCha20, seeded by the caller.
+#[derive(Debug, Clone)]
+pub struct ServerDice {
+    rng: ChaCha20Rng,
+    log: RollLog,
+}
+
+impl ServerDice {
+    /// Dice from a 32-byte seed (the service draws it from the OS).
+    pub fn from_seed(seed: [u8; 32]) -> Self {
+        Self {
+            rng: ChaCha20Rng::from_seed(seed),
+            log: Vec::new(),
+        }
+    }
+    /// Dice from a small seed, for reproducible tests.
+    pub fn seeded(seed: u64) -> Self {
+        Self {
+            rng: ChaCha20Rng::seed_from_u64(seed),
+            log: Vec::new(),
+        }
+    }
+    /// One fair die of `sides` sides (rejection sampling, no modulo bias).
+    pub fn die(&mut self, sides: u8) -> u8 {
+        let sides = u32::from(sides.max(1));
+        let zone = u32::MAX - (u32::MAX % sides);
+        loop {
+            let x = self.rng.next_u32();
+            if x < zone {
+                return (x % sides) as u8 + 1;
+            }
+        }
+    }
+    /// Takes the log, leaving it empty.
+    pub fn take_log(&mut self) -> RollLog {
+        std::mem::take(&mut self.log)
+    }
+}
+
+impl Dice for ServerDice {
+    fn produce(&mut self, request: &RollRequest<'_>) -> Result<(Vec<u8>, RollSource), DiceError> {
+        Ok((
+            (0..request.count)
+                .map(|_| self.die(request.sides))
+                .collect(),
+            RollSource::Server,
+        ))
+    }
+    fn log(&self) -> &RollLog {
+        &self.log
+    }
+    fn record(&mut self, roll: Roll) {
+        self.log.push(roll);
+    }
+}
+
+/// Values the players entered, keyed by step and then subject (API.md `dice`), one per die,
+/// consumed in order (a re-rolled tie takes the next values of the same key).
+pub type EnteredDice = BTreeMap<RollStep, BTreeMap<String, Vec<u8>>>;
+
+/// Player dice with server fallback: entered values are used first, the rest is rolled.
+#[derive(Debug, Clone)]
+pub struct TableDice {
+    entered: BTreeMap<(RollStep, String), VecDeque<u8>>,
+    server: ServerDice,
+}
+
+impl TableDice {
+    /// Checks every entered value against the die (d6 for every step) and builds the source.
+    pub fn new(entered: &EnteredDice, server: ServerDice) -> Result<Self, Vec<DiceError>> {
+        let mut errors = Vec::new();
+        let mut queues = BTreeMap::new();
+        for (step, subjects) in entered {
+            for (subject, values) in subjects {
+                for value in values {
+                    if !(1..=6).contains(value) {
+                        errors.push(DiceError::OutOfRange {
+                            step: *step,
+                            subject: subject.clone(),
+                            value: *value,
+                            sides: 6,
+                        });
+                    }
+                }
+                queues.insert((*step, subject.clone()), values.iter().copied().collect());
+            }
+        }
+        if errors.is_empty() {
+            Ok(Self {
+                entered: queues,
+                server,
+            })
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Refuses entered subjects that the request does not contain.
+    pub fn check_subjects(
+        &self,
+        allowed: impl Fn(RollStep, &str) -> bool,
+    ) -> Result<(), Vec<DiceError>> {
+        let errors: Vec<_> = self
+            .entered
+            .keys()
+            .filter(|(step, subject)| !allowed(*step, subject))
+            .map(|(step, subject)| DiceError::UnknownSubject {
+                step: *step,
+                subject: subject.clone(),
+            })
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Entered values no roll used, by step and subject.
+    pub fn unused(&self) -> EnteredDice {
+        let mut out = EnteredDice::new();
+        for ((step, subject), queue) in &self.entered {
+            if !queue.is_empty() {
+                out.entry(*step)
+                    .or_default()
+                    .insert(subject.clone(), queue.iter().copied().collect());
+            }
+        }
+        out
+    }
+
+    /// Takes the log, leaving it empty.
+    pub fn take_log(&mut self) -> RollLog {
+        self.server.take_log()
+    }
+}
+
+impl Dice for TableDice {
+    fn produce(&mut self, request: &RollRequest<'_>) -> Result<(Vec<u8>, RollSource), DiceError> {
+        let key = (request.step, request.subject.to_owned());
+        match self.entered.get_mut(&key) {
+            Some(queue) if !queue.is_empty() => {
+                if queue.len() < request.count {
+                    return Err(DiceError::WrongCount {
+                        step: request.step,
+                        subject: request.subject.to_owned(),
+                        needed: request.count,
+                        given: queue.len(),
+                    });
+                }
+                let values: Vec<u8> = queue.drain(..request.count).collect();
+                if let Some(bad) = values.iter().find(|v| **v > request.sides) {
+                    return Err(DiceError::OutOfRange {
+                        step: request.step,
+                        subject: request.subject.to_owned(),
+                        value: *bad,
+                        sides: request.sides,
+                    });
+                }
+                Ok((values, RollSource::Player))
+            }
+            _ => self.server.produce(request),
+        }
+    }
+    fn log(&self) -> &RollLog {
+        self.server.log()
+    }
+    fn record(&mut self, roll: Roll) {
+        self.server.record(roll);
+    }
+}
+
+/// Parses an API `dice` object whose step names are strings; unknown steps are errors.
+pub fn parse_steps(
+    raw: &BTreeMap<String, BTreeMap<String, Vec<u8>>>,
+) -> Result<EnteredDice, Vec<crate::names::UnknownName>> {
+    let mut out = EnteredDice::new();
+    let mut errors = Vec::new();
+    for (step, subjects) in raw {
+        match RollStep::parse(step) {
+            Ok(step) => {
+                out.insert(step, subjects.clone());
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_same_seed_gives_the_same_rolls() {
+        let mut a = ServerDice::seeded(7);
+        let mut b = ServerDice::seeded(7);
+        for _ in 0..50 {
+            a.roll(RollRequest::d6(RollStep::Replacement, "u1", 2))
+                .unwrap();
+            b.roll(RollRequest::d6(RollStep::Replacement, "u1", 2))
+                .unwrap();
+        }
+        assert_eq!(a.log(), b.log());
+    }
+
+    #[test]
+    fn server_dice_are_fair_over_many_seeded_rolls() {
+        let mut dice = ServerDice::seeded(42);
+        let mut counts = [0u32; 6];
+        for _ in 0..60_000 {
+            counts[usize::from(dice.die(6)) - 1] += 1;
+        }
+        // Chi-square with 5 degrees of freedom; 20.5 is the 0.1% critical value.
+        let chi: f64 = counts
+            .iter()
+            .map(|c| (f64::from(*c) - 10_000.0).powi(2) / 10_000.0)
+            .sum();
+        assert!(chi < 20.5, "chi-square {chi} for {counts:?}");
+    }
+
+    #[test]
+    fn a_roll_is_logged_with_step_subject_force_and_total() {
+        let mut dice = ServerDice::seeded(1);
+        let values = dice
+            .roll(RollRequest::d6(RollStep::Reinforcements, "f1", 2).for_force("f1"))
+            .unwrap();
+        let roll = &dice.log()[0];
+        assert_eq!(roll.dice, "2d6");
+        assert_eq!(roll.values, values);
+        assert_eq!(roll.total, u32::from(values[0] + values[1]));
+        assert_eq!(roll.force_id.as_deref(), Some("f1"));
+        assert_eq!(roll.source, RollSource::Server);
+    }
+
+    #[test]
+    fn entered_values_are_used_in_order_then_the_server_rolls() {
+        let mut entered = EnteredDice::new();
+        entered
+            .entry(RollStep::TableEdge)
+            .or_default()
+            .insert("a".into(), vec![3, 5]);
+        let mut dice = TableDice::new(&entered, ServerDice::seeded(1)).unwrap();
+        assert_eq!(dice.d6(RollStep::TableEdge, "a", None).unwrap(), 3);
+        assert_eq!(dice.d6(RollStep::TableEdge, "a", None).unwrap(), 5);
+        dice.d6(RollStep::TableEdge, "a", None).unwrap();
+        let sources: Vec<_> = dice.log().iter().map(|r| r.source).collect();
+        assert_eq!(
+            sources,
+            [RollSource::Player, RollSource::Player, RollSource::Server]
+        );
+    }
+
+    #[test]
+    fn entered_values_out_of_range_are_refused() {
+        let mut entered = EnteredDice::new();
+        entered
+            .entry(RollStep::Replacement)
+            .or_default()
+            .insert("u".into(), vec![7, 0]);
+        let errors = TableDice::new(&entered, ServerDice::seeded(1)).unwrap_err();
+        assert_eq!(errors.len(), 2);
+        assert_eq!(errors[0].field(), "dice.replacement.u");
+    }
+
+    #[test]
+    fn too_few_entered_values_for_a_roll_is_an_error() {
+        let mut entered = EnteredDice::new();
+        entered
+            .entry(RollStep::Reinforcements)
+            .or_default()
+            .insert("f".into(), vec![4]);
+        let mut dice = TableDice::new(&entered, ServerDice::seeded(1)).unwrap();
+        let err = dice
+            .roll(RollRequest::d6(RollStep::Reinforcements, "f", 2))
+            .unwrap_err();
+        assert!(matches!(
+            err,
+            DiceError::WrongCount {
+                needed: 2,
+                given: 1,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn values_no_rule_called_for_are_reported_unused() {
+        let mut entered = EnteredDice::new();
+        entered
+            .entry(RollStep::QualityLoss)
+            .or_default()
+            .insert("u".into(), vec![2]);
+        entered
+            .entry(RollStep::Replacement)
+            .or_default()
+            .insert("u".into(), vec![4]);
+        let mut dice = TableDice::new(&entered, ServerDice::seeded(1)).unwrap();
+        dice.d6(RollStep::Replacement, "u", None).unwrap();
+        let unused = dice.unused();
+        assert_eq!(unused.len(), 1);
+        assert_eq!(unused[&RollStep::QualityLoss]["u"], vec![2]);
+    }
+
+    #[test]
+    fn unknown_subjects_and_steps_are_refused() {
+        let mut entered = EnteredDice::new();
+        entered
+            .entry(RollStep::Replacement)
+            .or_default()
+            .insert("nobody".into(), vec![4]);
+        let dice = TableDice::new(&entered, ServerDice::seeded(1)).unwrap();
+        let errors = dice.check_subjects(|_, s| s == "u1").unwrap_err();
+        assert_eq!(errors[0].field(), "dice.replacement.nobody");
+
+        let mut raw = BTreeMap::new();
+        raw.insert("replacment".to_owned(), BTreeMap::new());
+        let errors = parse_steps(&raw).unwrap_err();
+        assert!(errors[0].to_string().contains("unknown step `replacment`"));
+    }
+
+    #[test]
+    fn entered_dice_reproduce_what_the_server_rolled() {
+        let mut server = ServerDice::seeded(9);
+        let rolled = server
+            .roll(RollRequest::d6(RollStep::Mission, "hold", 1))
+            .unwrap();
+        let mut entered = EnteredDice::new();
+        entered
+            .entry(RollStep::Mission)
+            .or_default()
+            .insert("hold".into(), rolled.clone());
+        let mut table = TableDice::new(&entered, ServerDice::seeded(1)).unwrap();
+        assert_eq!(
+            table
+                .roll(RollRequest::d6(RollStep::Mission, "hold", 1))
+                .unwrap(),
+            rolled
+        );
+    }
+}

@@ -1,0 +1,13 @@
+//! The Fast And Dirty (FAD 5th edition) campaign, scenario and force rules as pure Rust.
+//!
+//! No I/O, no database, no clock: dice come in through [`dice::Dice`] and every roll is logged.
+//! `../shared/RULES.md` restates the rules (S000 = the FAD 5th edition text); each module cites
+//! the section it implements.
+
+pub mod dice;
+pub mod kit;
+pub mod ladder;
+pub mod names;
+pub mod orders;
+pub mod roster;
+pub mod traits;

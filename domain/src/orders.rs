@@ -1,0 +1,66 @@
+//! Scenario vocabulary: stances, attitudes and missions (RULES.md §1.14; S000 › SCENARIO
+//! GENERATION).
+
+use crate::named_enum;
+
+named_enum! {
+    /// A side's stance (RULES.md §3.1).
+    pub enum Stance("stance") {
+        /// +2 RP, 6" zone, two artillery calls.
+        Offensive = "offensive",
+        /// +1 RP, 12" zone, +2 dummy markers per platoon.
+        Neutral = "neutral",
+        /// 0 RP, 18" zone, −2 dummy markers per platoon, 3 field defences.
+        Defensive = "defensive",
+    }
+}
+
+named_enum! {
+    /// A side's attitude (RULES.md §3.2).
+    pub enum Attitude("attitude") {
+        /// Ignore three Under Fire conditions.
+        Aggressive = "aggressive",
+        /// +2 RP.
+        Cautious = "cautious",
+        /// −1 RP, 3 more field defences.
+        Passive = "passive",
+    }
+}
+
+named_enum! {
+    /// A mission (RULES.md §3.5, §3.10).
+    pub enum Mission("mission") {
+        /// Storm a far objective and hold it.
+        Assault = "assault",
+        /// Take and hold both middle objectives.
+        Expand = "expand",
+        /// Keep the enemy away from the near objectives.
+        Hold = "hold",
+        /// Move squads off the enemy board edge.
+        Infiltrate = "infiltrate",
+        /// Deny the enemy their victory.
+        Interfere = "interfere",
+        /// Contact both middle and either far objective.
+        Patrol = "patrol",
+        /// Kill the opposing commander.
+        Strike = "strike",
+        /// Eliminate or rout half the opposing units.
+        Sweep = "sweep",
+        /// Both sides rolled the same mission (S10); never rolled directly.
+        EscalatingEngagement = "escalating_engagement",
+    }
+}
+
+impl Mission {
+    /// The eight missions on the mission table, in table order.
+    pub const ROLLED: [Mission; 8] = [
+        Self::Assault,
+        Self::Expand,
+        Self::Hold,
+        Self::Infiltrate,
+        Self::Interfere,
+        Self::Patrol,
+        Self::Strike,
+        Self::Sweep,
+    ];
+}
