@@ -4,10 +4,18 @@
 //! `../shared/RULES.md` restates the rules (S000 = the FAD 5th edition text); each module cites
 //! the section it implements.
 
+pub mod campaign;
 pub mod dice;
+pub mod forcegen;
+pub mod house_rules;
 pub mod kit;
 pub mod ladder;
 pub mod names;
+pub mod narrative;
+pub mod odds;
 pub mod orders;
+pub mod points;
 pub mod roster;
+pub mod scenario;
 pub mod traits;
+pub mod validation;
