@@ -10,6 +10,10 @@ use crate::kit::{
 };
 use crate::ladder::{Aptitude, LeaderExperience, Leadership, Quality, Resolve};
 use crate::named_enum;
+use crate::points::TraitOptions;
+use crate::points::gear::{
+    Ability, ArmourAddon, Bot, Gadget, Grenade, Munition, PoweredArmourUpgrade, WeaponTrait,
+};
 use crate::traits::{Trait, effective_traits};
 
 named_enum! {
@@ -95,6 +99,9 @@ pub struct VehicleProfile {
 }
 
 /// One unit of a force (API.md `Unit`).
+///
+/// Build one in code with `Unit { id, kind, .., ..Default::default() }`: the point-value fields
+/// after `status` are optional gear that most units do not have.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Unit {
     /// Stable id across edits and battles.
@@ -154,6 +161,100 @@ pub struct Unit {
     /// Campaign status.
     #[serde(default = "default_status")]
     pub status: UnitStatus,
+    /// Abilities: Drop Troops, Jet Packs (RULES.md §1.13; priced like traits).
+    #[serde(default)]
+    pub abilities: Vec<Ability>,
+    /// Traits of the squad basic weapon, priced per armed trooper (RULES.md §1.10).
+    #[serde(default)]
+    pub basic_weapon_traits: Vec<WeaponTrait>,
+    /// Traits of every support weapon of the unit, priced per support weapon.
+    #[serde(default)]
+    pub support_weapon_traits: Vec<WeaponTrait>,
+    /// Traits of every heavy weapon of the unit, priced per heavy weapon.
+    #[serde(default)]
+    pub heavy_weapon_traits: Vec<WeaponTrait>,
+    /// Munitions and auto-cannon rounds, priced per unit.
+    #[serde(default)]
+    pub munitions: Vec<Munition>,
+    /// Linked basic weapons (powered armour only), +1 per armed trooper.
+    #[serde(default)]
+    pub linked_weapons: bool,
+    /// Suits worn over the armour, priced per figure.
+    #[serde(default)]
+    pub armour_addons: Vec<ArmourAddon>,
+    /// Powered-armour upgrades, priced per figure (RULES.md §4.3).
+    #[serde(default)]
+    pub powered_armour_upgrades: Vec<PoweredArmourUpgrade>,
+    /// Grenades, priced per unit.
+    #[serde(default)]
+    pub grenades: Vec<Grenade>,
+    /// Gadgets (one entry per Field Projector), priced per unit or per figure.
+    #[serde(default)]
+    pub gadgets: Vec<Gadget>,
+    /// Jammer rating 0–3 (0 = none), +3 per rating.
+    #[serde(default)]
+    pub jammer_rating: u8,
+    /// Bots, one entry per bot.
+    #[serde(default)]
+    pub bots: Vec<Bot>,
+    /// How many of the bots are upgraded to Hover-Bots (+2 each).
+    #[serde(default)]
+    pub hover_bot_upgrades: u32,
+    /// Communications rating 0–4; `None` is the standard rating 1 (0 = no comms gear, −2).
+    #[serde(default)]
+    pub comms_rating: Option<u8>,
+    /// The unit has no ranged attacks at all (×0.7 with the traits).
+    #[serde(default)]
+    pub no_ranged_attacks: bool,
+    /// Options of the traits with several prices (Droid Troopers, Holy, Resilient, ...).
+    #[serde(default)]
+    pub trait_options: TraitOptions,
+}
+
+impl Default for Unit {
+    /// A one-figure Conscript, Steady, Light-armoured squad with no gear and an empty id; meant
+    /// as the `..Default::default()` base of struct literals.
+    fn default() -> Self {
+        Self {
+            id: String::new(),
+            name: String::new(),
+            kind: UnitKind::Squad,
+            quality: Quality::Conscript,
+            resolve: Some(Resolve::Steady),
+            strength: 1,
+            starting_strength: 1,
+            armour: Armour::Light,
+            basic_weapon: None,
+            support_weapons: Vec::new(),
+            heavy_weapons: Vec::new(),
+            traits: Vec::new(),
+            personalities: Vec::new(),
+            leadership: None,
+            branch: None,
+            leader_experience: None,
+            aptitude: None,
+            psionic_strength: None,
+            vehicle: None,
+            vehicle_state: None,
+            status: UnitStatus::Active,
+            abilities: Vec::new(),
+            basic_weapon_traits: Vec::new(),
+            support_weapon_traits: Vec::new(),
+            heavy_weapon_traits: Vec::new(),
+            munitions: Vec::new(),
+            linked_weapons: false,
+            armour_addons: Vec::new(),
+            powered_armour_upgrades: Vec::new(),
+            grenades: Vec::new(),
+            gadgets: Vec::new(),
+            jammer_rating: 0,
+            bots: Vec::new(),
+            hover_bot_upgrades: 0,
+            comms_rating: None,
+            no_ranged_attacks: false,
+            trait_options: TraitOptions::default(),
+        }
+    }
 }
 
 fn default_armour() -> Armour {
