@@ -189,6 +189,7 @@ pub(crate) mod tests {
             vehicle: None,
             vehicle_state: None,
             status: UnitStatus::Active,
+            ..Default::default()
         }
     }
 
