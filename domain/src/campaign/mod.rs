@@ -1,1 +1,30 @@
-//! (in progress)
+//! The campaign post-battle sequence (RULES.md §2, C1–C24; S000 › CAMPAIGN RULES – QUICK).
+//!
+//! A pure function from (roster at battle start, battle report, dice, choices) to (new roster,
+//! per-unit changes, roll log, problems), also available as resumable steps for the service
+//! ([`Aftermath`]). One module per rule: each table is `const` data beside the function that
+//! reads it.
+
+pub mod changes;
+pub mod experience;
+pub mod quality_loss;
+pub mod reinforcements;
+pub mod replacements;
+pub mod report;
+pub mod resolve_change;
+pub mod sequence;
+pub mod vehicle_replacements;
+
+#[cfg(test)]
+mod testkit;
+#[cfg(test)]
+mod tests;
+
+pub use changes::{UnitChange, UnitEvent, UnitEventRecord, UnitSnapshot};
+pub use experience::{EXPERIENCE_MENU, Purchase, PurchaseItem};
+pub use reinforcements::{Allocation, NewSquad, PlatoonRef, ReinforcementChoice};
+pub use report::{BattleReport, UnitLosses, VehicleDamage};
+pub use sequence::{
+    Aftermath, CampaignPoints, Choices, Outcome, Pool, PricedPurchase, post_battle_sequence,
+    roll_subject_allowed,
+};

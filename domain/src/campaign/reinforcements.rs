@@ -1,0 +1,467 @@
+//! Step 5, REINFORCEMENTS: the pool of troopers and its allocation (RULES.md §2.1–§2.3, C6, C9,
+//! C10, C11, C24; S000 › CAMPAIGN RULES – QUICK › REINFORCEMENTS).
+//!
+//! The pool is the 2d6 of step 5 plus one d6 per extra die bought (C11). Troopers go to
+//! multi-figure infantry units below their establishment E and never raise a unit above E (C9);
+//! they take that unit's Quality and Resolve and restore its composition (C24), and can rebuild
+//! an eliminated multi-figure unit (C6). At most one new squad of 5–8 may be formed (C10), with
+//! E = its size, Conscript, Uncertain and the kit of its platoon's typical squad. Unassigned
+//! troopers are lost.
+
+use std::collections::BTreeSet;
+use std::ops::RangeInclusive;
+
+use serde::{Deserialize, Serialize};
+
+use super::changes::{UnitEvent, UnitEventRecord};
+use crate::ladder::{LeaderExperience, Quality, Resolve};
+use crate::roster::{Force, Platoon, Problem, Unit, UnitKind, UnitStatus};
+
+/// Dice in the step-5 pool roll.
+pub const POOL_DICE: usize = 2;
+
+/// Size of the one new squad (C10).
+pub const NEW_SQUAD_SIZE: RangeInclusive<u32> = 5..=8;
+
+/// Quality of the new squad.
+pub const NEW_SQUAD_QUALITY: Quality = Quality::Conscript;
+
+/// Resolve of the new squad.
+pub const NEW_SQUAD_RESOLVE: Resolve = Resolve::Uncertain;
+
+/// Troopers for one unit (API.md `allocations[]`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Allocation {
+    /// The unit.
+    pub unit_id: String,
+    /// Troopers it receives.
+    pub troopers: u32,
+}
+
+/// A platoon named by its index in the force or by its name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum PlatoonRef {
+    /// Index into `platoons`, from 0.
+    Index(usize),
+    /// The platoon's name.
+    Name(String),
+}
+
+/// The optional new squad (API.md `new_squad`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewSquad {
+    /// Its name.
+    pub name: String,
+    /// Troopers, 5–8; also its establishment E.
+    pub troopers: u32,
+    /// The platoon it joins, whose typical squad gives its kit; the first platoon if absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub platoon: Option<PlatoonRef>,
+    /// Its unit id; if absent, `<force id>-squad-<n>` with the first free n.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+}
+
+/// How the player spends the pool (API.md reinforcements body).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ReinforcementChoice {
+    /// Troopers to existing units.
+    #[serde(default)]
+    pub allocations: Vec<Allocation>,
+    /// The optional new squad.
+    #[serde(default)]
+    pub new_squad: Option<NewSquad>,
+}
+
+/// What an allocation did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReinforcementEffects {
+    /// The roster afterwards.
+    pub roster: Force,
+    /// Troopers given to existing units.
+    pub allocated: u32,
+    /// Troopers in the new squad.
+    pub new_squad: u32,
+    /// Troopers left over and lost.
+    pub lost: u32,
+    /// One event per unit that received troopers, and one for the new squad.
+    pub events: Vec<UnitEventRecord>,
+}
+
+/// The platoon's typical squad: the most common kit (armour, basic and support weapons) among
+/// its squads, the first such squad in roster order on a tie.
+pub fn typical_squad(platoon: &Platoon) -> Option<&Unit> {
+    let squads: Vec<&Unit> = platoon
+        .units
+        .iter()
+        .filter(|u| u.kind == UnitKind::Squad)
+        .collect();
+    let same_kit = |a: &Unit, b: &Unit| {
+        a.armour == b.armour
+            && a.basic_weapon == b.basic_weapon
+            && a.support_weapons == b.support_weapons
+    };
+    let mut best: Option<(&Unit, usize)> = None;
+    for s in &squads {
+        let count = squads.iter().filter(|o| same_kit(s, o)).count();
+        if best.is_none_or(|(_, n)| count > n) {
+            best = Some((s, count));
+        }
+    }
+    best.map(|(u, _)| u)
+}
+
+fn platoon_index(force: &Force, which: Option<&PlatoonRef>) -> Option<usize> {
+    match which {
+        None => (!force.platoons.is_empty()).then_some(0),
+        Some(PlatoonRef::Index(i)) => (*i < force.platoons.len()).then_some(*i),
+        Some(PlatoonRef::Name(name)) => force.platoons.iter().position(|p| &p.name == name),
+    }
+}
+
+fn free_squad_id(force: &Force, force_id: &str) -> String {
+    (1..)
+        .map(|n| format!("{force_id}-squad-{n}"))
+        .find(|id| force.unit(id).is_none())
+        .unwrap_or_else(|| format!("{force_id}-squad"))
+}
+
+/// The new squad built from `typical` (C10, C24): Conscript, Uncertain, E = troopers, its
+/// armour and weapons (at most one support weapon per trooper), a new squad leader if the
+/// typical squad records one (Inexperienced), no traits or personalities.
+pub fn new_squad_unit(id: String, name: String, troopers: u32, typical: &Unit) -> Unit {
+    let mut support = typical.support_weapons.clone();
+    support.truncate(usize::try_from(troopers).unwrap_or(usize::MAX));
+    Unit {
+        id,
+        name,
+        kind: UnitKind::Squad,
+        quality: NEW_SQUAD_QUALITY,
+        resolve: Some(NEW_SQUAD_RESOLVE),
+        strength: troopers,
+        starting_strength: troopers,
+        armour: typical.armour,
+        basic_weapon: typical.basic_weapon,
+        support_weapons: support,
+        heavy_weapons: Vec::new(),
+        traits: Vec::new(),
+        personalities: Vec::new(),
+        leadership: None,
+        branch: None,
+        leader_experience: typical
+            .leader_experience
+            .map(|_| LeaderExperience::Inexperienced),
+        aptitude: None,
+        psionic_strength: None,
+        vehicle: None,
+        vehicle_state: None,
+        status: UnitStatus::Active,
+    }
+}
+
+/// Whether troopers can join `unit` at all: a multi-figure infantry-type unit (C6, C9).
+pub fn can_take_troopers(unit: &Unit) -> bool {
+    unit.kind.is_infantry_type() && unit.starting_strength > 1
+}
+
+/// Applies `choice` to `roster` with a pool of `pool` troopers.
+pub fn apply_reinforcements(
+    roster: &Force,
+    force_id: &str,
+    pool: u32,
+    choice: &ReinforcementChoice,
+) -> Result<ReinforcementEffects, Vec<Problem>> {
+    let mut out = roster.clone();
+    let mut problems = Vec::new();
+    let mut events = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut allocated = 0u32;
+    for (i, a) in choice.allocations.iter().enumerate() {
+        let at = |f: &str| format!("allocations[{i}].{f}");
+        if !seen.insert(a.unit_id.as_str()) {
+            problems.push(Problem::new(at("unit_id"), "unit listed twice"));
+            continue;
+        }
+        let Some(unit) = out.unit_mut(&a.unit_id) else {
+            problems.push(Problem::new(at("unit_id"), "no such unit in this force"));
+            continue;
+        };
+        if !can_take_troopers(unit) {
+            problems.push(Problem::new(
+                at("unit_id"),
+                "troopers join only multi-figure infantry units (C6, C10)",
+            ));
+            continue;
+        }
+        if a.troopers == 0 {
+            problems.push(Problem::new(at("troopers"), "must be at least 1"));
+            continue;
+        }
+        let room = unit.starting_strength.saturating_sub(unit.strength);
+        if a.troopers > room {
+            problems.push(Problem::new(
+                at("troopers"),
+                format!(
+                    "the unit has {} of its establishment {}: at most {room} can join (C9)",
+                    unit.strength, unit.starting_strength
+                ),
+            ));
+            continue;
+        }
+        unit.strength += a.troopers;
+        unit.status = UnitStatus::Active;
+        allocated += a.troopers;
+        events.push(UnitEventRecord::new(
+            &a.unit_id,
+            UnitEvent::Reinforced {
+                troopers: a.troopers,
+            },
+        ));
+    }
+    let mut formed = 0;
+    if let Some(n) = &choice.new_squad {
+        let before = problems.len();
+        if !NEW_SQUAD_SIZE.contains(&n.troopers) {
+            problems.push(Problem::new(
+                "new_squad.troopers",
+                "a new squad has 5 to 8 troopers (C10)",
+            ));
+        }
+        if n.name.trim().is_empty() {
+            problems.push(Problem::new("new_squad.name", "must not be empty"));
+        }
+        let id = match &n.id {
+            Some(id) if out.unit(id).is_some() => {
+                problems.push(Problem::new("new_squad.id", "a unit with this id exists"));
+                id.clone()
+            }
+            Some(id) if id.trim().is_empty() => {
+                problems.push(Problem::new("new_squad.id", "must not be empty"));
+                id.clone()
+            }
+            Some(id) => id.clone(),
+            None => free_squad_id(&out, force_id),
+        };
+        let index = platoon_index(&out, n.platoon.as_ref());
+        let typical = index.and_then(|i| typical_squad(&out.platoons[i]).cloned());
+        match (index, typical) {
+            (None, _) => problems.push(Problem::new("new_squad.platoon", "no such platoon")),
+            (Some(_), None) => problems.push(Problem::new(
+                "new_squad.platoon",
+                "the platoon has no squad whose kit the new squad could take (C10)",
+            )),
+            (Some(i), Some(typical)) if problems.len() == before => {
+                out.platoons[i].units.push(new_squad_unit(
+                    id.clone(),
+                    n.name.clone(),
+                    n.troopers,
+                    &typical,
+                ));
+                formed = n.troopers;
+                events.push(UnitEventRecord::new(
+                    &id,
+                    UnitEvent::Formed {
+                        troopers: n.troopers,
+                    },
+                ));
+            }
+            _ => {}
+        }
+    }
+    let requested = choice
+        .allocations
+        .iter()
+        .map(|a| a.troopers)
+        .fold(0u32, u32::saturating_add)
+        .saturating_add(choice.new_squad.as_ref().map_or(0, |n| n.troopers));
+    if requested > pool {
+        problems.push(Problem::new(
+            "allocations",
+            format!("{requested} troopers allocated, but the pool has {pool}"),
+        ));
+    }
+    if problems.is_empty() {
+        Ok(ReinforcementEffects {
+            roster: out,
+            allocated,
+            new_squad: formed,
+            lost: pool - allocated - formed,
+            events,
+        })
+    } else {
+        Err(problems)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::campaign::testkit::{character, force_of, squad, vehicle};
+    use crate::kit::{Armour, BasicWeapon, SupportWeapon};
+    use crate::names::Named;
+
+    fn alloc(unit: &str, troopers: u32) -> Allocation {
+        Allocation {
+            unit_id: unit.into(),
+            troopers,
+        }
+    }
+
+    fn under(id: &str, e: u32, cur: u32) -> Unit {
+        let mut u = squad(id, e);
+        u.strength = cur;
+        if cur == 0 {
+            u.status = UnitStatus::Eliminated;
+        }
+        u
+    }
+
+    #[test]
+    fn c9_troopers_never_raise_a_unit_above_its_establishment() {
+        let f = force_of(vec![vec![under("s", 8, 6)]]);
+        let ok = ReinforcementChoice {
+            allocations: vec![alloc("s", 2)],
+            new_squad: None,
+        };
+        let got = apply_reinforcements(&f, "f", 7, &ok).unwrap();
+        assert_eq!(got.roster.unit("s").unwrap().strength, 8);
+        assert_eq!((got.allocated, got.lost), (2, 5));
+        let too_many = ReinforcementChoice {
+            allocations: vec![alloc("s", 3)],
+            new_squad: None,
+        };
+        let errors = apply_reinforcements(&f, "f", 7, &too_many).unwrap_err();
+        assert_eq!(errors[0].field, "allocations[0].troopers");
+        assert!(errors[0].message.contains("C9"));
+    }
+
+    #[test]
+    fn c10_troopers_go_only_to_multi_figure_infantry_units() {
+        let mut c = character("c");
+        c.strength = 0;
+        c.status = UnitStatus::Eliminated;
+        let f = force_of(vec![vec![c, vehicle("v"), under("s", 8, 8)]]);
+        for id in ["c", "v", "s", "nobody"] {
+            let choice = ReinforcementChoice {
+                allocations: vec![alloc(id, 1)],
+                new_squad: None,
+            };
+            let errors = apply_reinforcements(&f, "f", 7, &choice).unwrap_err();
+            // A squad already at E has no room; the others cannot take troopers at all.
+            let field = if id == "s" { "troopers" } else { "unit_id" };
+            assert_eq!(errors[0].field, format!("allocations[0].{field}"), "{id}");
+        }
+    }
+
+    #[test]
+    fn c6_troopers_rebuild_an_eliminated_multi_figure_unit() {
+        let f = force_of(vec![vec![under("s", 6, 0)]]);
+        let choice = ReinforcementChoice {
+            allocations: vec![alloc("s", 5)],
+            new_squad: None,
+        };
+        let got = apply_reinforcements(&f, "f", 5, &choice).unwrap();
+        let s = got.roster.unit("s").unwrap();
+        assert_eq!((s.strength, s.status), (5, UnitStatus::Active));
+    }
+
+    #[test]
+    fn the_pool_limits_the_total_and_leftovers_are_lost() {
+        let f = force_of(vec![vec![under("a", 8, 4), under("b", 8, 4)]]);
+        let choice = ReinforcementChoice {
+            allocations: vec![alloc("a", 4), alloc("b", 4)],
+            new_squad: None,
+        };
+        let errors = apply_reinforcements(&f, "f", 7, &choice).unwrap_err();
+        assert_eq!(errors[0].field, "allocations");
+        let got = apply_reinforcements(&f, "f", 12, &choice).unwrap();
+        assert_eq!(got.lost, 4);
+        let nothing = apply_reinforcements(&f, "f", 9, &ReinforcementChoice::default()).unwrap();
+        assert_eq!(nothing.lost, 9);
+        assert_eq!(nothing.roster, f);
+    }
+
+    #[test]
+    fn c10_one_new_squad_of_five_to_eight_conscript_uncertain_with_the_typical_kit() {
+        let mut a = squad("a", 8);
+        a.armour = Armour::Improved;
+        a.basic_weapon = Some(BasicWeapon::GaussRifles);
+        a.support_weapons = vec![SupportWeapon::ALL[0]];
+        let mut odd = squad("odd", 8);
+        odd.basic_weapon = Some(BasicWeapon::LowTechRifles);
+        let f = force_of(vec![vec![odd, a.clone(), a]]);
+        for size in [4, 9] {
+            let choice = ReinforcementChoice {
+                allocations: vec![],
+                new_squad: Some(NewSquad {
+                    name: "New".into(),
+                    troopers: size,
+                    platoon: None,
+                    id: None,
+                }),
+            };
+            let errors = apply_reinforcements(&f, "f", 12, &choice).unwrap_err();
+            assert_eq!(errors[0].field, "new_squad.troopers");
+        }
+        let choice = ReinforcementChoice {
+            allocations: vec![],
+            new_squad: Some(NewSquad {
+                name: "New".into(),
+                troopers: 5,
+                platoon: Some(PlatoonRef::Index(0)),
+                id: None,
+            }),
+        };
+        let got = apply_reinforcements(&f, "f", 7, &choice).unwrap();
+        let n = got.roster.unit("f-squad-1").unwrap();
+        assert_eq!((n.strength, n.starting_strength), (5, 5));
+        assert_eq!(n.quality, Quality::Conscript);
+        assert_eq!(n.resolve, Some(Resolve::Uncertain));
+        assert_eq!(n.armour, Armour::Improved);
+        assert_eq!(n.basic_weapon, Some(BasicWeapon::GaussRifles));
+        assert_eq!(n.support_weapons, [SupportWeapon::ALL[0]]);
+        assert_eq!((got.new_squad, got.lost), (5, 2));
+    }
+
+    #[test]
+    fn c10_new_squad_platoon_by_name_and_problems_for_unknown_or_squadless_platoons() {
+        let mut f = force_of(vec![vec![squad("a", 8)], vec![character("c")]]);
+        f.platoons[1].name = "Second".into();
+        let make = |platoon| ReinforcementChoice {
+            allocations: vec![],
+            new_squad: Some(NewSquad {
+                name: "New".into(),
+                troopers: 6,
+                platoon: Some(platoon),
+                id: Some("new".into()),
+            }),
+        };
+        let errors = apply_reinforcements(&f, "f", 12, &make(PlatoonRef::Name("Second".into())))
+            .unwrap_err();
+        assert_eq!(errors[0].field, "new_squad.platoon");
+        let errors = apply_reinforcements(&f, "f", 12, &make(PlatoonRef::Index(5))).unwrap_err();
+        assert_eq!(errors[0].field, "new_squad.platoon");
+        let got =
+            apply_reinforcements(&f, "f", 12, &make(PlatoonRef::Name("Platoon 0".into()))).unwrap();
+        assert_eq!(got.roster.platoons[0].units.len(), 2);
+        assert!(got.roster.unit("new").is_some());
+    }
+
+    #[test]
+    fn new_squad_and_allocations_share_the_pool() {
+        let f = force_of(vec![vec![under("s", 8, 6)]]);
+        let choice = ReinforcementChoice {
+            allocations: vec![alloc("s", 2)],
+            new_squad: Some(NewSquad {
+                name: "New".into(),
+                troopers: 5,
+                platoon: None,
+                id: None,
+            }),
+        };
+        assert!(apply_reinforcements(&f, "f", 7, &choice).is_ok());
+        let errors = apply_reinforcements(&f, "f", 6, &choice).unwrap_err();
+        assert_eq!(errors.last().unwrap().field, "allocations");
+    }
+}

@@ -1,0 +1,166 @@
+//! The battle report the post-battle sequence starts from: per-unit losses and vehicle damage
+//! (RULES.md §2.3 inputs, C2, C16; S000 › CAMPAIGN RULES – QUICK › POST BATTLE STEPS).
+//!
+//! The sequence takes the roster **as it stood at the start of the battle** together with this
+//! report, and applies the losses itself. The battle-start roster is needed anyway: a wiped-out
+//! unit's L is every figure it had then (C4), the C3 alternative reads "full strength" as the
+//! battle-start strength, and P is counted at the start of the battle (C12).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::kit::VehicleState;
+use crate::named_enum;
+use crate::roster::{Force, Problem, UnitKind};
+
+named_enum! {
+    /// How a vehicle ended the battle (RULES.md C16).
+    pub enum VehicleDamage("vehicle_damage") {
+        /// System-killed, immobilized or abandoned at battle end.
+        Damaged = "damaged",
+        /// Vehicle kill, or destroyed in close assault.
+        Destroyed = "destroyed",
+    }
+}
+
+/// One unit's line of the battle report (API.md `losses[]`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitLosses {
+    /// The unit.
+    pub unit_id: String,
+    /// Figures dead, captured/lost or untreated-wounded at battle end (C2).
+    #[serde(default)]
+    pub figures_lost: u32,
+    /// The unit was wiped out: every figure it had at the start of the battle is lost (C4).
+    #[serde(default)]
+    pub eliminated: bool,
+    /// Vehicle end state; `null` for an undamaged vehicle or a foot unit.
+    #[serde(default)]
+    pub vehicle_damage: Option<VehicleDamage>,
+    /// A recon unit destroyed by ambush: all its figures are lost (C2).
+    #[serde(default)]
+    pub destroyed_on_recon: bool,
+}
+
+/// The battle report for one force.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct BattleReport {
+    /// Per-unit losses; units not listed lost nothing.
+    #[serde(default)]
+    pub losses: Vec<UnitLosses>,
+}
+
+/// What one unit lost, after the report was checked against the roster.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct AppliedLoss {
+    /// L: figures lost (for a vehicle, crew losses; they trigger only the Resolve roll, C15).
+    pub figures: u32,
+    /// Vehicle damage suffered in this battle.
+    pub vehicle_damage: Option<VehicleDamage>,
+}
+
+impl AppliedLoss {
+    /// "Suffered losses (or damage) of any kind" (RULES.md §2.1 step 4).
+    pub fn any(&self) -> bool {
+        self.figures > 0 || self.vehicle_damage.is_some()
+    }
+}
+
+/// Checks the report against the battle-start roster and returns each unit's loss by unit id.
+/// Every problem is reported at once, with paths like `losses[2].figures_lost`.
+pub fn check_report(
+    roster: &Force,
+    report: &BattleReport,
+) -> Result<BTreeMap<String, AppliedLoss>, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let mut out = BTreeMap::new();
+    for (i, line) in report.losses.iter().enumerate() {
+        let at = |f: &str| format!("losses[{i}].{f}");
+        let Some(unit) = roster.unit(&line.unit_id) else {
+            problems.push(Problem::new(at("unit_id"), "no such unit in this force"));
+            continue;
+        };
+        if out.contains_key(&line.unit_id) {
+            problems.push(Problem::new(at("unit_id"), "unit listed twice"));
+            continue;
+        }
+        let is_vehicle = unit.kind == UnitKind::Vehicle;
+        if line.figures_lost > unit.strength {
+            problems.push(Problem::new(
+                at("figures_lost"),
+                format!(
+                    "{} figures lost, but the unit had {} at the start of the battle",
+                    line.figures_lost, unit.strength
+                ),
+            ));
+            continue;
+        }
+        if line.vehicle_damage.is_some() && !is_vehicle {
+            problems.push(Problem::new(
+                at("vehicle_damage"),
+                "only a vehicle can be damaged or destroyed",
+            ));
+            continue;
+        }
+        let wiped_out = line.eliminated || line.destroyed_on_recon;
+        let (figures, vehicle_damage) = if is_vehicle {
+            let damage = if wiped_out {
+                Some(VehicleDamage::Destroyed)
+            } else {
+                line.vehicle_damage
+            };
+            (line.figures_lost, damage)
+        } else if wiped_out {
+            (unit.strength, None)
+        } else {
+            (line.figures_lost, None)
+        };
+        out.insert(
+            line.unit_id.clone(),
+            AppliedLoss {
+                figures,
+                vehicle_damage,
+            },
+        );
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems)
+    }
+}
+
+/// Applies the checked losses to a copy of the battle-start roster: foot units lose figures
+/// (status `eliminated` at zero, C6); vehicles take their damage state, and a destroyed vehicle
+/// is off the table until the vehicle replacement roll (C16). A vehicle's `strength` is left
+/// alone: its crew losses only trigger the Resolve roll (C15).
+pub fn apply_losses(roster: &Force, losses: &BTreeMap<String, AppliedLoss>) -> Force {
+    let mut out = roster.clone();
+    for unit in out.units_mut() {
+        let Some(loss) = losses.get(&unit.id) else {
+            continue;
+        };
+        if unit.kind == UnitKind::Vehicle {
+            match loss.vehicle_damage {
+                // A vehicle destroyed earlier and not replaced cannot be "damaged" again.
+                Some(VehicleDamage::Damaged)
+                    if unit.vehicle_state != Some(VehicleState::Destroyed) =>
+                {
+                    unit.vehicle_state = Some(VehicleState::Damaged);
+                }
+                Some(VehicleDamage::Destroyed) => {
+                    unit.vehicle_state = Some(VehicleState::Destroyed);
+                    unit.status = crate::roster::UnitStatus::Eliminated;
+                }
+                _ => {}
+            }
+        } else {
+            unit.strength = unit.strength.saturating_sub(loss.figures);
+            if unit.strength == 0 {
+                unit.status = crate::roster::UnitStatus::Eliminated;
+            }
+        }
+    }
+    out
+}

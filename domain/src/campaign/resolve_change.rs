@@ -1,0 +1,120 @@
+//! Step 4, RESOLVE CHANGE (RULES.md §2.1–§2.3, C1, C8, C15, C17; S000 › CAMPAIGN RULES – QUICK
+//! › POST BATTLE STEPS › RESOLVE CHANGE; POINT VALUE SYSTEM on Fanatic).
+//!
+//! A unit that suffered losses or damage of any kind rolls 1d6, if it still has figures, bears a
+//! Resolve (a vehicle only when its crew has one, C15), and its Resolve may change: Fanatic and
+//! Zombie units are fixed at Steady (C17), and off-board units "cannot change their starting
+//! Resolve" (RULES.md §1.15).
+
+use serde::{Deserialize, Serialize};
+
+use crate::ladder::{Ladder, Resolve};
+use crate::roster::{Unit, UnitKind, UnitStatus};
+
+/// A row of the RESOLVE CHANGE table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResolveChange {
+    /// 1–2: Resolve drops one level (never below Reluctant).
+    Drops,
+    /// 3–4: Resolve stays the same.
+    Stays,
+    /// 5–6: Resolve improves one level (never above Determined, C8).
+    Improves,
+}
+
+/// RESOLVE CHANGE by d6 − 1 (C1).
+pub const RESOLVE_CHANGE: [ResolveChange; 6] = [
+    ResolveChange::Drops,
+    ResolveChange::Drops,
+    ResolveChange::Stays,
+    ResolveChange::Stays,
+    ResolveChange::Improves,
+    ResolveChange::Improves,
+];
+
+/// The table row for a d6.
+pub fn resolve_change(d6: u8) -> ResolveChange {
+    RESOLVE_CHANGE[usize::from(d6.clamp(1, 6) - 1)]
+}
+
+/// The Resolve after the roll, clamped at both ends of the ladder (C8).
+pub fn resolve_after(resolve: Resolve, d6: u8) -> Resolve {
+    match resolve_change(d6) {
+        ResolveChange::Drops => resolve.down(),
+        ResolveChange::Stays => resolve,
+        ResolveChange::Improves => resolve.up(),
+    }
+}
+
+/// Whether the unit's Resolve can change at all: it has one, is not Fanatic or Zombie (C17) and
+/// is not an off-board unit (§1.15). Shared with the Resolve purchase.
+pub fn resolve_can_change(unit: &Unit) -> bool {
+    unit.resolve.is_some() && !unit.resolve_frozen() && unit.kind != UnitKind::OffBoardArtillery
+}
+
+/// Whether `unit` (after steps 1–2) makes the Resolve Change roll, given that it suffered losses
+/// or damage in this battle: it must still be on the table (figures left, not eliminated, C6).
+pub fn resolve_roll_due(unit: &Unit, suffered_losses_or_damage: bool) -> bool {
+    suffered_losses_or_damage
+        && unit.status == UnitStatus::Active
+        && unit.strength > 0
+        && resolve_can_change(unit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::campaign::testkit::{squad, vehicle, with_kind};
+    use crate::traits::Trait;
+
+    #[test]
+    fn c1_resolve_change_rows_one_to_six() {
+        use ResolveChange::*;
+        let rows: Vec<_> = (1..=6).map(resolve_change).collect();
+        assert_eq!(rows, [Drops, Drops, Stays, Stays, Improves, Improves]);
+    }
+
+    #[test]
+    fn c8_resolve_clamps_at_determined_and_reluctant() {
+        assert_eq!(resolve_after(Resolve::Steady, 6), Resolve::Determined);
+        assert_eq!(resolve_after(Resolve::Determined, 5), Resolve::Determined);
+        assert_eq!(resolve_after(Resolve::Reluctant, 1), Resolve::Reluctant);
+        assert_eq!(resolve_after(Resolve::Steady, 2), Resolve::Uncertain);
+        assert_eq!(resolve_after(Resolve::Steady, 4), Resolve::Steady);
+    }
+
+    #[test]
+    fn c17_fanatic_and_zombie_units_skip_the_roll() {
+        let mut u = squad("s", 8);
+        u.traits = vec![Trait::Fanatic];
+        assert!(!resolve_roll_due(&u, true));
+        u.traits = vec![Trait::Zombie];
+        assert!(!resolve_roll_due(&u, true));
+        u.traits = vec![];
+        assert!(resolve_roll_due(&u, true));
+        assert!(!resolve_roll_due(&u, false));
+    }
+
+    #[test]
+    fn c15_vehicle_rolls_only_when_its_crew_has_resolve() {
+        let mut v = vehicle("v");
+        assert!(!resolve_roll_due(&v, true));
+        v.resolve = Some(Resolve::Steady);
+        assert!(resolve_roll_due(&v, true));
+    }
+
+    #[test]
+    fn c6_an_eliminated_unit_does_not_roll_for_resolve() {
+        let mut u = squad("s", 8);
+        u.strength = 0;
+        u.status = UnitStatus::Eliminated;
+        assert!(!resolve_roll_due(&u, true));
+    }
+
+    #[test]
+    fn off_board_units_cannot_change_their_starting_resolve() {
+        let u = with_kind(squad("a", 1), UnitKind::OffBoardArtillery);
+        assert!(!resolve_roll_due(&u, true));
+    }
+}

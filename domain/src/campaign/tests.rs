@@ -1,0 +1,1013 @@
+//! End-to-end tests of the post-battle sequence: the RULES.md §2.3 worked example, the settled
+//! readings that span several steps, redo semantics, entered dice, and the invariants.
+
+use proptest::prelude::*;
+
+use super::experience::PurchaseItem;
+use super::reinforcements::{Allocation, NewSquad, ReinforcementChoice};
+use super::report::{BattleReport, UnitLosses, VehicleDamage};
+use super::sequence::{Aftermath, Choices, Outcome, post_battle_sequence, roll_subject_allowed};
+use super::testkit::{character, force_of, squad, vehicle, with_kind};
+use super::{Purchase, UnitEvent};
+use crate::dice::{Dice, EnteredDice, RollLog, RollSource, RollStep, ServerDice, TableDice};
+use crate::house_rules::HouseRules;
+use crate::kit::VehicleState;
+use crate::ladder::{Ladder, Quality, Resolve};
+use crate::names::Named;
+use crate::roster::{Force, UnitKind, UnitStatus};
+use crate::traits::Trait;
+
+const F: &str = "force-1";
+
+fn entered(values: &[(RollStep, &str, &[u8])]) -> EnteredDice {
+    let mut out = EnteredDice::new();
+    for (step, subject, v) in values {
+        out.entry(*step)
+            .or_default()
+            .entry((*subject).to_owned())
+            .or_default()
+            .extend_from_slice(v);
+    }
+    out
+}
+
+fn table(values: &[(RollStep, &str, &[u8])]) -> TableDice {
+    TableDice::new(&entered(values), ServerDice::seeded(99)).unwrap()
+}
+
+fn lost(unit: &str, figures: u32) -> UnitLosses {
+    UnitLosses {
+        unit_id: unit.into(),
+        figures_lost: figures,
+        eliminated: false,
+        vehicle_damage: None,
+        destroyed_on_recon: false,
+    }
+}
+
+fn report(lines: Vec<UnitLosses>) -> BattleReport {
+    BattleReport { losses: lines }
+}
+
+fn steps(log: &RollLog) -> Vec<(RollStep, String, Vec<u8>)> {
+    log.iter()
+        .map(|r| (r.step, r.subject.clone(), r.values.clone()))
+        .collect()
+}
+
+fn log_as_entered(log: &RollLog) -> EnteredDice {
+    let mut out = EnteredDice::new();
+    for r in log {
+        out.entry(r.step)
+            .or_default()
+            .entry(r.subject.clone())
+            .or_default()
+            .extend_from_slice(&r.values);
+    }
+    out
+}
+
+#[test]
+fn rules_2_3_worked_example_squad_of_eight_loses_five() {
+    let roster = force_of(vec![vec![squad("s", 8)]]);
+    let mut dice = table(&[
+        (RollStep::Replacement, "s", &[4]),
+        (RollStep::QualityLoss, "s", &[1]), // 2·3 = 6 < 8: never called for
+        (RollStep::ResolveChange, "s", &[6]),
+        (RollStep::Reinforcements, F, &[3, 4]),
+    ]);
+    let mut a = Aftermath::roll(
+        F,
+        &roster,
+        &report(vec![lost("s", 5)]),
+        0,
+        &mut dice,
+        &HouseRules::default(),
+    )
+    .unwrap();
+    let s = a.after_rolls.unit("s").unwrap();
+    assert_eq!(s.strength, 6); // step 1: ceil(5/2) = 3 replaced
+    assert_eq!(s.quality, Quality::Regular); // step 3: no roll
+    assert_eq!(s.resolve, Some(Resolve::Determined)); // step 4: rolled 6
+    assert_eq!(a.pool_total(), 7); // step 5
+    assert_eq!(a.cp_earned, 2); // step 6: one platoon
+    assert_eq!(
+        steps(&a.rolls),
+        [
+            (RollStep::Replacement, "s".into(), vec![4]),
+            (RollStep::ResolveChange, "s".into(), vec![6]),
+            (RollStep::Reinforcements, F.into(), vec![3, 4]),
+        ]
+    );
+    assert!(a.rolls.iter().all(|r| r.source == RollSource::Player));
+    assert_eq!(
+        dice.unused(),
+        entered(&[(RollStep::QualityLoss, "s", &[1])])
+    );
+
+    // Two troopers go to the squad (cap E = 8), five form a new Conscript/Uncertain squad.
+    let three = ReinforcementChoice {
+        allocations: vec![Allocation {
+            unit_id: "s".into(),
+            troopers: 3,
+        }],
+        new_squad: None,
+    };
+    let errors = a.reinforce(three).unwrap_err();
+    assert!(errors[0].message.contains("C9"));
+    a.reinforce(ReinforcementChoice {
+        allocations: vec![Allocation {
+            unit_id: "s".into(),
+            troopers: 2,
+        }],
+        new_squad: Some(NewSquad {
+            name: "Fresh".into(),
+            troopers: 5,
+            platoon: None,
+            id: None,
+        }),
+    })
+    .unwrap();
+    let out = a.finalize().unwrap();
+    assert_eq!(out.roster.unit("s").unwrap().strength, 8);
+    let n = out.roster.unit("force-1-squad-1").unwrap();
+    assert_eq!(
+        (n.strength, n.starting_strength, n.quality, n.resolve),
+        (5, 5, Quality::Conscript, Some(Resolve::Uncertain))
+    );
+    assert_eq!(
+        (
+            out.reinforcements.total,
+            out.reinforcements.allocated,
+            out.reinforcements.new_squad,
+            out.reinforcements.lost
+        ),
+        (7, 2, 5, 0)
+    );
+    let change = &out.changes[0];
+    assert_eq!(change.unit_id, "s");
+    assert_eq!(change.before.as_ref().unwrap().strength, 8);
+    assert_eq!(change.after.strength, 8);
+    assert_eq!(
+        change.events,
+        [
+            UnitEvent::Losses {
+                figures: 5,
+                vehicle_damage: None
+            },
+            UnitEvent::Replacements {
+                roll: 4,
+                figures: 3
+            },
+            UnitEvent::ResolveChange {
+                roll: 6,
+                from: Resolve::Steady,
+                to: Resolve::Determined
+            },
+            UnitEvent::Reinforced { troopers: 2 },
+        ]
+    );
+    assert!(out.changes[1].before.is_none());
+    assert_eq!(out.campaign_points.balance, 2);
+}
+
+#[test]
+fn rules_2_3_worked_example_wiped_out_squad_comes_back_with_four_and_rolls_quality() {
+    let roster = force_of(vec![vec![squad("s", 8)]]);
+    let mut wiped = lost("s", 0);
+    wiped.eliminated = true;
+    let mut dice = table(&[
+        (RollStep::Replacement, "s", &[3]),
+        (RollStep::QualityLoss, "s", &[2]),
+        (RollStep::ResolveChange, "s", &[3]),
+    ]);
+    let a = Aftermath::roll(
+        F,
+        &roster,
+        &report(vec![wiped]),
+        0,
+        &mut dice,
+        &HouseRules::default(),
+    )
+    .unwrap();
+    let s = a.after_rolls.unit("s").unwrap();
+    assert_eq!((s.strength, s.status), (4, UnitStatus::Active)); // C4
+    assert_eq!(s.quality, Quality::Conscript); // C7: 2·4 ≥ 8, rolled 2
+    assert_eq!(s.resolve, Some(Resolve::Steady));
+    assert!(dice.unused().is_empty());
+}
+
+#[test]
+fn c2_recon_unit_destroyed_by_ambush_loses_all_figures() {
+    let roster = force_of(vec![vec![squad("r", 6)]]);
+    let mut line = lost("r", 0);
+    line.destroyed_on_recon = true;
+    let mut dice = table(&[(RollStep::Replacement, "r", &[1])]);
+    let a = Aftermath::roll(
+        F,
+        &roster,
+        &report(vec![line]),
+        0,
+        &mut dice,
+        &HouseRules::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        a.roll_events[0].event,
+        UnitEvent::Losses {
+            figures: 6,
+            vehicle_damage: None
+        }
+    );
+    let r = a.after_rolls.unit("r").unwrap();
+    assert_eq!((r.strength, r.status), (0, UnitStatus::Eliminated)); // C6
+}
+
+#[test]
+fn c2_units_without_losses_make_no_rolls() {
+    let roster = force_of(vec![vec![squad("a", 8), squad("b", 8)]]);
+    let mut dice = ServerDice::seeded(1);
+    let a = Aftermath::roll(
+        F,
+        &roster,
+        &BattleReport::default(),
+        0,
+        &mut dice,
+        &HouseRules::default(),
+    )
+    .unwrap();
+    assert_eq!(steps(&a.rolls).len(), 1); // only the pool
+    assert_eq!(a.after_rolls, roster);
+}
+
+#[test]
+fn c6_eliminated_unit_stays_on_the_roster_keeps_its_ratings_and_skips_resolve() {
+    let mut s = squad("s", 6);
+    s.quality = Quality::Elite;
+    let roster = force_of(vec![vec![s]]);
+    let mut dice = table(&[
+        (RollStep::Replacement, "s", &[2]),
+        (RollStep::ResolveChange, "s", &[6]),
+    ]);
+    let a = Aftermath::roll(
+        F,
+        &roster,
+        &report(vec![lost("s", 6)]),
+        0,
+        &mut dice,
+        &HouseRules::default(),
+    )
+    .unwrap();
+    let s = a.after_rolls.unit("s").unwrap();
+    assert_eq!((s.strength, s.status), (0, UnitStatus::Eliminated));
+    assert_eq!((s.quality, s.starting_strength), (Quality::Elite, 6));
+    assert_eq!(
+        dice.unused(),
+        entered(&[(RollStep::ResolveChange, "s", &[6])])
+    );
+}
+
+#[test]
+fn c5_lone_figure_failed_roll_then_returned_for_one_cp() {
+    let roster = force_of(vec![vec![character("c"), squad("s", 8)]]);
+    let mut dice = table(&[
+        (RollStep::Replacement, "c", &[4]),
+        (RollStep::QualityLoss, "c", &[1]),
+        (RollStep::ResolveChange, "c", &[6]),
+        (RollStep::Reinforcements, F, &[1, 1]),
+    ]);
+    let mut a = Aftermath::roll(
+        F,
+        &roster,
+        &report(vec![lost("c", 1)]),
+        0,
+        &mut dice,
+        &HouseRules::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        a.after_rolls.unit("c").unwrap().status,
+        UnitStatus::Eliminated
+    );
+    assert_eq!(dice.unused().len(), 2); // no quality or resolve roll for an absent figure
+    a.purchase(
+        vec![Purchase::of(PurchaseItem::ReturnLoneFigure, Some("c"))],
+        &mut dice,
+    )
+    .unwrap();
+    let out = a.finalize().unwrap();
+    let c = out.roster.unit("c").unwrap();
+    assert_eq!((c.strength, c.status), (1, UnitStatus::Active));
+    assert_eq!(out.campaign_points.spent, 1);
+}
+
+#[test]
+fn c5_c7_lone_figure_returned_by_the_roll_then_makes_the_quality_roll() {
+    let roster = force_of(vec![vec![character("c")]]);
+    let mut dice = table(&[
+        (RollStep::Replacement, "c", &[5]),
+        (RollStep::QualityLoss, "c", &[3]),
+        (RollStep::ResolveChange, "c", &[4]),
+    ]);
+    let a = Aftermath::roll(
+        F,
+        &roster,
+        &report(vec![lost("c", 1)]),
+        0,
+        &mut dice,
+        &HouseRules::default(),
+    )
+    .unwrap();
+    assert_eq!(a.after_rolls.unit("c").unwrap().strength, 1);
+    assert!(dice.unused().is_empty());
+}
+
+#[test]
+fn c7_c16_destroyed_vehicle_replaced_by_the_roll_rolls_quality_and_c15_no_resolve() {
+    let roster = force_of(vec![vec![vehicle("v")]]);
+    let mut line = lost("v", 0);
+    line.vehicle_damage = Some(VehicleDamage::Destroyed);
+    let mut dice = table(&[
+        (RollStep::VehicleReplacement, "v", &[5]),
+        (RollStep::QualityLoss, "v", &[1]),
+        (RollStep::ResolveChange, "v", &[6]),
+    ]);
+    let a = Aftermath::roll(
+        F,
+        &roster,
+        &report(vec![line]),
+        0,
+        &mut dice,
+        &HouseRules::default(),
+    )
+    .unwrap();
+    let v = a.after_rolls.unit("v").unwrap();
+    assert_eq!(v.vehicle_state, Some(VehicleState::Operational));
+    assert_eq!(v.status, UnitStatus::Active);
+    assert_eq!(v.quality, Quality::Conscript);
+    assert_eq!(
+        dice.unused(),
+        entered(&[(RollStep::ResolveChange, "v", &[6])])
+    );
+}
+
+#[test]
+fn c7_repaired_vehicle_makes_no_quality_roll_and_c15_crew_with_resolve_rolls() {
+    let mut v = vehicle("v");
+    v.resolve = Some(Resolve::Steady);
+    let roster = force_of(vec![vec![v]]);
+    let mut line = lost("v", 0);
+    line.vehicle_damage = Some(VehicleDamage::Damaged);
+    let mut dice = table(&[
+        (RollStep::VehicleReplacement, "v", &[3]),
+        (RollStep::QualityLoss, "v", &[1]),
+        (RollStep::ResolveChange, "v", &[1]),
+    ]);
+    let a = Aftermath::roll(
+        F,
+        &roster,
+        &report(vec![line]),
+        0,
+        &mut dice,
+        &HouseRules::default(),
+    )
+    .unwrap();
+    let v = a.after_rolls.unit("v").unwrap();
+    assert_eq!(v.vehicle_state, Some(VehicleState::Operational));
+    assert_eq!(v.quality, Quality::Regular);
+    assert_eq!(v.resolve, Some(Resolve::Uncertain));
+    assert_eq!(
+        dice.unused(),
+        entered(&[(RollStep::QualityLoss, "v", &[1])])
+    );
+}
+
+#[test]
+fn c16_unrepaired_damaged_vehicle_rolls_again_after_the_next_battle() {
+    let roster = force_of(vec![vec![vehicle("v")]]);
+    let mut line = lost("v", 0);
+    line.vehicle_damage = Some(VehicleDamage::Damaged);
+    let rules = HouseRules::default();
+    let mut dice = table(&[(RollStep::VehicleReplacement, "v", &[2])]);
+    let first = Aftermath::roll(F, &roster, &report(vec![line]), 0, &mut dice, &rules).unwrap();
+    let after = first.finalize().unwrap().roster;
+    assert_eq!(
+        after.unit("v").unwrap().vehicle_state,
+        Some(VehicleState::Damaged)
+    );
+    // Next battle: not fielded, no new damage, but it rolls again.
+    let mut dice = table(&[(RollStep::VehicleReplacement, "v", &[4])]);
+    let second =
+        Aftermath::roll(F, &after, &BattleReport::default(), 0, &mut dice, &rules).unwrap();
+    assert_eq!(
+        second.after_rolls.unit("v").unwrap().vehicle_state,
+        Some(VehicleState::Operational)
+    );
+    assert!(dice.unused().is_empty());
+}
+
+#[test]
+fn c16_destroyed_vehicle_not_replaced_is_eliminated_and_does_not_roll_again() {
+    let roster = force_of(vec![vec![vehicle("v")]]);
+    let mut line = lost("v", 0);
+    line.vehicle_damage = Some(VehicleDamage::Destroyed);
+    let rules = HouseRules::default();
+    let mut dice = table(&[(RollStep::VehicleReplacement, "v", &[4])]);
+    let first = Aftermath::roll(F, &roster, &report(vec![line]), 0, &mut dice, &rules).unwrap();
+    let after = first.finalize().unwrap().roster;
+    let v = after.unit("v").unwrap();
+    assert_eq!(
+        (v.status, v.vehicle_state),
+        (UnitStatus::Eliminated, Some(VehicleState::Destroyed))
+    );
+    let mut dice = ServerDice::seeded(3);
+    let second =
+        Aftermath::roll(F, &after, &BattleReport::default(), 0, &mut dice, &rules).unwrap();
+    assert!(
+        second
+            .rolls
+            .iter()
+            .all(|r| r.step != RollStep::VehicleReplacement)
+    );
+}
+
+fn destroyed_vehicle_aftermath() -> Aftermath {
+    let roster = force_of(vec![vec![vehicle("v"), squad("s", 8)]]);
+    let mut line = lost("v", 0);
+    line.vehicle_damage = Some(VehicleDamage::Destroyed);
+    let mut dice = table(&[
+        (RollStep::VehicleReplacement, "v", &[1]),
+        (RollStep::Reinforcements, F, &[2, 2]),
+    ]);
+    Aftermath::roll(
+        F,
+        &roster,
+        &report(vec![line]),
+        3,
+        &mut dice,
+        &HouseRules::default(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn c7_vehicle_replaced_for_two_cp_rolls_quality_once_and_keeps_it_across_redos() {
+    let mut a = destroyed_vehicle_aftermath();
+    let replace = Purchase::of(PurchaseItem::ReplaceVehicle, Some("v"));
+    let mut dice = table(&[(RollStep::QualityLoss, "v", &[2])]);
+    a.purchase(vec![replace.clone()], &mut dice).unwrap();
+    assert_eq!(
+        a.finalize().unwrap().roster.unit("v").unwrap().quality,
+        Quality::Conscript
+    );
+    // Dropped, then bought again with other dice: the kept roll is reused, nothing is rolled.
+    a.purchase(vec![], &mut ServerDice::seeded(5)).unwrap();
+    let v = a.finalize().unwrap().roster.unit("v").unwrap().clone();
+    assert_eq!(
+        (v.status, v.quality),
+        (UnitStatus::Eliminated, Quality::Regular)
+    );
+    let mut other = table(&[(RollStep::QualityLoss, "v", &[6])]);
+    a.purchase(vec![replace], &mut other).unwrap();
+    assert_eq!(
+        a.finalize().unwrap().roster.unit("v").unwrap().quality,
+        Quality::Conscript
+    );
+    assert_eq!(other.unused().len(), 1);
+    let quality_rolls = a
+        .rolls
+        .iter()
+        .filter(|r| r.step == RollStep::QualityLoss)
+        .count();
+    assert_eq!(quality_rolls, 1);
+}
+
+#[test]
+fn c11_extra_dice_join_the_pool_and_are_never_rolled_again_on_redo() {
+    let mut a = destroyed_vehicle_aftermath(); // pool 2 + 2 = 4, 3 + 2 CP available
+    let die = Purchase::of(PurchaseItem::ExtraReinforcementDie, None);
+    let mut dice = table(&[(RollStep::ReinforcementsExtra, F, &[6, 5, 4, 3])]);
+    a.purchase(vec![die.clone(), die.clone(), die.clone()], &mut dice)
+        .unwrap();
+    assert_eq!(a.pool_total(), 4 + 6 + 5 + 4);
+    a.purchase(vec![die.clone()], &mut dice).unwrap();
+    assert_eq!(a.pool_total(), 4 + 6); // fewer: the surplus leaves the pool
+    a.purchase(vec![die.clone(); 4], &mut dice).unwrap();
+    assert_eq!(a.pool_total(), 4 + 6 + 5 + 4 + 3); // more: only the fourth is new
+    let extra: Vec<u8> = a
+        .rolls
+        .iter()
+        .filter(|r| r.step == RollStep::ReinforcementsExtra)
+        .flat_map(|r| r.values.clone())
+        .collect();
+    assert_eq!(extra, [6, 5, 4, 3]);
+    assert!(dice.unused().is_empty());
+    let out = a.finalize().unwrap();
+    assert_eq!(out.reinforcements.extra_dice, [6, 5, 4, 3]);
+    assert_eq!(out.campaign_points.spent, 4);
+}
+
+#[test]
+fn c11_allocation_is_kept_while_it_fits_and_cleared_when_the_pool_shrinks() {
+    let mut a = destroyed_vehicle_aftermath();
+    let mut s = a.after_rolls.clone();
+    s.unit_mut("s").unwrap().strength = 2;
+    a.after_rolls = s;
+    let die = Purchase::of(PurchaseItem::ExtraReinforcementDie, None);
+    let mut dice = table(&[(RollStep::ReinforcementsExtra, F, &[6, 1])]);
+    a.purchase(vec![die.clone()], &mut dice).unwrap();
+    let six = ReinforcementChoice {
+        allocations: vec![Allocation {
+            unit_id: "s".into(),
+            troopers: 6,
+        }],
+        new_squad: None,
+    };
+    a.reinforce(six.clone()).unwrap();
+    a.purchase(vec![die.clone(), die], &mut dice).unwrap();
+    assert_eq!(a.reinforcements, Some(six));
+    a.purchase(vec![], &mut dice).unwrap();
+    assert_eq!(a.reinforcements, None);
+}
+
+#[test]
+fn a_refused_purchase_changes_nothing_and_rolls_nothing() {
+    let mut a = destroyed_vehicle_aftermath();
+    let before = a.clone();
+    let mut dice = ServerDice::seeded(8);
+    let errors = a
+        .purchase(
+            vec![
+                Purchase::of(PurchaseItem::ExtraReinforcementDie, None),
+                Purchase::of(PurchaseItem::ReplaceVehicle, Some("v")),
+                Purchase::of(PurchaseItem::ImproveQuality, Some("nobody")),
+            ],
+            &mut dice,
+        )
+        .unwrap_err();
+    assert_eq!(errors[0].field, "purchases[2].unit_id");
+    assert_eq!(a, before);
+    assert!(dice.log().is_empty());
+}
+
+#[test]
+fn c13_unspent_points_are_banked_by_default_and_forfeited_under_the_house_rule() {
+    let roster = force_of(vec![vec![squad("a", 8)], vec![squad("b", 8)]]);
+    let choices = Choices {
+        purchases: vec![Purchase::of(PurchaseItem::ImproveResolve, Some("a"))],
+        ..Choices::default()
+    };
+    let run = |rules: HouseRules| {
+        post_battle_sequence(
+            F,
+            &roster,
+            &BattleReport::default(),
+            5,
+            &choices,
+            &mut ServerDice::seeded(1),
+            &rules,
+        )
+        .unwrap()
+        .campaign_points
+    };
+    let banked = run(HouseRules::default());
+    assert_eq!(
+        (
+            banked.banked_before,
+            banked.earned,
+            banked.spent,
+            banked.balance,
+            banked.forfeited
+        ),
+        (5, 4, 1, 8, 0)
+    );
+    let lost = run(HouseRules {
+        bank_campaign_points: false,
+        ..HouseRules::default()
+    });
+    assert_eq!((lost.balance, lost.forfeited), (0, 8));
+}
+
+#[test]
+fn c12_campaign_points_count_platoons_at_the_start_of_the_battle() {
+    let roster = force_of(vec![
+        vec![squad("a", 8)],
+        vec![squad("b", 8)],
+        vec![squad("c", 8)],
+    ]);
+    let a = Aftermath::roll(
+        F,
+        &roster,
+        &report(vec![lost("c", 8)]),
+        0,
+        &mut ServerDice::seeded(2),
+        &HouseRules::default(),
+    )
+    .unwrap();
+    assert_eq!(a.cp_earned, 6);
+}
+
+#[test]
+fn c17_fanatic_squad_skips_the_resolve_roll_in_the_sequence() {
+    let mut s = squad("s", 8);
+    s.traits = vec![Trait::Fanatic];
+    let roster = force_of(vec![vec![s]]);
+    let mut dice = table(&[
+        (RollStep::Replacement, "s", &[6]),
+        (RollStep::QualityLoss, "s", &[6]),
+        (RollStep::ResolveChange, "s", &[1]),
+    ]);
+    let a = Aftermath::roll(
+        F,
+        &roster,
+        &report(vec![lost("s", 2)]),
+        0,
+        &mut dice,
+        &HouseRules::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        a.after_rolls.unit("s").unwrap().resolve,
+        Some(Resolve::Steady)
+    );
+    assert_eq!(dice.unused().len(), 2); // 2·2 < 8: no quality roll either
+}
+
+#[test]
+fn c10_c24_reinforcements_take_the_units_ratings_and_kit() {
+    let mut s = squad("s", 8);
+    s.quality = Quality::Elite;
+    s.resolve = Some(Resolve::Reluctant);
+    let roster = force_of(vec![vec![s.clone()]]);
+    let choices = Choices {
+        purchases: vec![],
+        reinforcements: ReinforcementChoice {
+            allocations: vec![Allocation {
+                unit_id: "s".into(),
+                troopers: 2,
+            }],
+            new_squad: None,
+        },
+    };
+    let mut dice = table(&[
+        (RollStep::Replacement, "s", &[1]),
+        (RollStep::ResolveChange, "s", &[3]),
+        (RollStep::Reinforcements, F, &[1, 1]),
+    ]);
+    let out = post_battle_sequence(
+        F,
+        &roster,
+        &report(vec![lost("s", 3)]),
+        0,
+        &choices,
+        &mut dice,
+        &HouseRules::default(),
+    )
+    .unwrap();
+    let after = out.roster.unit("s").unwrap();
+    assert_eq!(after.strength, 7);
+    assert_eq!(
+        (
+            after.quality,
+            after.resolve,
+            after.armour,
+            after.basic_weapon
+        ),
+        (s.quality, s.resolve, s.armour, s.basic_weapon)
+    );
+}
+
+#[test]
+fn battle_report_problems_are_all_reported_with_their_paths() {
+    let roster = force_of(vec![vec![squad("s", 8), vehicle("v")]]);
+    let mut damaged_squad = lost("s", 1);
+    damaged_squad.vehicle_damage = Some(VehicleDamage::Damaged);
+    let errors = Aftermath::roll(
+        F,
+        &roster,
+        &report(vec![
+            lost("nobody", 1),
+            lost("s", 9),
+            damaged_squad,
+            lost("v", 0),
+            lost("v", 0),
+        ]),
+        0,
+        &mut ServerDice::seeded(1),
+        &HouseRules::default(),
+    )
+    .unwrap_err();
+    let fields: Vec<&str> = errors.iter().map(|p| p.field.as_str()).collect();
+    assert_eq!(
+        fields,
+        [
+            "losses[0].unit_id",
+            "losses[1].figures_lost",
+            "losses[2].vehicle_damage",
+            "losses[4].unit_id"
+        ]
+    );
+}
+
+#[test]
+fn c22_entered_dice_out_of_count_surface_as_problems_and_subjects_are_checked() {
+    let roster = force_of(vec![vec![squad("s", 8)]]);
+    let mut dice = table(&[(RollStep::Reinforcements, F, &[3])]);
+    let errors = Aftermath::roll(
+        F,
+        &roster,
+        &BattleReport::default(),
+        0,
+        &mut dice,
+        &HouseRules::default(),
+    )
+    .unwrap_err();
+    assert_eq!(errors[0].field, format!("dice.reinforcements.{F}"));
+    assert!(roll_subject_allowed(F, &roster, RollStep::Replacement, "s"));
+    assert!(!roll_subject_allowed(
+        F,
+        &roster,
+        RollStep::Replacement,
+        "x"
+    ));
+    assert!(roll_subject_allowed(
+        F,
+        &roster,
+        RollStep::ReinforcementsExtra,
+        F
+    ));
+    assert!(!roll_subject_allowed(
+        F,
+        &roster,
+        RollStep::Reinforcements,
+        "s"
+    ));
+    assert!(!roll_subject_allowed(F, &roster, RollStep::Mission, "hold"));
+}
+
+#[test]
+fn state_and_outcome_round_trip_through_json() {
+    let mut a = destroyed_vehicle_aftermath();
+    a.purchase(
+        vec![
+            Purchase::of(PurchaseItem::ReplaceVehicle, Some("v")),
+            Purchase {
+                trait_: Some(Trait::Tough),
+                ..Purchase::of(PurchaseItem::AssignTrait, Some("s"))
+            },
+        ],
+        &mut ServerDice::seeded(4),
+    )
+    .unwrap();
+    let json = serde_json::to_string(&a).unwrap();
+    let back: Aftermath = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, a);
+    let out = a.finalize().unwrap();
+    let value = serde_json::to_value(&out).unwrap();
+    assert_eq!(value["purchases"][1]["trait"], "tough");
+    assert_eq!(value["purchases"][1]["cost"], 2);
+    assert_eq!(value["changes"][0]["events"][0]["event"], "losses");
+    let back: Outcome = serde_json::from_value(value).unwrap();
+    assert_eq!(back, out);
+    let choices: Choices = serde_json::from_str(
+        r#"{"purchases": [{"item": "grant_personality", "unit_id": "s", "personality": "medic"}],
+            "allocations": [{"unit_id": "s", "troopers": 1}],
+            "new_squad": {"name": "New", "troopers": 5, "platoon": "Platoon 0"}}"#,
+    )
+    .unwrap();
+    assert_eq!(choices.reinforcements.allocations.len(), 1);
+}
+
+// ---- Property tests -------------------------------------------------------------------------
+
+fn arb_unit(i: usize) -> impl Strategy<Value = crate::roster::Unit> {
+    (
+        0..6u8,
+        0..4usize,
+        0..4usize,
+        1..11u32,
+        0..11u32,
+        any::<bool>(),
+    )
+        .prop_map(move |(kind, q, r, e, cur, fanatic)| {
+            let id = format!("u{i}");
+            let mut u = match kind {
+                0 => character(&id),
+                1 => {
+                    let mut v = vehicle(&id);
+                    v.vehicle_state = Some(
+                        [VehicleState::Operational, VehicleState::Damaged]
+                            [usize::from(cur % 2 == 1)],
+                    );
+                    v
+                }
+                2 => with_kind(squad(&id, e.min(3)), UnitKind::WeaponsTeam),
+                _ => squad(&id, e),
+            };
+            u.quality = Quality::at(q);
+            if u.resolve.is_some() {
+                u.resolve = Some(Resolve::at(r));
+            }
+            if fanatic && u.kind == UnitKind::Squad {
+                u.traits = vec![Trait::Fanatic];
+                u.resolve = Some(Resolve::Steady);
+            }
+            if u.kind != UnitKind::Vehicle {
+                u.strength = cur.min(u.starting_strength);
+                if u.strength == 0 {
+                    u.status = UnitStatus::Eliminated;
+                }
+            }
+            u
+        })
+}
+
+fn arb_case() -> impl Strategy<Value = (Force, BattleReport, Vec<Purchase>, u64, u32)> {
+    prop::collection::vec(1..4usize, 1..4)
+        .prop_flat_map(|sizes| {
+            let total: usize = sizes.iter().sum();
+            let units: Vec<_> = (0..total).map(arb_unit).collect();
+            (Just(sizes), units)
+        })
+        .prop_map(|(sizes, units)| {
+            let mut it = units.into_iter();
+            force_of(
+                sizes
+                    .iter()
+                    .map(|n| it.by_ref().take(*n).collect())
+                    .collect(),
+            )
+        })
+        .prop_flat_map(|roster| {
+            let n = roster.units().count();
+            let losses = prop::collection::vec((0..12u32, 0..5u8), n);
+            let buys = prop::collection::vec((0..9usize, 0..n, 0..3usize), 0..6);
+            (Just(roster), losses, buys, any::<u64>(), 0..6u32)
+        })
+        .prop_map(|(roster, losses, buys, seed, banked)| {
+            let units: Vec<_> = roster.units().cloned().collect();
+            let lines = units
+                .iter()
+                .zip(losses)
+                .filter(|(_, (lost, _))| *lost > 0)
+                .map(|(u, (lost, how))| UnitLosses {
+                    unit_id: u.id.clone(),
+                    figures_lost: lost.min(u.strength),
+                    eliminated: how == 4,
+                    vehicle_damage: if u.kind == UnitKind::Vehicle {
+                        [
+                            None,
+                            Some(VehicleDamage::Damaged),
+                            Some(VehicleDamage::Destroyed),
+                        ][usize::from(how % 3)]
+                    } else {
+                        None
+                    },
+                    destroyed_on_recon: false,
+                })
+                .collect();
+            let purchases = buys
+                .into_iter()
+                .map(|(item, unit, extra)| {
+                    let item = PurchaseItem::ALL[item];
+                    let mut p =
+                        Purchase::of(item, item.needs_unit().then_some(units[unit].id.as_str()));
+                    if item == PurchaseItem::GrantPersonality {
+                        p.personality = Some(crate::kit::Personality::ALL[extra]);
+                    }
+                    if item == PurchaseItem::AssignTrait {
+                        p.trait_ = Some([Trait::Tough, Trait::Fanatic, Trait::Hero][extra]);
+                    }
+                    p
+                })
+                .collect();
+            (roster, report(lines), purchases, seed, banked)
+        })
+}
+
+/// Runs the steps with `dice`, keeping purchases only if valid and then filling units below E
+/// greedily from the pool, and a new squad if five or more troopers are left.
+fn run_steps(
+    roster: &Force,
+    report: &BattleReport,
+    purchases: &[Purchase],
+    banked: u32,
+    dice: &mut impl Dice,
+) -> (Aftermath, Outcome) {
+    let rules = HouseRules::default();
+    let mut a = Aftermath::roll(F, roster, report, banked, dice, &rules).unwrap();
+    // Grow the list one purchase at a time, keeping those that stay valid: this also redoes
+    // purchases many times, so kept dice are reused.
+    let mut kept: Vec<Purchase> = Vec::new();
+    for p in purchases {
+        let mut trial = kept.clone();
+        trial.push(p.clone());
+        if a.purchase(trial.clone(), dice).is_ok() {
+            kept = trial;
+        }
+    }
+    a.purchase(kept, dice).unwrap();
+    let now = a.outcome().unwrap().roster;
+    let mut left = a.pool_total();
+    let mut allocations = Vec::new();
+    for u in now.units() {
+        let room = u.starting_strength.saturating_sub(u.strength);
+        if super::reinforcements::can_take_troopers(u) && room > 0 && left > 0 {
+            let n = room.min(left);
+            allocations.push(Allocation {
+                unit_id: u.id.clone(),
+                troopers: n,
+            });
+            left -= n;
+        }
+    }
+    let new_squad = (left >= 5
+        && now
+            .platoons
+            .iter()
+            .any(|p| super::reinforcements::typical_squad(p).is_some()))
+    .then(|| {
+        let platoon = now
+            .platoons
+            .iter()
+            .position(|p| super::reinforcements::typical_squad(p).is_some())
+            .unwrap_or(0);
+        NewSquad {
+            name: "New".into(),
+            troopers: left.min(8),
+            platoon: Some(super::reinforcements::PlatoonRef::Index(platoon)),
+            id: None,
+        }
+    });
+    a.reinforce(ReinforcementChoice {
+        allocations,
+        new_squad,
+    })
+    .unwrap();
+    let out = a.finalize().unwrap();
+    (a, out)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn strength_never_exceeds_establishment_and_ladders_stay_in_range(
+        (roster, report, purchases, seed, banked) in arb_case()
+    ) {
+        let (a, out) = run_steps(&roster, &report, &purchases, banked, &mut ServerDice::seeded(seed));
+        for force in [&a.after_rolls, &out.roster] {
+            for u in force.units() {
+                prop_assert!(u.strength <= u.starting_strength.max(1), "{} {}/{}", u.id, u.strength, u.starting_strength);
+                prop_assert!(u.quality.index() < Quality::ALL.len());
+                prop_assert!(u.resolve.is_none_or(|r| r.index() < Resolve::ALL.len()));
+                prop_assert_eq!(u.status == UnitStatus::Eliminated && u.kind != UnitKind::Vehicle, u.strength == 0 && u.kind != UnitKind::Vehicle);
+            }
+        }
+        // Purchases never produce Elite (C8): any Elite unit was Elite at the start.
+        for u in out.roster.units() {
+            if u.quality == Quality::Elite {
+                prop_assert_eq!(roster.unit(&u.id).map(|b| b.quality), Some(Quality::Elite));
+            }
+            if u.resolve_frozen() {
+                prop_assert_eq!(u.resolve, Some(Resolve::Steady));
+            }
+        }
+    }
+
+    #[test]
+    fn campaign_points_never_go_negative(
+        (roster, report, purchases, seed, banked) in arb_case()
+    ) {
+        let (_, out) = run_steps(&roster, &report, &purchases, banked, &mut ServerDice::seeded(seed));
+        let cp = out.campaign_points;
+        prop_assert!(cp.spent <= cp.banked_before + cp.earned);
+        prop_assert_eq!(cp.balance + cp.forfeited + cp.spent, cp.banked_before + cp.earned);
+        prop_assert_eq!(out.reinforcements.allocated + out.reinforcements.new_squad + out.reinforcements.lost, out.reinforcements.total);
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_roll_log(
+        (roster, report, purchases, seed, banked) in arb_case()
+    ) {
+        let (_, one) = run_steps(&roster, &report, &purchases, banked, &mut ServerDice::seeded(seed));
+        let (_, two) = run_steps(&roster, &report, &purchases, banked, &mut ServerDice::seeded(seed));
+        prop_assert_eq!(&one.rolls, &two.rolls);
+        prop_assert_eq!(one, two);
+    }
+
+    #[test]
+    fn entered_dice_reproduce_the_server_outcome(
+        (roster, report, purchases, seed, banked) in arb_case()
+    ) {
+        let (_, server) = run_steps(&roster, &report, &purchases, banked, &mut ServerDice::seeded(seed));
+        let mut table = TableDice::new(&log_as_entered(&server.rolls), ServerDice::seeded(seed ^ 0x5eed)).unwrap();
+        let (_, entered) = run_steps(&roster, &report, &purchases, banked, &mut table);
+        prop_assert!(table.unused().is_empty());
+        prop_assert!(entered.rolls.iter().all(|r| r.source == RollSource::Player));
+        prop_assert_eq!(&entered.roster, &server.roster);
+        prop_assert_eq!(&entered.changes, &server.changes);
+        prop_assert_eq!(entered.campaign_points, server.campaign_points);
+        prop_assert_eq!(steps(&entered.rolls), steps(&server.rolls));
+    }
+}
