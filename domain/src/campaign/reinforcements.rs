@@ -127,12 +127,15 @@ fn free_squad_id(force: &Force, force_id: &str) -> String {
         .unwrap_or_else(|| format!("{force_id}-squad"))
 }
 
-/// The new squad built from `typical` (C10, C24): Conscript, Uncertain, E = troopers, its
-/// armour and weapons (at most one support weapon per trooper), a new squad leader if the
-/// typical squad records one (Inexperienced), no traits or personalities.
+/// The new squad built from `typical` (C10, C24): Conscript, Uncertain, E = troopers, with the
+/// typical squad's arms and armour (weapons and their traits, munitions, armour and add-ons,
+/// grenades, gadgets, comms; at most one support weapon per trooper) and a new squad leader
+/// (Inexperienced, if the typical squad records one). Traits, abilities, personalities and bots
+/// belong to that squad, not to its kit, and are not copied.
 pub fn new_squad_unit(id: String, name: String, troopers: u32, typical: &Unit) -> Unit {
     let mut support = typical.support_weapons.clone();
     support.truncate(usize::try_from(troopers).unwrap_or(usize::MAX));
+    let blank = Unit::default();
     Unit {
         id,
         name,
@@ -141,10 +144,7 @@ pub fn new_squad_unit(id: String, name: String, troopers: u32, typical: &Unit) -
         resolve: Some(NEW_SQUAD_RESOLVE),
         strength: troopers,
         starting_strength: troopers,
-        armour: typical.armour,
-        basic_weapon: typical.basic_weapon,
         support_weapons: support,
-        heavy_weapons: Vec::new(),
         traits: Vec::new(),
         personalities: Vec::new(),
         leadership: None,
@@ -157,6 +157,11 @@ pub fn new_squad_unit(id: String, name: String, troopers: u32, typical: &Unit) -
         vehicle: None,
         vehicle_state: None,
         status: UnitStatus::Active,
+        abilities: blank.abilities,
+        bots: blank.bots,
+        hover_bot_upgrades: blank.hover_bot_upgrades,
+        trait_options: blank.trait_options,
+        ..typical.clone()
     }
 }
 

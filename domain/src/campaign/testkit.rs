@@ -30,6 +30,7 @@ pub fn squad(id: &str, e: u32) -> Unit {
         vehicle: None,
         vehicle_state: None,
         status: UnitStatus::Active,
+        ..Unit::default()
     }
 }
 
