@@ -393,6 +393,9 @@ mod tests {
         a.armour = Armour::Improved;
         a.basic_weapon = Some(BasicWeapon::GaussRifles);
         a.support_weapons = vec![SupportWeapon::ALL[0]];
+        a.traits = vec![crate::traits::Trait::Tough];
+        a.personalities = vec![crate::kit::Personality::Medic];
+        a.leader_experience = Some(LeaderExperience::Veteran);
         let mut odd = squad("odd", 8);
         odd.basic_weapon = Some(BasicWeapon::LowTechRifles);
         let f = force_of(vec![vec![odd, a.clone(), a]]);
@@ -426,6 +429,9 @@ mod tests {
         assert_eq!(n.armour, Armour::Improved);
         assert_eq!(n.basic_weapon, Some(BasicWeapon::GaussRifles));
         assert_eq!(n.support_weapons, [SupportWeapon::ALL[0]]);
+        // Kit, not the squad's own traits, personalities or veteran leader.
+        assert!(n.traits.is_empty() && n.personalities.is_empty());
+        assert_eq!(n.leader_experience, Some(LeaderExperience::Inexperienced));
         assert_eq!((got.new_squad, got.lost), (5, 2));
     }
 

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::kit::VehicleState;
 use crate::named_enum;
-use crate::roster::{Force, Problem, UnitKind};
+use crate::roster::{Force, Problem, UnitKind, UnitStatus};
 
 named_enum! {
     /// How a vehicle ended the battle (RULES.md C16).
@@ -104,6 +104,14 @@ pub fn check_report(
             continue;
         }
         let wiped_out = line.eliminated || line.destroyed_on_recon;
+        let damaged = line.vehicle_damage.is_some() || wiped_out;
+        if is_vehicle && damaged && unit.status == UnitStatus::Eliminated {
+            problems.push(Problem::new(
+                at("vehicle_damage"),
+                "the vehicle was eliminated before the battle and was not on the table (C16)",
+            ));
+            continue;
+        }
         let (figures, vehicle_damage) = if is_vehicle {
             let damage = if wiped_out {
                 Some(VehicleDamage::Destroyed)
@@ -151,14 +159,14 @@ pub fn apply_losses(roster: &Force, losses: &BTreeMap<String, AppliedLoss>) -> F
                 }
                 Some(VehicleDamage::Destroyed) => {
                     unit.vehicle_state = Some(VehicleState::Destroyed);
-                    unit.status = crate::roster::UnitStatus::Eliminated;
+                    unit.status = UnitStatus::Eliminated;
                 }
                 _ => {}
             }
         } else {
             unit.strength = unit.strength.saturating_sub(loss.figures);
             if unit.strength == 0 {
-                unit.status = crate::roster::UnitStatus::Eliminated;
+                unit.status = UnitStatus::Eliminated;
             }
         }
     }

@@ -778,6 +778,125 @@ fn state_and_outcome_round_trip_through_json() {
     assert_eq!(choices.reinforcements.allocations.len(), 1);
 }
 
+#[test]
+fn c3_house_rule_half_of_their_strength_is_the_battle_start_strength_for_quality_loss() {
+    // E = 10, six figures at the start, all six lost, rolled 3: three come back either way.
+    let mut s = squad("s", 10);
+    s.strength = 6;
+    let roster = force_of(vec![vec![s]]);
+    let values: &[(RollStep, &str, &[u8])] = &[
+        (RollStep::Replacement, "s", &[3]),
+        (RollStep::QualityLoss, "s", &[1]),
+        (RollStep::ResolveChange, "s", &[3]),
+    ];
+    let run = |rules: HouseRules| {
+        let mut dice = table(values);
+        let a = Aftermath::roll(
+            F,
+            &roster,
+            &report(vec![lost("s", 6)]),
+            0,
+            &mut dice,
+            &rules,
+        )
+        .unwrap();
+        (a.after_rolls.unit("s").unwrap().clone(), dice.unused())
+    };
+    let (settled, unused) = run(HouseRules::default());
+    assert_eq!((settled.strength, settled.quality), (3, Quality::Regular)); // 2·3 < E = 10
+    assert_eq!(unused, entered(&[(RollStep::QualityLoss, "s", &[1])]));
+    let (house, unused) = run(HouseRules {
+        full_strength: crate::house_rules::FullStrength::BattleStart,
+        ..HouseRules::default()
+    });
+    assert_eq!((house.strength, house.quality), (3, Quality::Conscript)); // 2·3 ≥ 6
+    assert!(unused.is_empty());
+}
+
+#[test]
+fn c16_damage_reported_for_a_vehicle_eliminated_before_the_battle_is_refused() {
+    let mut v = vehicle("v");
+    v.status = UnitStatus::Eliminated;
+    v.vehicle_state = Some(VehicleState::Destroyed);
+    let roster = force_of(vec![vec![v]]);
+    let mut line = lost("v", 0);
+    line.vehicle_damage = Some(VehicleDamage::Destroyed);
+    let errors = Aftermath::roll(
+        F,
+        &roster,
+        &report(vec![line]),
+        0,
+        &mut ServerDice::seeded(1),
+        &HouseRules::default(),
+    )
+    .unwrap_err();
+    assert_eq!(errors[0].field, "losses[0].vehicle_damage");
+}
+
+#[test]
+fn c20_the_battle_result_is_no_input_and_has_no_effect() {
+    let roster = force_of(vec![vec![squad("s", 8)]]);
+    let win: BattleReport = serde_json::from_str(
+        r#"{"outcome": "win", "losses": [{"unit_id": "s", "figures_lost": 3}]}"#,
+    )
+    .unwrap();
+    let loss: BattleReport = serde_json::from_str(
+        r#"{"outcome": "loss", "losses": [{"unit_id": "s", "figures_lost": 3}]}"#,
+    )
+    .unwrap();
+    assert_eq!(win, loss);
+    let rules = HouseRules::default();
+    let a = Aftermath::roll(F, &roster, &win, 0, &mut ServerDice::seeded(6), &rules).unwrap();
+    let b = Aftermath::roll(F, &roster, &loss, 0, &mut ServerDice::seeded(6), &rules).unwrap();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn c21_mission_bonus_units_are_not_on_the_roster_and_get_no_replacement_roll() {
+    // The bonus sniper of a Strike mission is battle-only: reporting its loss is refused, and
+    // nothing is rolled or written.
+    let roster = force_of(vec![vec![squad("s", 8)]]);
+    let mut dice = ServerDice::seeded(1);
+    let errors = Aftermath::roll(
+        F,
+        &roster,
+        &report(vec![lost("bonus-sniper", 1)]),
+        0,
+        &mut dice,
+        &HouseRules::default(),
+    )
+    .unwrap_err();
+    assert_eq!(errors[0].field, "losses[0].unit_id");
+    assert!(dice.log().is_empty());
+}
+
+#[test]
+fn c22_rolls_not_entered_are_made_by_the_server_and_logged() {
+    let roster = force_of(vec![vec![squad("a", 8), squad("b", 8)]]);
+    let mut dice = table(&[(RollStep::Replacement, "a", &[2])]);
+    let a = Aftermath::roll(
+        F,
+        &roster,
+        &report(vec![lost("a", 2), lost("b", 2)]),
+        0,
+        &mut dice,
+        &HouseRules::default(),
+    )
+    .unwrap();
+    let sources: Vec<(RollStep, &str, RollSource)> = a
+        .rolls
+        .iter()
+        .map(|r| (r.step, r.subject.as_str(), r.source))
+        .collect();
+    assert_eq!(sources[0], (RollStep::Replacement, "a", RollSource::Player));
+    assert_eq!(sources[1], (RollStep::Replacement, "b", RollSource::Server));
+    assert!(a.rolls.iter().all(|r| r.force_id.as_deref() == Some(F)));
+    assert_eq!(
+        a.rolls.last().map(|r| (r.step, r.dice.as_str())),
+        Some((RollStep::Reinforcements, "2d6"))
+    );
+}
+
 // ---- Property tests -------------------------------------------------------------------------
 
 fn arb_unit(i: usize) -> impl Strategy<Value = crate::roster::Unit> {
