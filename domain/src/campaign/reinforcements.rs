@@ -55,7 +55,8 @@ pub struct NewSquad {
     pub name: String,
     /// Troopers, 5–8; also its establishment E.
     pub troopers: u32,
-    /// The platoon it joins, whose typical squad gives its kit; the first platoon if absent.
+    /// The platoon it joins, whose typical squad gives its kit; if absent, the first platoon
+    /// that has a squad.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub platoon: Option<PlatoonRef>,
     /// Its unit id; if absent, `<force id>-squad-<n>` with the first free n.
@@ -114,7 +115,11 @@ pub fn typical_squad(platoon: &Platoon) -> Option<&Unit> {
 
 fn platoon_index(force: &Force, which: Option<&PlatoonRef>) -> Option<usize> {
     match which {
-        None => (!force.platoons.is_empty()).then_some(0),
+        None => force
+            .platoons
+            .iter()
+            .position(|p| typical_squad(p).is_some())
+            .or((!force.platoons.is_empty()).then_some(0)),
         Some(PlatoonRef::Index(i)) => (*i < force.platoons.len()).then_some(*i),
         Some(PlatoonRef::Name(name)) => force.platoons.iter().position(|p| &p.name == name),
     }
@@ -457,6 +462,20 @@ mod tests {
             apply_reinforcements(&f, "f", 12, &make(PlatoonRef::Name("Platoon 0".into()))).unwrap();
         assert_eq!(got.roster.platoons[0].units.len(), 2);
         assert!(got.roster.unit("new").is_some());
+        // Absent: the first platoon with a squad.
+        let mut hq_first = f.clone();
+        hq_first.platoons.swap(0, 1);
+        let choice = ReinforcementChoice {
+            allocations: vec![],
+            new_squad: Some(NewSquad {
+                name: "New".into(),
+                troopers: 6,
+                platoon: None,
+                id: None,
+            }),
+        };
+        let placed = apply_reinforcements(&hq_first, "f", 6, &choice).unwrap();
+        assert_eq!(placed.roster.platoons[1].units.len(), 2);
     }
 
     #[test]

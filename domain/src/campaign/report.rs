@@ -6,7 +6,7 @@
 //! unit's L is every figure it had then (C4), the C3 alternative reads "full strength" as the
 //! battle-start strength, and P is counted at the start of the battle (C12).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -75,23 +75,29 @@ pub fn check_report(
 ) -> Result<BTreeMap<String, AppliedLoss>, Vec<Problem>> {
     let mut problems = Vec::new();
     let mut out = BTreeMap::new();
+    let mut seen = BTreeSet::new();
     for (i, line) in report.losses.iter().enumerate() {
         let at = |f: &str| format!("losses[{i}].{f}");
         let Some(unit) = roster.unit(&line.unit_id) else {
             problems.push(Problem::new(at("unit_id"), "no such unit in this force"));
             continue;
         };
-        if out.contains_key(&line.unit_id) {
+        if !seen.insert(line.unit_id.as_str()) {
             problems.push(Problem::new(at("unit_id"), "unit listed twice"));
             continue;
         }
         let is_vehicle = unit.kind == UnitKind::Vehicle;
-        if line.figures_lost > unit.strength {
+        // A vehicle's figures are its crew (C15); a foot unit's are its strength.
+        let figures = match &unit.vehicle {
+            Some(profile) if is_vehicle => profile.crew.max(unit.strength),
+            _ => unit.strength,
+        };
+        if line.figures_lost > figures {
             problems.push(Problem::new(
                 at("figures_lost"),
                 format!(
-                    "{} figures lost, but the unit had {} at the start of the battle",
-                    line.figures_lost, unit.strength
+                    "{} figures lost, but the unit had {figures} at the start of the battle",
+                    line.figures_lost
                 ),
             ));
             continue;

@@ -679,8 +679,8 @@ fn c10_c24_reinforcements_take_the_units_ratings_and_kit() {
 
 #[test]
 fn battle_report_problems_are_all_reported_with_their_paths() {
-    let roster = force_of(vec![vec![squad("s", 8), vehicle("v")]]);
-    let mut damaged_squad = lost("s", 1);
+    let roster = force_of(vec![vec![squad("s", 8), squad("t", 8), vehicle("v")]]);
+    let mut damaged_squad = lost("t", 1);
     damaged_squad.vehicle_damage = Some(VehicleDamage::Damaged);
     let errors = Aftermath::roll(
         F,
@@ -689,8 +689,8 @@ fn battle_report_problems_are_all_reported_with_their_paths() {
             lost("nobody", 1),
             lost("s", 9),
             damaged_squad,
-            lost("v", 0),
-            lost("v", 0),
+            lost("v", 4),
+            lost("v", 3),
         ]),
         0,
         &mut ServerDice::seeded(1),
@@ -704,6 +704,7 @@ fn battle_report_problems_are_all_reported_with_their_paths() {
             "losses[0].unit_id",
             "losses[1].figures_lost",
             "losses[2].vehicle_damage",
+            "losses[3].figures_lost",
             "losses[4].unit_id"
         ]
     );
