@@ -315,6 +315,9 @@ fn apply_one(
                     "grant_personality needs a personality".into(),
                 ));
             };
+            if unit.status == UnitStatus::Eliminated {
+                return fail("an eliminated unit has no member to grant a personality to");
+            }
             let members = match &unit.vehicle {
                 Some(profile) if unit.kind == UnitKind::Vehicle => profile.crew.max(1),
                 _ => unit.starting_strength.max(1),
@@ -585,7 +588,11 @@ mod tests {
             got.roster.unit("c").unwrap().personalities,
             [Personality::Medic]
         );
-        assert!(buy(&f, &[p.clone(), p], 2).is_err()); // one figure, one personality
+        assert!(buy(&f, &[p.clone(), p.clone()], 2).is_err()); // one figure, one personality
+        let mut gone = character("c");
+        gone.strength = 0;
+        gone.status = UnitStatus::Eliminated;
+        assert!(buy(&force_of(vec![vec![gone]]), &[p], 1).is_err());
     }
 
     #[test]

@@ -1069,8 +1069,6 @@ fn run_steps(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
-
     #[test]
     fn strength_never_exceeds_establishment_and_ladders_stay_in_range(
         (roster, report, purchases, seed, banked) in arb_case()
