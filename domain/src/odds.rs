@@ -9,12 +9,15 @@
 //! Every one of the 6^8 dice outcomes is enumerated, so the answer is exact: each probability is
 //! a numerator over the common denominator 6^8 × 840 (840 = lcm(1..=8) makes every tie share an
 //! integer). The enumeration carries the running top total and the set of missions at it down
-//! the dice and allocates nothing; the last die's six faces are counted in one step.
+//! the dice and allocates nothing; the last die's six faces are counted in one step. The
+//! modifiers come from the scenario generator's own MISSION TABLE
+//! ([`crate::scenario::missions::mission_modifier`]), so the odds and the rolls share one table.
 
 use serde::{Deserialize, Serialize};
 
 use crate::names::Named;
 use crate::orders::{Attitude, Mission, Stance};
+use crate::scenario::missions::mission_modifier;
 
 /// Dice outcomes for one side: 6^8, one d6 per rolled mission.
 pub const DICE_OUTCOMES: u64 = 1_679_616;
@@ -24,76 +27,6 @@ pub const TIE_SHARES: u64 = 840;
 
 /// The common denominator of every numerator in [`MissionOdds`]: 6^8 × 840.
 pub const DENOMINATOR: u64 = DICE_OUTCOMES * TIE_SHARES;
-
-/// One row of the MISSION TABLE (RULES.md §3.5): the stance and attitude that add to a mission.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MissionRow {
-    /// The mission.
-    pub mission: Mission,
-    /// The stance that adds to it, and by how much.
-    pub stance: Option<(Stance, i8)>,
-    /// The attitude that adds to it, and by how much.
-    pub attitude: Option<(Attitude, i8)>,
-}
-
-/// The MISSION TABLE (RULES.md §3.5), in table order (the order of [`Mission::ROLLED`]).
-pub const MISSION_TABLE: [MissionRow; 8] = [
-    MissionRow {
-        mission: Mission::Assault,
-        stance: Some((Stance::Offensive, 2)),
-        attitude: Some((Attitude::Aggressive, 1)),
-    },
-    MissionRow {
-        mission: Mission::Expand,
-        stance: None,
-        attitude: Some((Attitude::Cautious, 1)),
-    },
-    MissionRow {
-        mission: Mission::Hold,
-        stance: Some((Stance::Defensive, 2)),
-        attitude: Some((Attitude::Passive, 2)),
-    },
-    MissionRow {
-        mission: Mission::Infiltrate,
-        stance: Some((Stance::Offensive, 1)),
-        attitude: Some((Attitude::Cautious, 1)),
-    },
-    MissionRow {
-        mission: Mission::Interfere,
-        stance: Some((Stance::Defensive, 1)),
-        attitude: Some((Attitude::Cautious, 1)),
-    },
-    MissionRow {
-        mission: Mission::Patrol,
-        stance: Some((Stance::Neutral, 2)),
-        attitude: None,
-    },
-    MissionRow {
-        mission: Mission::Strike,
-        stance: None,
-        attitude: Some((Attitude::Aggressive, 1)),
-    },
-    MissionRow {
-        mission: Mission::Sweep,
-        stance: Some((Stance::Offensive, 1)),
-        attitude: Some((Attitude::Aggressive, 2)),
-    },
-];
-
-impl MissionRow {
-    /// The row's modifier for a side's stance and attitude (without bonuses).
-    pub fn modifier(&self, stance: Stance, attitude: Attitude) -> i8 {
-        let s = match self.stance {
-            Some((wanted, by)) if wanted == stance => by,
-            _ => 0,
-        };
-        let a = match self.attitude {
-            Some((wanted, by)) if wanted == attitude => by,
-            _ => 0,
-        };
-        s + a
-    }
-}
 
 /// Why a pair of mission bonuses is refused (S8).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -190,14 +123,13 @@ impl OddsQuery {
         })
     }
 
-    /// The modifier each rolled mission adds to its d6, in table order.
-    pub fn modifiers(&self) -> [i8; 8] {
-        let mut out = [0i8; 8];
-        for (slot, row) in out.iter_mut().zip(MISSION_TABLE.iter()) {
-            let bonus = self.bonuses.is_some_and(|b| b.contains(row.mission));
-            *slot = row.modifier(self.stance, self.attitude) + i8::from(bonus);
-        }
-        out
+    /// The modifier each rolled mission adds to its d6, in table order: the MISSION TABLE's
+    /// stance and attitude modifiers (the scenario generator's own table) plus the bonuses.
+    pub fn modifiers(&self) -> [i32; 8] {
+        Mission::ROLLED.map(|mission| {
+            let bonus = self.bonuses.is_some_and(|b| b.contains(mission));
+            mission_modifier(mission, self.stance, self.attitude) + i32::from(bonus)
+        })
     }
 }
 
@@ -263,17 +195,16 @@ pub(crate) struct Tally {
 }
 
 /// Enumerates every d6 outcome for the eight missions with the given modifiers.
-pub(crate) fn tally(modifiers: [i8; 8]) -> Tally {
-    let mods = modifiers.map(i16::from);
+pub(crate) fn tally(modifiers: [i32; 8]) -> Tally {
     let mut by_top_set = [0u64; 256];
-    walk(&mods, 0, i16::MIN, 0, &mut by_top_set);
+    walk(&modifiers, 0, i32::MIN, 0, &mut by_top_set);
     Tally { by_top_set }
 }
 
 /// One die per level: carries the top total so far and the missions at it. The eighth die is
 /// not looped over: its faces above, level with and below the top are counted directly, which
 /// still counts each of its six faces once.
-fn walk(mods: &[i16; 8], depth: usize, top: i16, at_top: u8, out: &mut [u64; 256]) {
+fn walk(mods: &[i32; 8], depth: usize, top: i32, at_top: u8, out: &mut [u64; 256]) {
     let bit = 1u8 << depth;
     for face in 1..=6 {
         let total = mods[depth] + face;
@@ -295,7 +226,7 @@ fn walk(mods: &[i16; 8], depth: usize, top: i16, at_top: u8, out: &mut [u64; 256
 /// Counts the eighth die's faces: those above the top take it alone, one face can be level with
 /// it and joins the tie, the rest leave the top as it is.
 #[inline]
-fn last_die(modifier: i16, top: i16, at_top: u8, out: &mut [u64; 256]) {
+fn last_die(modifier: i32, top: i32, at_top: u8, out: &mut [u64; 256]) {
     const LAST: usize = 1 << 7;
     // Faces 1..=6 with modifier + face <= top: the first (top - modifier) faces, clamped.
     let not_above = (top - modifier).clamp(0, 6);
@@ -363,12 +294,12 @@ mod tests {
     /// Independent oracle: for each mission m and each face of its die, count the ways the other
     /// seven dice fall below or level with m's total, as a polynomial in "how many tie with m".
     /// Integer arithmetic over the same denominator; no enumeration of the 6^8 outcomes.
-    fn oracle(mods: [i8; 8]) -> ([u64; 8], u64) {
+    fn oracle(mods: [i32; 8]) -> ([u64; 8], u64) {
         let mut numerators = [0u64; 8];
         let mut unique_top = 0u64;
         for m in 0..8 {
-            for face in 1..=6i16 {
-                let t = i16::from(mods[m]) + face;
+            for face in 1..=6 {
+                let t = mods[m] + face;
                 // poly[k] = ways the others give exactly k ties with t and none above it.
                 let mut poly = [0u64; 8];
                 poly[0] = 1;
@@ -376,8 +307,8 @@ mod tests {
                     if j == m {
                         continue;
                     }
-                    let below = (1..=6i16).filter(|f| i16::from(*mj) + f < t).count() as u64;
-                    let level = (1..=6i16).filter(|f| i16::from(*mj) + f == t).count() as u64;
+                    let below = (1..=6).filter(|f| mj + f < t).count() as u64;
+                    let level = (1..=6).filter(|f| mj + f == t).count() as u64;
                     let mut next = [0u64; 8];
                     for k in 0..8 {
                         next[k] += poly[k] * below;
@@ -397,9 +328,9 @@ mod tests {
     }
 
     #[test]
-    fn s8_the_mission_table_rows_match_rules_3_5() {
+    fn s8_modifiers_follow_the_mission_table_of_rules_3_5() {
         // (mission, [offensive, neutral, defensive] stance mods, [aggressive, cautious, passive]).
-        let expected: [(Mission, [i8; 3], [i8; 3]); 8] = [
+        let expected: [(Mission, [i32; 3], [i32; 3]); 8] = [
             (Mission::Assault, [2, 0, 0], [1, 0, 0]),
             (Mission::Expand, [0, 0, 0], [0, 1, 0]),
             (Mission::Hold, [0, 0, 2], [0, 0, 2]),
@@ -409,20 +340,19 @@ mod tests {
             (Mission::Strike, [0, 0, 0], [1, 0, 0]),
             (Mission::Sweep, [1, 0, 0], [2, 0, 0]),
         ];
-        for (row, (mission, by_stance, by_attitude)) in MISSION_TABLE.iter().zip(expected) {
-            assert_eq!(row.mission, mission);
-            for (s, stance) in Stance::ALL.iter().enumerate() {
-                for (a, attitude) in Attitude::ALL.iter().enumerate() {
+        for (s, stance) in Stance::ALL.iter().enumerate() {
+            for (a, attitude) in Attitude::ALL.iter().enumerate() {
+                let mods = query(*stance, *attitude, None).modifiers();
+                for (i, (mission, by_stance, by_attitude)) in expected.iter().enumerate() {
+                    assert_eq!(Mission::ROLLED[i], *mission);
                     assert_eq!(
-                        row.modifier(*stance, *attitude),
+                        mods[i],
                         by_stance[s] + by_attitude[a],
                         "{mission} {stance} {attitude}"
                     );
                 }
             }
         }
-        let table: Vec<_> = MISSION_TABLE.iter().map(|r| r.mission).collect();
-        assert_eq!(table, Mission::ROLLED);
     }
 
     #[test]
@@ -590,17 +520,17 @@ mod tests {
 
     /// Naive brute force over `n` dice with no carried state: list every outcome, find the top,
     /// split it evenly. Used on reduced cases where the other missions can never reach the top.
-    fn brute_force(mods: &[i16]) -> (Vec<f64>, f64) {
+    fn brute_force(mods: &[i32]) -> (Vec<f64>, f64) {
         let n = mods.len();
         let outcomes = 6usize.pow(n as u32);
         let mut p = vec![0.0; n];
         let mut tie = 0.0;
         for code in 0..outcomes {
             let mut c = code;
-            let totals: Vec<i16> = mods
+            let totals: Vec<i32> = mods
                 .iter()
                 .map(|m| {
-                    let face = (c % 6) as i16 + 1;
+                    let face = (c % 6) as i32 + 1;
                     c /= 6;
                     m + face
                 })
@@ -621,9 +551,9 @@ mod tests {
     fn reduced_cases_agree_with_a_naive_brute_force() {
         // Missions at −20 can never reach the top, so the 8-die enumeration reduces to the first
         // few dice; compare against a plain brute force over just those.
-        let cases: [&[i8]; 4] = [&[0, 0, 0], &[0, 1, 2], &[2, 0, 1, 1], &[0, 3, -1, 2, 1]];
+        let cases: [&[i32]; 4] = [&[0, 0, 0], &[0, 1, 2], &[2, 0, 1, 1], &[0, 3, -1, 2, 1]];
         for live in cases {
-            let mut mods = [-20i8; 8];
+            let mut mods = [-20i32; 8];
             mods[..live.len()].copy_from_slice(live);
             let t = tally(mods);
             let mut p = [0.0f64; 8];
@@ -639,7 +569,7 @@ mod tests {
                     tie += *count as f64 / DICE_OUTCOMES as f64;
                 }
             }
-            let small: Vec<i16> = live.iter().map(|m| i16::from(*m)).collect();
+            let small: Vec<i32> = live.to_vec();
             let (expected, expected_tie) = brute_force(&small);
             for i in 0..live.len() {
                 assert!((p[i] - expected[i]).abs() < 1e-12, "{live:?} {i}");
@@ -667,10 +597,7 @@ mod tests {
         let mut wins = [0u32; 8];
         let mut ties = 0u32;
         for _ in 0..runs {
-            let totals: Vec<i16> = mods
-                .iter()
-                .map(|m| i16::from(*m) + i16::from(dice.die(6)))
-                .collect();
+            let totals: Vec<i32> = mods.iter().map(|m| m + i32::from(dice.die(6))).collect();
             let top = *totals.iter().max().unwrap();
             let tied: Vec<usize> = (0..8).filter(|i| totals[*i] == top).collect();
             if tied.len() > 1 {
