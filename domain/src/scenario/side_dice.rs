@@ -1,0 +1,188 @@
+//! Player-entered dice kept apart per side (API.md › Dice and the roll log: "in a request that
+//! rolls for both sides, `dice` sits inside each side"; C22: each player rolls for their own).
+//!
+//! [`crate::dice::TableDice`] keys entered values by step and subject only, but a scenario rolls
+//! the same subjects for both sides (one `mission` roll per mission per side). [`SideDice`] also
+//! keys them by the roll's `force_id`: a value a side entered is only ever used for that side's
+//! rolls, and everything not entered is rolled by the server.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use crate::dice::{
+    Dice, DiceError, EnteredDice, Roll, RollLog, RollRequest, RollSource, ServerDice,
+};
+
+/// Entered values per force id.
+pub type EnteredBySide = BTreeMap<String, EnteredDice>;
+
+type Key = (String, crate::dice::RollStep, String);
+
+/// Dice with player-entered values per side and server fallback.
+#[derive(Debug, Clone)]
+pub struct SideDice {
+    entered: BTreeMap<Key, VecDeque<u8>>,
+    server: ServerDice,
+}
+
+impl SideDice {
+    /// Checks every value is 1..=6 and builds the source.
+    pub fn new(entered: &EnteredBySide, server: ServerDice) -> Result<Self, Vec<DiceError>> {
+        let mut errors = Vec::new();
+        let mut queues = BTreeMap::new();
+        for (force, steps) in entered {
+            for (step, subjects) in steps {
+                for (subject, values) in subjects {
+                    for value in values {
+                        if !(1..=6).contains(value) {
+                            errors.push(DiceError::OutOfRange {
+                                step: *step,
+                                subject: subject.clone(),
+                                value: *value,
+                                sides: 6,
+                            });
+                        }
+                    }
+                    queues.insert(
+                        (force.clone(), *step, subject.clone()),
+                        values.iter().copied().collect(),
+                    );
+                }
+            }
+        }
+        if errors.is_empty() {
+            Ok(Self {
+                entered: queues,
+                server,
+            })
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Server dice only.
+    pub fn server(server: ServerDice) -> Self {
+        Self {
+            entered: BTreeMap::new(),
+            server,
+        }
+    }
+
+    /// Entered values no roll used, per force id.
+    pub fn unused(&self) -> EnteredBySide {
+        let mut out = EnteredBySide::new();
+        for ((force, step, subject), queue) in &self.entered {
+            if !queue.is_empty() {
+                out.entry(force.clone())
+                    .or_default()
+                    .entry(*step)
+                    .or_default()
+                    .insert(subject.clone(), queue.iter().copied().collect());
+            }
+        }
+        out
+    }
+
+    /// The entered (force, step, subject) keys, for checking them against a request.
+    pub fn entered_keys(&self) -> impl Iterator<Item = (&str, crate::dice::RollStep, &str)> {
+        self.entered
+            .keys()
+            .map(|(f, step, s)| (f.as_str(), *step, s.as_str()))
+    }
+
+    /// Takes the log, leaving it empty.
+    pub fn take_log(&mut self) -> RollLog {
+        self.server.take_log()
+    }
+}
+
+impl Dice for SideDice {
+    fn produce(&mut self, request: &RollRequest<'_>) -> Result<(Vec<u8>, RollSource), DiceError> {
+        let Some(force) = request.force_id else {
+            return self.server.produce(request);
+        };
+        let key = (force.to_owned(), request.step, request.subject.to_owned());
+        match self.entered.get_mut(&key) {
+            Some(queue) if !queue.is_empty() => {
+                if queue.len() < request.count {
+                    return Err(DiceError::WrongCount {
+                        step: request.step,
+                        subject: request.subject.to_owned(),
+                        needed: request.count,
+                        given: queue.len(),
+                    });
+                }
+                let values: Vec<u8> = queue.drain(..request.count).collect();
+                if let Some(bad) = values.iter().find(|v| **v > request.sides) {
+                    return Err(DiceError::OutOfRange {
+                        step: request.step,
+                        subject: request.subject.to_owned(),
+                        value: *bad,
+                        sides: request.sides,
+                    });
+                }
+                Ok((values, RollSource::Player))
+            }
+            _ => self.server.produce(request),
+        }
+    }
+    fn log(&self) -> &RollLog {
+        self.server.log()
+    }
+    fn record(&mut self, roll: Roll) {
+        self.server.record(roll);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::RollStep;
+
+    #[test]
+    fn values_entered_by_one_side_are_not_used_for_the_other() {
+        let mut entered = EnteredBySide::new();
+        entered
+            .entry("b".into())
+            .or_default()
+            .entry(RollStep::Mission)
+            .or_default()
+            .insert("hold".into(), vec![6]);
+        let mut dice = SideDice::new(&entered, ServerDice::seeded(1)).unwrap();
+        dice.roll(RollRequest::d6(RollStep::Mission, "hold", 1).for_force("a"))
+            .unwrap();
+        let b = dice
+            .roll(RollRequest::d6(RollStep::Mission, "hold", 1).for_force("b"))
+            .unwrap();
+        assert_eq!(b, [6]);
+        assert_eq!(dice.log()[0].source, RollSource::Server);
+        assert_eq!(dice.log()[1].source, RollSource::Player);
+        assert!(dice.unused().is_empty());
+    }
+
+    #[test]
+    fn out_of_range_values_are_refused_and_a_small_die_checks_its_sides() {
+        let mut entered = EnteredBySide::new();
+        entered
+            .entry("a".into())
+            .or_default()
+            .entry(RollStep::MissionTie)
+            .or_default()
+            .insert("a".into(), vec![3]);
+        let mut dice = SideDice::new(&entered, ServerDice::seeded(1)).unwrap();
+        let err = dice
+            .roll(
+                RollRequest::d6(RollStep::MissionTie, "a", 1)
+                    .for_force("a")
+                    .with_sides(2),
+            )
+            .unwrap_err();
+        assert!(matches!(err, DiceError::OutOfRange { value: 3, .. }));
+        entered
+            .get_mut("a")
+            .unwrap()
+            .get_mut(&RollStep::MissionTie)
+            .unwrap()
+            .insert("a".into(), vec![0]);
+        assert!(SideDice::new(&entered, ServerDice::seeded(1)).is_err());
+    }
+}
