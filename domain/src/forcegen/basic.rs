@@ -25,8 +25,9 @@
 //! - The command squad leader is a Novice leader (priced as a character). Heavy weapons teams are
 //!   Conscript and Steady (the point system's start ratings); off-board artillery is Regular,
 //!   the one crew rating the source states for off-board units. Artillery joins platoon 0.
-//! - More Support adds a SAW unless the choice names another support weapon (advanced More
-//!   Support names the SAW).
+//! - More Support: two riflemen are swapped for one trooper with a support weapon (net −1
+//!   figure), as the advanced More Support spells out; a SAW unless the choice names another
+//!   support weapon. Human Wave: the support trooper keeps a rifle and two soldiers join (+2).
 //! - Urban Assault swaps two riflemen per squad (fewer if the squad has fewer).
 
 use serde::{Deserialize, Serialize};
@@ -700,10 +701,10 @@ fn apply_variation(v: &VariationChoice, drafts: &mut [PlatoonDraft], ctx: &mut C
                 .support_weapon
                 .unwrap_or(SupportWeapon::SquadAutomaticWeapon);
             each_pick(drafts, &mut |s| {
-                // Two soldiers go, one more trooper carries a support weapon; the leader and at
-                // least one rifleman stay.
-                if s.strength as usize >= s.support_weapons.len() + 4 {
-                    add_strength(s, -2);
+                // Two riflemen go and one support trooper comes (net −1, as the advanced More
+                // Support states); the leader stays with the basic weapon.
+                if s.strength as usize >= s.support_weapons.len() + 3 {
+                    add_strength(s, -1);
                     add_support(s, weapon);
                 }
             });

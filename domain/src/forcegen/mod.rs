@@ -15,6 +15,7 @@
 //! Veteran one, ...) are optional choices with documented defaults. A pick that names a squad the
 //! dice did not produce is skipped and reported in [`Generated::notes`].
 
+pub mod advanced;
 pub mod basic;
 mod draft;
 pub mod options;
@@ -28,6 +29,7 @@ use crate::house_rules::HouseRules;
 use crate::named_enum;
 use crate::roster::{Force, Problem};
 
+pub use advanced::AdvancedChoices;
 pub use basic::BasicChoices;
 pub use options::GenerationOptions;
 pub use priorities::{Category, Priorities, Priority};
@@ -41,6 +43,8 @@ pub const MAX_PLATOONS: u32 = 8;
 pub enum GenerationChoices {
     /// Basic force generation (RULES.md §4.1).
     Basic(BasicChoices),
+    /// Advanced force generation (RULES.md §4.2).
+    Advanced(AdvancedChoices),
 }
 
 named_enum! {
@@ -125,6 +129,7 @@ pub enum GenerationError {
 pub fn validate(choices: &GenerationChoices) -> Vec<Problem> {
     match choices {
         GenerationChoices::Basic(c) => c.validate(),
+        GenerationChoices::Advanced(c) => c.validate(),
     }
 }
 
@@ -142,6 +147,7 @@ pub fn generate(
     let mut ctx = Ctx::new(dice);
     let force = match choices {
         GenerationChoices::Basic(c) => basic::generate(c, rules, &mut ctx)?,
+        GenerationChoices::Advanced(c) => advanced::generate(c, &mut ctx)?,
     };
     let Ctx {
         effects,
@@ -162,6 +168,7 @@ pub fn generate(
 pub fn subject_allowed(choices: &GenerationChoices, subject: &str) -> bool {
     let platoons = match choices {
         GenerationChoices::Basic(c) => c.total_platoons(),
+        GenerationChoices::Advanced(c) => c.platoons,
     };
     let Some(rest) = subject.strip_prefix("force") else {
         return match parse_indexed(subject, "platoon") {
@@ -224,10 +231,6 @@ impl<'a> Ctx<'a> {
     pub fn effect(&mut self, platoon: usize, effect: Effect) {
         self.effects.push(PlatoonEffect { platoon, effect });
     }
-    #[expect(
-        dead_code,
-        reason = "advanced generation (next milestone) hands out awards"
-    )]
     pub fn pend(&mut self, platoon: usize, award: AwardKind, count: u32) {
         if count > 0 {
             self.pending.push(PendingAward {

@@ -351,13 +351,13 @@ fn variation_lone_leader_cuts_the_hq_to_the_leader_and_adds_a_soldier() {
 }
 
 #[test]
-fn variation_more_support_swaps_two_soldiers_for_a_support_weapon() {
+fn variation_more_support_swaps_two_soldiers_for_one_support_trooper() {
     let g = with_variation(
         r#"{"kind": "more_support", "support_weapon": "flame_thrower"}"#,
         &[],
     );
     for s in squads(&g, 0) {
-        assert_eq!(s.strength, 6);
+        assert_eq!(s.strength, 7);
         assert_eq!(
             s.support_weapons,
             [
@@ -741,7 +741,9 @@ fn basic_choices_deserialize_from_the_documented_json() {
         "limitations": [{"kind": "war_weary"}, {"kind": "no_grenades"}],
         "options": {"squad_leaders": true}}"#;
     let parsed: GenerationChoices = serde_json::from_str(json).unwrap();
-    let GenerationChoices::Basic(c) = &parsed;
+    let GenerationChoices::Basic(c) = &parsed else {
+        panic!("basic expected")
+    };
     assert_eq!(c.total_platoons(), 3);
     assert!(c.validate().is_empty());
     let back: GenerationChoices =
