@@ -27,6 +27,38 @@ pub fn deployment_zone_inches(stance: Stance) -> u32 {
         .map_or(12, |x| x.1)
 }
 
+/// One field defence (S21).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldDefenceKind {
+    /// A 4" trench section.
+    TrenchSection,
+    /// A sandbag position.
+    SandbagPosition,
+    /// A barbed-wire section.
+    BarbedWire,
+    /// A minefield: three markers, one real and two dummies, its type recorded secretly.
+    Minefield,
+}
+
+/// Every kind of field defence, in the text's order.
+pub const FIELD_DEFENCE_KINDS: [FieldDefenceKind; 4] = [
+    FieldDefenceKind::TrenchSection,
+    FieldDefenceKind::SandbagPosition,
+    FieldDefenceKind::BarbedWire,
+    FieldDefenceKind::Minefield,
+];
+
+impl FieldDefenceKind {
+    /// Markers it puts on the table (S21: a minefield is 1 real + 2 dummy markers).
+    pub fn markers(self) -> u32 {
+        match self {
+            Self::Minefield => 3,
+            _ => 1,
+        }
+    }
+}
+
 /// Where a set of three field defences comes from (S2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -98,6 +130,12 @@ impl FieldDefences {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn s21_one_field_defence_is_one_piece_and_a_minefield_is_three_markers() {
+        let markers: Vec<_> = FIELD_DEFENCE_KINDS.iter().map(|k| k.markers()).collect();
+        assert_eq!(markers, [1, 1, 1, 3]);
+    }
 
     #[test]
     fn deployment_zone_rows() {

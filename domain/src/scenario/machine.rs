@@ -198,6 +198,9 @@ pub struct SideState {
     /// Step 5: where the bonus traits went.
     #[serde(default)]
     pub bonus_traits: Vec<BonusTrait>,
+    /// Assault: the declared far objective (S11: recorded, hidden like the mission).
+    #[serde(default)]
+    pub assault_target: Option<String>,
     /// Step 6.
     #[serde(default)]
     pub contact_markers: Option<ContactMarkers>,
@@ -231,6 +234,7 @@ impl SideState {
             mission: None,
             bonus: None,
             bonus_traits: Vec::new(),
+            assault_target: None,
             contact_markers: None,
             recon_duty: Vec::new(),
             dispersion: None,
@@ -540,6 +544,41 @@ impl Scenario {
             };
             recon.act(side, action, dice, [&ids[0], &ids[1]])
         })
+    }
+
+    /// Assault: declares which of the side's two far objectives is the target (once; any time
+    /// after missions are assigned; it does not hold up the steps).
+    pub fn declare_assault_target(
+        &mut self,
+        side: usize,
+        objective_id: &str,
+    ) -> Result<(), ScenarioError> {
+        self.check_player(side)?;
+        let s = &self.sides[side];
+        if s.mission != Some(Mission::Assault) {
+            return Err(conflict("only an Assault mission declares a target"));
+        }
+        if s.assault_target.is_some() {
+            return Err(conflict("the Assault target is already declared"));
+        }
+        let force = s.force_id.clone();
+        let far = self.objectives.iter().any(|o| {
+            o.id == objective_id
+                && o.sector.get(&force) == Some(&crate::scenario::objectives::Sector::Far)
+        });
+        if !far {
+            return Err(ScenarioError::Invalid(vec![Problem::new(
+                "objective_id",
+                format!("`{objective_id}` is not one of this side's far objectives"),
+            )]));
+        }
+        for o in &mut self.objectives {
+            if o.id != objective_id {
+                o.needed_by.retain(|f| *f != force);
+            }
+        }
+        self.sides[side].assault_target = Some(objective_id.to_owned());
+        Ok(())
     }
 
     /// Applies `change` and advances on a copy; keeps the copy only if both succeed.

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::names::Named;
+use crate::ladder::Leadership;
 use crate::orders::{Attitude, Mission, Stance};
 use crate::roster::Problem;
 use crate::traits::Trait;
@@ -299,14 +299,48 @@ pub fn mission_bonus(mission: Mission) -> MissionBonus {
     }
 }
 
-/// Every rolled mission's name, for error messages.
-pub fn rolled_names() -> Vec<&'static str> {
-    Mission::ROLLED.iter().map(|m| m.name()).collect()
+crate::named_enum! {
+    /// S23: rank for Strike's "highest ranking figure", lowest first.
+    pub enum CommandRank("command_rank") {
+        /// A squad leader.
+        SquadLeader = "squad_leader",
+        /// Any other character.
+        OtherCharacter = "other_character",
+        /// A platoon leader.
+        PlatoonLeader = "platoon_leader",
+        /// The company commander.
+        CompanyCommander = "company_commander",
+    }
+}
+
+/// A figure the Strike mission could target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandCandidate {
+    /// Unit or figure id.
+    pub id: String,
+    /// Its rank.
+    pub rank: CommandRank,
+    /// Its Leadership, if a character.
+    #[serde(default)]
+    pub leadership: Option<Leadership>,
+}
+
+/// S23: the Strike target: highest rank, ties to the higher Leadership; a full tie goes to the
+/// first listed (the owner designates at reveal).
+pub fn strike_target(candidates: &[CommandCandidate]) -> Option<&CommandCandidate> {
+    candidates.iter().reduce(|best, c| {
+        if (c.rank, c.leadership) > (best.rank, best.leadership) {
+            c
+        } else {
+            best
+        }
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::names::Named;
     use Attitude::*;
     use Mission::*;
     use Stance::*;
@@ -339,6 +373,45 @@ mod tests {
             mission_modifier(EscalatingEngagement, Offensive, Aggressive),
             0
         );
+    }
+
+    #[test]
+    fn s23_strike_targets_the_highest_rank_then_the_higher_leadership() {
+        let c = |id: &str, rank, leadership| CommandCandidate {
+            id: id.into(),
+            rank,
+            leadership,
+        };
+        let list = [
+            c("sgt", CommandRank::SquadLeader, None),
+            c("lt1", CommandRank::PlatoonLeader, Some(Leadership::Novice)),
+            c(
+                "lt2",
+                CommandRank::PlatoonLeader,
+                Some(Leadership::Inspiring),
+            ),
+            c(
+                "hero",
+                CommandRank::OtherCharacter,
+                Some(Leadership::Heroic),
+            ),
+        ];
+        assert_eq!(strike_target(&list).map(|c| c.id.as_str()), Some("lt2"));
+        let mut with_captain = list.to_vec();
+        with_captain.push(c(
+            "cpt",
+            CommandRank::CompanyCommander,
+            Some(Leadership::Novice),
+        ));
+        assert_eq!(
+            strike_target(&with_captain).map(|c| c.id.as_str()),
+            Some("cpt")
+        );
+        assert_eq!(
+            strike_target(&list[..1]).map(|c| c.id.as_str()),
+            Some("sgt")
+        );
+        assert!(strike_target(&[]).is_none());
     }
 
     #[test]

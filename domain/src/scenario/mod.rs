@@ -17,6 +17,7 @@ pub mod recon_duty;
 pub mod recon_phase;
 pub mod recon_points;
 pub mod side_dice;
+pub mod stance_effects;
 pub mod table_edge;
 pub mod view;
 

@@ -136,7 +136,7 @@ mod tests {
     use crate::traits::Trait;
 
     #[test]
-    fn stance_attitude_and_dispersion_tables() {
+    fn s26_stance_attitude_and_dispersion_tables() {
         let stances: Vec<_> = (1..=6).map(npf_stance).collect();
         assert_eq!(
             stances,

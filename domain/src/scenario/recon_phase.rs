@@ -26,6 +26,15 @@ pub const MARKERS_PER_MOVE: usize = 2;
 /// Inches each moved marker may go.
 pub const MOVE_INCHES: u32 = 6;
 
+/// S17: opposing markers this close (centre to centre, inclusive) after a Move are revealed.
+pub const AUTO_REVEAL_INCHES: f64 = 12.0;
+
+/// S17: whether two opposing markers `distance` inches apart are both revealed. Only a Move
+/// triggers it (initial placement does not), and only between markers.
+pub fn auto_reveal(distance_inches: f64, after_move: bool) -> bool {
+    after_move && distance_inches <= AUTO_REVEAL_INCHES
+}
+
 /// What a side submits during step 7 (`action` tag, API.md recon-actions).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
@@ -537,6 +546,14 @@ mod tests {
         // No RP left on either side: the step ends.
         assert!(p.finished);
         assert_eq!(p.lost, [0, 0]);
+    }
+
+    #[test]
+    fn s17_auto_reveal_within_twelve_inches_inclusive_only_after_a_move() {
+        assert!(auto_reveal(12.0, true));
+        assert!(auto_reveal(3.5, true));
+        assert!(!auto_reveal(12.01, true));
+        assert!(!auto_reveal(6.0, false));
     }
 
     #[test]

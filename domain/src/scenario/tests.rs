@@ -632,7 +632,7 @@ fn json(v: &impl serde::Serialize) -> String {
 }
 
 #[test]
-fn views_never_leak_the_other_sides_secrets() {
+fn s11_views_never_leak_the_other_sides_secrets() {
     let mut d = workflow_dice();
     let mut s = two_players(ScenarioConfig::default());
     s.submit_orders(
@@ -955,4 +955,205 @@ proptest! {
         // Every roll is logged against one of the two sides.
         prop_assert!(log1.iter().all(|r| matches!(r.force_id.as_deref(), Some("alpha" | "bravo"))));
     }
+}
+
+#[test]
+fn s3_c12_p_is_the_platoon_count_and_never_below_one() {
+    // Bravo has two platoons: 2 RP, 2 × 5 dummies, 2 units a turn in an Escalating Engagement.
+    let mut d = SideDice::server(ServerDice::seeded(2));
+    let empty = Force {
+        name: "empty".into(),
+        platoons: vec![],
+    };
+    let s = generate(
+        [
+            one_shot_side("bravo", bravo(), Stance::Offensive, Attitude::Aggressive),
+            one_shot_side("empty", empty, Stance::Offensive, Attitude::Aggressive),
+        ],
+        ScenarioConfig::default(),
+        &mut d,
+    )
+    .unwrap();
+    assert_eq!(s.sides[0].recon_points, Some(2 + 2));
+    assert_eq!(s.sides[1].recon_points, Some(1 + 2));
+    if !s.escalating_engagement {
+        assert_eq!(
+            s.sides[1].contact_markers,
+            Some(ContactMarkers {
+                true_markers: u32::from(s.sides[1].mission == Some(Mission::Strike)),
+                dummy: 5
+            })
+        );
+    }
+}
+
+#[test]
+fn s12_bonus_traits_count_for_markers_and_the_return_roll_at_once() {
+    // Alpha rolls Patrol (Elusive: +1 dummy); bravo Interfere (Recon on b-sq1: +1 on return).
+    let mut e: Vec<(&str, RollStep, &str, Vec<u8>)> =
+        vec![("bravo", RollStep::ReconReturn, "b-sq1", vec![5])];
+    e.extend(mission_dice("alpha", [1, 1, 1, 1, 1, 6, 1, 1]));
+    e.extend(mission_dice("bravo", [1, 1, 1, 1, 6, 1, 1, 1]));
+    let mut d = all_dice(e);
+    let a = one_shot_side("alpha", alpha(), Stance::Offensive, Attitude::Aggressive);
+    let mut b = one_shot_side("bravo", bravo(), Stance::Offensive, Attitude::Aggressive);
+    b.recon_unit_ids = ids(&["b-sq1"]);
+    let s = generate([a, b], ScenarioConfig::default(), &mut d).unwrap();
+    assert_eq!(s.sides[0].mission, Some(Mission::Patrol));
+    assert_eq!(s.sides[1].mission, Some(Mission::Interfere));
+    assert_eq!(s.sides[0].contact_markers.map(|m| m.dummy), Some(5 + 1));
+    assert_eq!(s.sides[1].recon_duty[0].total, Some(6));
+    assert_eq!(s.sides[1].recon_duty[0].outcome, ReconOutcome::Returned);
+    assert_eq!(s.sides[1].bonus_traits[0].unit_id.as_deref(), Some("b-sq1"));
+    // Agile has no generation effect and is left to the player.
+    assert_eq!(s.sides[0].bonus_traits[0].trait_, Trait::Agile);
+    assert_eq!(s.sides[0].bonus_traits[0].unit_id, None);
+}
+
+#[test]
+fn s20_offensive_and_interfere_artillery_roll_on_the_off_board_table() {
+    let mut e: Vec<(&str, RollStep, &str, Vec<u8>)> = vec![
+        (
+            "alpha",
+            RollStep::PreBattleEvent,
+            "offensive_artillery",
+            vec![6],
+        ),
+        (
+            "alpha",
+            RollStep::PreBattleEventTable,
+            "offensive_artillery",
+            vec![6],
+        ),
+        (
+            "bravo",
+            RollStep::PreBattleEvent,
+            "interfere_artillery",
+            vec![6],
+        ),
+        (
+            "bravo",
+            RollStep::PreBattleEventTable,
+            "interfere_artillery",
+            vec![5],
+        ),
+    ];
+    e.extend(mission_dice("alpha", [1, 1, 1, 1, 1, 6, 1, 1]));
+    e.extend(mission_dice("bravo", [1, 1, 1, 1, 6, 1, 1, 1]));
+    let mut d = all_dice(e);
+    let s = generate(
+        [
+            one_shot_side("alpha", alpha(), Stance::Offensive, Attitude::Aggressive),
+            one_shot_side("bravo", bravo(), Stance::Defensive, Attitude::Cautious),
+        ],
+        ScenarioConfig::default(),
+        &mut d,
+    )
+    .unwrap();
+    let find = |side: usize, id: &str| {
+        s.sides[side]
+            .pre_battle_events
+            .iter()
+            .find(|e| e.unit_id == id)
+            .map(|e| (e.table, e.event.clone()))
+    };
+    use crate::scenario::pre_battle::PreBattleTable;
+    assert_eq!(
+        find(0, "offensive_artillery"),
+        Some((PreBattleTable::OffBoard, "well_oiled_crew".into()))
+    );
+    assert_eq!(
+        find(1, "interfere_artillery"),
+        Some((PreBattleTable::OffBoard, "pre_registered".into()))
+    );
+    let view = s.view_for(Viewer::Everything);
+    assert_eq!(view.sides[0].artillery_calls, Some(2));
+    assert_eq!(view.sides[0].under_fire_ignores, Some(3));
+    assert_eq!(view.sides[1].artillery_calls, Some(1));
+    // With missions hidden, alpha sees bravo's stance calls (none) but not Interfere's call.
+    let view = s.view_for(Viewer::Side(0));
+    assert_eq!(view.sides[1].artillery_calls, Some(0));
+    assert!(
+        view.sides[1]
+            .pre_battle_events
+            .as_ref()
+            .unwrap()
+            .iter()
+            .all(|e| e.unit_id != "interfere_artillery")
+    );
+}
+
+#[test]
+fn s11_assault_declares_one_far_objective_hidden_like_the_mission() {
+    let mut e: Vec<(&str, RollStep, &str, Vec<u8>)> = vec![
+        ("alpha", RollStep::TableEdge, "alpha", vec![6]),
+        ("bravo", RollStep::TableEdge, "bravo", vec![1]),
+    ];
+    e.extend(mission_dice("alpha", [6, 1, 1, 1, 1, 1, 1, 1]));
+    e.extend(mission_dice("bravo", [1, 1, 6, 1, 1, 1, 1, 1]));
+    let mut d = all_dice(e);
+    let mut s = two_players(ScenarioConfig {
+        pre_battle_events: false,
+        ..ScenarioConfig::default()
+    });
+    s.submit_orders(
+        0,
+        orders(Stance::Offensive, Attitude::Aggressive, &[]),
+        &mut d,
+    )
+    .unwrap();
+    s.submit_orders(1, orders(Stance::Defensive, Attitude::Passive, &[]), &mut d)
+        .unwrap();
+    assert!(matches!(
+        s.declare_assault_target(0, "o5"),
+        Err(ScenarioError::Conflict(_))
+    ));
+    s.submit_mission_bonuses(0, vec![], &mut d).unwrap();
+    s.submit_mission_bonuses(1, vec![], &mut d).unwrap();
+    assert_eq!(s.sides[0].mission, Some(Mission::Assault));
+    // Alpha chose the edge and placed o1 (near), o3 (middle), o5 (far); bravo's o2/o4/o6 are
+    // mirrored, so alpha's far objectives are o5 and o2.
+    assert!(matches!(
+        s.declare_assault_target(0, "o1"),
+        Err(ScenarioError::Invalid(_))
+    ));
+    assert!(matches!(
+        s.declare_assault_target(1, "o1"),
+        Err(ScenarioError::Conflict(_))
+    ));
+    s.declare_assault_target(0, "o2").unwrap();
+    assert!(matches!(
+        s.declare_assault_target(0, "o5"),
+        Err(ScenarioError::Conflict(_))
+    ));
+    let needed: Vec<_> = s
+        .objectives
+        .iter()
+        .filter(|o| o.needed_by.contains(&"alpha".to_owned()))
+        .map(|o| o.id.as_str())
+        .collect();
+    assert_eq!(needed, ["o2"]);
+    assert_eq!(
+        s.view_for(Viewer::Side(0)).sides[0]
+            .assault_target
+            .as_deref(),
+        Some("o2")
+    );
+    assert_eq!(s.view_for(Viewer::Side(1)).sides[0].assault_target, None);
+}
+
+#[test]
+fn entered_dice_subjects_are_checked_against_the_scenario() {
+    let s = two_players(ScenarioConfig::default());
+    assert!(s.dice_subject_allowed(0, RollStep::TableEdge, "alpha"));
+    assert!(!s.dice_subject_allowed(0, RollStep::TableEdge, "bravo"));
+    assert!(s.dice_subject_allowed(0, RollStep::Mission, "hold"));
+    assert!(!s.dice_subject_allowed(0, RollStep::Mission, "escalating_engagement"));
+    assert!(s.dice_subject_allowed(0, RollStep::ReconReturn, "alpha-scout"));
+    assert!(!s.dice_subject_allowed(0, RollStep::ReconReturn, "b-sq1"));
+    assert!(s.dice_subject_allowed(1, RollStep::PreBattleEvent, "b-guns"));
+    assert!(s.dice_subject_allowed(1, RollStep::PreBattleEvent, "bonus_sniper"));
+    assert!(s.dice_subject_allowed(1, RollStep::NpfRecon, "bravo-2"));
+    assert!(!s.dice_subject_allowed(0, RollStep::Replacement, "alpha-scout"));
+    assert!(!s.dice_subject_allowed(2, RollStep::TableEdge, "alpha"));
 }

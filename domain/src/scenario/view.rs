@@ -27,6 +27,7 @@ use crate::scenario::objectives::Objective;
 use crate::scenario::pre_battle::PreBattleEvent;
 use crate::scenario::recon_duty::ReconDuty;
 use crate::scenario::recon_phase::{ReconActionKind, ReconPrompt, ReconResult};
+use crate::scenario::stance_effects::{stance_artillery_calls, under_fire_ignores};
 use crate::scenario::table_edge::{Edge, TableEdgeRoll};
 
 /// Who is looking.
@@ -97,6 +98,16 @@ pub struct SideView {
     /// S12: where the bonus traits went.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bonus_traits: Option<Vec<BonusTrait>>,
+    /// Assault's declared far objective (S11).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assault_target: Option<String>,
+    /// Off-board artillery calls: Offensive stance 2 (S20), plus Interfere's 1 where the
+    /// mission is visible.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub artillery_calls: Option<u32>,
+    /// Under Fire conditions the Aggressive attitude ignores.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub under_fire_ignores: Option<u32>,
     /// Step 6: True and Dummy (own side only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contact_markers: Option<ContactMarkers>,
@@ -357,6 +368,19 @@ impl Scenario {
             mission: keep(missions, s.mission),
             bonus: keep(missions, s.bonus.clone()),
             bonus_traits: keep(missions && s.bonus.is_some(), Some(s.bonus_traits.clone())),
+            assault_target: keep(missions, s.assault_target.clone()),
+            artillery_calls: keep(
+                revealed,
+                s.stance().map(|st| {
+                    stance_artillery_calls(st)
+                        + if missions {
+                            s.bonus.as_ref().map_or(0, |b| b.artillery_calls)
+                        } else {
+                            0
+                        }
+                }),
+            ),
+            under_fire_ignores: keep(revealed, s.attitude().map(under_fire_ignores)),
             contact_markers: keep(full, s.contact_markers),
             contact_marker_total: s.contact_markers.map(ContactMarkers::total),
             recon_duty,
