@@ -1157,3 +1157,90 @@ fn entered_dice_subjects_are_checked_against_the_scenario() {
     assert!(!s.dice_subject_allowed(0, RollStep::Replacement, "alpha-scout"));
     assert!(!s.dice_subject_allowed(2, RollStep::TableEdge, "alpha"));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Any sequence of inputs, valid or not, leaves the machine consistent, and answering what
+    /// it asks for always reaches `ready`; RP are only ever spent, one per Move, Reveal or Block.
+    #[test]
+    fn interactive_runs_always_reach_ready_and_rp_add_up(
+        seed in any::<u64>(),
+        choices in proptest::collection::vec(0usize..100, 40..120),
+        sa in 0usize..3, aa in 0usize..3, sb in 0usize..3, ab in 0usize..3,
+        np in any::<bool>(),
+    ) {
+        let mut d = SideDice::server(ServerDice::seeded(seed));
+        let mut s = Scenario::new(
+            [
+                SideSetup { force_id: "alpha".into(), force: alpha(), non_player: None },
+                SideSetup {
+                    force_id: "bravo".into(),
+                    force: bravo(),
+                    non_player: np.then(NonPlayerSetup::default),
+                },
+            ],
+            ScenarioConfig::default(),
+        )
+        .unwrap();
+        let mut pick = choices.into_iter().cycle();
+        let mut steps = 0;
+        while s.state != ScenarioState::Ready {
+            steps += 1;
+            prop_assert!(steps < 500, "stuck in {:?}", s.state());
+            let c = pick.next().unwrap_or(0);
+            let info = s.state();
+            let side = s.side_index(&info.waiting_for[c % info.waiting_for.len()]).unwrap();
+            let before = s.clone();
+            let result = match info.state {
+                ScenarioState::Orders => {
+                    let (st, at) = if side == 0 { (sa, aa) } else { (sb, ab) };
+                    let recon: &[&str] = if side == 0 { &["alpha-scout", "alpha-apc"] } else { &["b-sq1", "b-sq3"] };
+                    s.submit_orders(side, orders(stance_of(st), attitude_of(at), &recon[..c % 3]), &mut d)
+                }
+                ScenarioState::MissionBonuses => {
+                    let m = Mission::ROLLED[c % 8];
+                    let n = Mission::ROLLED[(c / 8) % 8];
+                    s.submit_mission_bonuses(side, vec![m, n], &mut d)
+                }
+                ScenarioState::MissionChoice => {
+                    let tied = s.sides[side].tied_missions.clone();
+                    s.submit_mission_choice(side, Mission::ROLLED[c % 8], &mut d)
+                        .or_else(|_| s.submit_mission_choice(side, tied[c % tied.len()], &mut d))
+                }
+                ScenarioState::Recon => {
+                    let action = match c % 4 {
+                        0 => ReconAction::Move { markers: vec![] },
+                        1 => ReconAction::Reveal { marker: None },
+                        2 => ReconAction::Block,
+                        _ => ReconAction::Pass,
+                    };
+                    s.recon_action(side, action.clone(), &mut d)
+                        .or_else(|_| s.recon_action(side, ReconAction::Pass, &mut d))
+                }
+                ScenarioState::Ready => Ok(()),
+            };
+            if result.is_err() {
+                // A refused input changes nothing.
+                prop_assert_eq!(&s, &before);
+            }
+            if let (Some(now), Some(then)) = (&s.recon, &before.recon) {
+                prop_assert!(now.points[0] <= then.points[0] && now.points[1] <= then.points[1]);
+            }
+        }
+        if let Some(recon) = &s.recon {
+            prop_assert!(recon.finished);
+            prop_assert_eq!(recon.lost, recon.points);
+            for side in 0..2 {
+                let spent = recon
+                    .log
+                    .iter()
+                    .filter(|e| e.side == side && e.action != crate::scenario::recon_phase::ReconActionKind::Pass)
+                    .count() as u32;
+                prop_assert_eq!(spent + recon.points[side], s.sides[side].recon_points.unwrap_or(0));
+            }
+        } else {
+            prop_assert!(s.escalating_engagement);
+        }
+    }
+}
