@@ -1244,3 +1244,33 @@ proptest! {
         }
     }
 }
+#[test]
+fn api_bodies_deserialize_with_the_force_id_beside_them() {
+    let a: ReconAction = serde_json::from_str(r#"{"force_id":"alpha","action":"pass"}"#).unwrap();
+    assert_eq!(a, ReconAction::Pass);
+    let a: ReconAction = serde_json::from_str(r#"{"force_id":"alpha","action":"block"}"#).unwrap();
+    assert_eq!(a, ReconAction::Block);
+    let a: ReconAction =
+        serde_json::from_str(r#"{"force_id":"alpha","action":"move","markers":["m1","m2"]}"#)
+            .unwrap();
+    assert_eq!(
+        a,
+        ReconAction::Move {
+            markers: ids(&["m1", "m2"])
+        }
+    );
+    let a: ReconAction = serde_json::from_str(r#"{"action":"reveal"}"#).unwrap();
+    assert_eq!(a, ReconAction::Reveal { marker: None });
+    assert!(serde_json::from_str::<ReconAction>(r#"{"action":"ambush"}"#).is_err());
+    let o: Orders = serde_json::from_str(
+        r#"{"force_id":"alpha","stance":"offensive","attitude":"cautious","recon_unit_ids":["alpha-scout"]}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        o,
+        orders(Stance::Offensive, Attitude::Cautious, &["alpha-scout"])
+    );
+    assert!(
+        serde_json::from_str::<Orders>(r#"{"stance":"aggressive","attitude":"cautious"}"#).is_err()
+    );
+}
