@@ -274,21 +274,19 @@ fn check_status(unit: &Unit, c: &mut Checker<'_>) {
     }
 }
 
-/// Resolve present where it belongs, frozen at Steady for Fanatics (C17); no Elite droids.
+/// Resolve frozen at Steady for Fanatics (C17); no Elite droids (§1.1). A missing Resolve is
+/// allowed for any kind: vehicles generally have none (C15), and basic generation's *Unknown
+/// Resolve* option leaves it unknown until the unit first takes casualties (§4.1).
 fn check_ratings(unit: &Unit, c: &mut Checker<'_>) {
-    match unit.resolve {
-        None if unit.kind != UnitKind::Vehicle => c.push(
-            "resolve",
-            format!(
-                "a {} needs a Resolve (only a vehicle may have none, C15)",
-                unit.kind
-            ),
-        ),
-        Some(resolve) if resolve != Resolve::Steady && unit.resolve_frozen() => c.push(
-            "resolve",
-            format!("a Fanatic (or Zombie) unit's Resolve is fixed at steady, not {resolve} (C17)"),
-        ),
-        _ => {}
+    if let Some(resolve) = unit.resolve {
+        if resolve != Resolve::Steady && unit.resolve_frozen() {
+            c.push(
+                "resolve",
+                format!(
+                    "a Fanatic (or Zombie) unit's Resolve is fixed at steady, not {resolve} (C17)"
+                ),
+            );
+        }
     }
     if unit.quality == Quality::Elite && unit.traits.contains(&Trait::DroidTroopers) {
         c.push(

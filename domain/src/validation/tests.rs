@@ -364,10 +364,54 @@ fn c5_characters_snipers_and_psionics_are_one_figure() {
 }
 
 #[test]
-fn every_kind_but_a_vehicle_needs_a_resolve() {
-    let problems = problems_after(|f| unit(f, 0, 1).resolve = None);
-    assert_eq!(fields(&problems), ["platoons[0].units[1].resolve"]);
+fn an_unknown_resolve_is_allowed_for_any_kind() {
+    // Vehicles generally have none (C15); basic generation's Unknown Resolve option (§4.1).
+    assert!(problems_after(|f| unit(f, 0, 1).resolve = None).is_empty());
     assert!(problems_after(|f| unit(f, 1, 0).resolve = Some(Resolve::Uncertain)).is_empty());
+}
+
+/// Forces from the force generator with every option on pass validation.
+#[test]
+fn generated_forces_are_valid_rosters() {
+    use crate::dice::ServerDice;
+    use crate::forcegen::{GenerationChoices, generate};
+    use crate::house_rules::HouseRules;
+    let all_options = serde_json::json!({
+        "unknown_resolve": true, "squad_leaders": true, "heavy_weapons": true,
+        "artillery_support": true, "heroic_characters": true, "psionics": true,
+        "not_like_us": true
+    });
+    let common_options = serde_json::json!({
+        "heroic_characters": true, "psionics": true, "not_like_us": true
+    });
+    let requests = [
+        serde_json::json!({"method": "basic", "platoons": 2, "attacker": true,
+                           "options": all_options}),
+        serde_json::json!({"method": "basic", "platoons": 1, "options": {"squad_leaders": true}}),
+        serde_json::json!({"method": "advanced", "platoons": 2,
+                           "priorities": {"manpower": 3, "fire_power": 2, "gear": 1,
+                                          "support": 1, "training": 1, "aggression": 1},
+                           "options": common_options}),
+        serde_json::json!({"method": "advanced", "platoons": 3, "individual_platoons": true,
+                           "priorities": {"support": 3, "training": 3, "aggression": 3},
+                           "options": common_options}),
+    ];
+    for request in requests {
+        let choices: GenerationChoices = serde_json::from_value(request.clone()).unwrap();
+        for seed in 0..40 {
+            let generated = generate(
+                &choices,
+                &HouseRules::default(),
+                &mut ServerDice::seeded(seed),
+            )
+            .unwrap();
+            assert_eq!(
+                validate_force(&generated.force),
+                Ok(()),
+                "seed {seed} for {request}"
+            );
+        }
+    }
 }
 
 #[test]
