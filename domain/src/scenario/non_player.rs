@@ -64,8 +64,9 @@ pub fn npf_blocks(d6: u8) -> bool {
 }
 
 /// Settled NP recon duty: none if Defensive and Passive (S29); otherwise every eligible unit with
-/// the Recon or Infiltrate trait, and, for an Offensive force (S25), a d6 per platoon (subject =
-/// platoon name) that on 5+ also sends the first eligible squad of that platoon without the trait.
+/// the Recon or Infiltrate trait (with the player's eligibility rules, S4), and, for an Offensive
+/// force (S25), a d6 per platoon (subject = platoon name) that on 5+ also sends the first eligible
+/// squad of that platoon without the trait (a line squad before the command squad).
 pub fn npf_recon(
     dice: &mut impl Dice,
     force_id: &str,
@@ -87,11 +88,14 @@ pub fn npf_recon(
             if roll < NPF_RECON_SQUAD_ON {
                 continue;
             }
-            if let Some(u) = platoon.units.iter().find(|u| {
-                matches!(u.kind, UnitKind::Squad | UnitKind::CommandSquad)
-                    && !has_recon_trait(u)
-                    && recon_duty_bar(u).is_none()
-            }) {
+            // A line squad before the command squad, which would expose the commander (S4).
+            let eligible = |kind: UnitKind| {
+                platoon.units.iter().find(move |u| {
+                    u.kind == kind && !has_recon_trait(u) && recon_duty_bar(u).is_none()
+                })
+            };
+            if let Some(u) = eligible(UnitKind::Squad).or_else(|| eligible(UnitKind::CommandSquad))
+            {
                 ids.push(u.id.clone());
             }
         }
@@ -191,6 +195,7 @@ mod tests {
                 Platoon {
                     name: "first".into(),
                     units: vec![
+                        unit("hq", UnitKind::CommandSquad, &[]),
                         unit("a", UnitKind::Squad, &[]),
                         unit("r", UnitKind::Squad, &[Trait::Recon]),
                         unit("z", UnitKind::Squad, &[Trait::Infiltration, Trait::Shaky]),

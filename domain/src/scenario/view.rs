@@ -7,7 +7,7 @@
 //! mission units only when missions are public (S11 house rule off, or an Escalating Engagement)
 //! and decided; the contact-marker total but never the True/Dummy split; recon-duty outcomes
 //! (without the rolls, whose +1 could betray a bonus) once the scenario is ready. An outsider
-//! (an integration key) sees what is public to both sides. [`roll_visible_to`] applies the same
+//! (an integration key) sees what is public to both sides. [`Scenario::roll_visible_to`] applies the same
 //! rules to the roll log.
 
 use std::collections::BTreeMap;
