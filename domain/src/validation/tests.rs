@@ -795,3 +795,50 @@ proptest! {
         prop_assert!(fields(&problems).contains(&"platoons[0].units[1].strength"));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The post-battle sequence (RULES.md §2.3) keeps a valid roster valid, whatever the losses
+    /// and dice: a cross-check of C6/C9/C16 between the campaign rules and the validation.
+    #[test]
+    fn the_post_battle_sequence_keeps_a_roster_valid(
+        seed in any::<u64>(),
+        picks in prop::collection::vec((0u32..=100, any::<bool>(), 0u8..3), 12),
+    ) {
+        use crate::campaign::report::BattleReport;
+        use crate::campaign::sequence::{Choices, post_battle_sequence};
+        use crate::dice::ServerDice;
+        use crate::house_rules::HouseRules;
+
+        let force = valid_force();
+        let mut losses = Vec::new();
+        for (unit, (share, wiped, damage)) in force.units().zip(picks) {
+            if unit.status == UnitStatus::Eliminated {
+                continue;
+            }
+            if unit.kind == UnitKind::Vehicle {
+                let damage = ["damaged", "destroyed"].get(usize::from(damage)).copied();
+                losses.push(serde_json::json!({"unit_id": unit.id, "vehicle_damage": damage}));
+            } else {
+                let lost = unit.strength * share / 100;
+                losses.push(serde_json::json!({
+                    "unit_id": unit.id, "figures_lost": lost, "eliminated": wiped && lost > 0
+                }));
+            }
+        }
+        let report: BattleReport =
+            serde_json::from_value(serde_json::json!({"losses": losses})).unwrap();
+        let outcome = post_battle_sequence(
+            "f1",
+            &force,
+            &report,
+            0,
+            &Choices::default(),
+            &mut ServerDice::seeded(seed),
+            &HouseRules::default(),
+        );
+        let outcome = outcome.map_err(|p| TestCaseError::fail(format!("{p:?}")))?;
+        prop_assert_eq!(validate_force(&outcome.roster), Ok(()));
+    }
+}
