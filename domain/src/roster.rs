@@ -12,7 +12,8 @@ use crate::ladder::{Aptitude, LeaderExperience, Leadership, Quality, Resolve};
 use crate::named_enum;
 use crate::points::TraitOptions;
 use crate::points::gear::{
-    Ability, ArmourAddon, Bot, Gadget, Grenade, Munition, PoweredArmourUpgrade, WeaponTrait,
+    Ability, ArmourAddon, Bot, FireControl, Gadget, Grenade, Munition, PoweredArmourUpgrade,
+    VehicleProperty, WeaponTrait,
 };
 use crate::traits::{Trait, effective_traits};
 
@@ -209,6 +210,12 @@ pub struct Unit {
     /// Options of the traits with several prices (Droid Troopers, Holy, Resilient, ...).
     #[serde(default)]
     pub trait_options: TraitOptions,
+    /// Vehicle properties (vehicles only; free unless a house table prices them, F17).
+    #[serde(default)]
+    pub vehicle_properties: Vec<VehicleProperty>,
+    /// Vehicle fire control (vehicles only; free unless a house table prices it, F17).
+    #[serde(default)]
+    pub fire_control: Option<FireControl>,
 }
 
 impl Default for Unit {
@@ -253,6 +260,8 @@ impl Default for Unit {
             comms_rating: None,
             no_ranged_attacks: false,
             trait_options: TraitOptions::default(),
+            vehicle_properties: Vec::new(),
+            fire_control: None,
         }
     }
 }

@@ -384,6 +384,73 @@ impl Ability {
     }
 }
 
+named_enum! {
+    /// Vehicle properties (RULES.md §1.11). The source prices none of them: free unless the
+    /// campaign agrees a house table (F17). Not the trait or personality of the same name (F18).
+    pub enum VehicleProperty("vehicle_property") {
+        /// Advanced Targeting System.
+        AdvancedTargetingSystem = "advanced_targeting_system",
+        /// Amphibious.
+        Amphibious = "amphibious",
+        /// Close In Defense System.
+        CloseInDefenseSystem = "close_in_defense_system" ["cids"],
+        /// Command Vehicle.
+        CommandVehicle = "command_vehicle",
+        /// Cybertank.
+        Cybertank = "cybertank",
+        /// Electronic Countermeasures.
+        ElectronicCountermeasures = "electronic_countermeasures" ["ecm"],
+        /// Energy Screen.
+        EnergyScreen = "energy_screen",
+        /// Forward Observer (the vehicle property, not the personality).
+        ForwardObserver = "forward_observer",
+        /// Fragile.
+        Fragile = "fragile",
+        /// Improved Weapons Control.
+        ImprovedWeaponsControl = "improved_weapons_control",
+        /// Jump Jets (walkers only).
+        JumpJets = "jump_jets",
+        /// Medevac.
+        Medevac = "medevac",
+        /// Mine Clearing.
+        MineClearing = "mine_clearing",
+        /// Reactive Armour.
+        ReactiveArmour = "reactive_armour",
+        /// Smoke.
+        Smoke = "smoke",
+        /// Stealth (the vehicle property, not the trait).
+        Stealth = "stealth",
+        /// Supercharged.
+        Supercharged = "supercharged",
+        /// Under Powered.
+        UnderPowered = "under_powered",
+        /// Urban Warfare Kit.
+        UrbanWarfareKit = "urban_warfare_kit",
+        /// Weapon Stabilizer.
+        WeaponStabilizer = "weapon_stabilizer",
+    }
+}
+
+named_enum! {
+    /// Vehicle fire control (RULES.md §1.11); unpriced in the source (F17).
+    pub enum FireControl("fire_control") {
+        /// Primitive.
+        Primitive = "primitive",
+        /// Improved.
+        Improved = "improved",
+        /// Extensive.
+        Extensive = "extensive",
+        /// Hyper Tech.
+        HyperTech = "hyper_tech" ["hypertech"],
+        /// Ultratech.
+        Ultratech = "ultratech" ["ultra_tech"],
+        /// Defensive.
+        Defensive = "defensive",
+        /// Close Support.
+        CloseSupport = "close_support",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -517,5 +584,16 @@ mod tests {
         assert_eq!(Ability::JetPacks.multiplier(), 1.5);
         assert_eq!(Ability::parse("Jet Packs"), Ok(Ability::JetPacks));
         assert_eq!(LINKED_WEAPONS_POINTS, 1.0);
+    }
+
+    #[test]
+    fn vehicle_properties_and_fire_control_list_rules_1_11() {
+        assert_eq!(VehicleProperty::ALL.len(), 20);
+        assert_eq!(FireControl::ALL.len(), 7);
+        assert_eq!(
+            VehicleProperty::parse("ECM"),
+            Ok(VehicleProperty::ElectronicCountermeasures)
+        );
+        assert_eq!(FireControl::parse("Hyper Tech"), Ok(FireControl::HyperTech));
     }
 }

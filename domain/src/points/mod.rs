@@ -27,21 +27,26 @@
 //! - **Resolve** absent on an infantry-type unit counts as Steady; vehicles use no Resolve.
 //! - **Vehicles** multiply by the crew Quality only, as §4.3 states; traits and abilities are not
 //!   applied to vehicles. A facing rated below 3 (soft skin) costs 0; above 12 costs the 12 price.
-//!   Vehicle properties and fire control are free (F17).
+//!   Vehicle properties and fire control are free (F17) unless the campaign agrees a
+//!   [`HousePoints`] table; their house costs are added before the Quality factor.
 //! - **Rounding.** Full precision everywhere; [`round_points`] gives the 2-decimal display (F15).
 
 pub mod gear;
 pub mod multipliers;
+pub mod validate;
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 pub use multipliers::{TraitOptions, trait_multiplier, unit_multiplier};
+pub use validate::validate_gear;
 
 use crate::kit::{SupportWeapon, VEHICLE_ARMOUR_POINTS, VehicleState};
 use crate::roster::{Force, Platoon, Unit, UnitKind, UnitStatus, VehicleProfile};
 use gear::{
-    HOVER_BOT_UPGRADE_POINTS, JAMMER_MAX_RATING, JAMMER_POINTS_PER_RATING, LINKED_WEAPONS_POINTS,
-    WeaponClass,
+    FireControl, HOVER_BOT_UPGRADE_POINTS, JAMMER_MAX_RATING, JAMMER_POINTS_PER_RATING,
+    LINKED_WEAPONS_POINTS, VehicleProperty, WeaponClass,
 };
 
 /// Start cost of an infantry trooper (Light armour, Assault Rifle, Conscript, Steady).
@@ -88,6 +93,34 @@ pub struct PointsBreakdown {
     pub total: f64,
 }
 
+/// Costs the campaign agreed for what the source leaves unpriced (F17): vehicle properties and
+/// fire control. Absent entries cost 0. JSON: `{"vehicle_properties": {"smoke": 2},
+/// "fire_control": {"extensive": 5}}`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct HousePoints {
+    /// Points per vehicle property.
+    pub vehicle_properties: BTreeMap<VehicleProperty, f64>,
+    /// Points per fire-control level.
+    pub fire_control: BTreeMap<FireControl, f64>,
+}
+
+impl HousePoints {
+    fn vehicle_extras(&self, unit: &Unit) -> f64 {
+        let properties: f64 = unit
+            .vehicle_properties
+            .iter()
+            .filter_map(|p| self.vehicle_properties.get(p))
+            .sum();
+        let fire_control = unit
+            .fire_control
+            .and_then(|f| self.fire_control.get(&f))
+            .copied()
+            .unwrap_or(0.0);
+        properties + fire_control
+    }
+}
+
 /// Rounds points to the 2 decimals they are displayed with (F15).
 pub fn round_points(points: f64) -> f64 {
     (points * 100.0).round() / 100.0
@@ -102,10 +135,15 @@ pub fn is_eliminated(unit: &Unit) -> bool {
 
 /// The unit's points in its current state (0 when eliminated), full precision.
 pub fn unit_points(unit: &Unit) -> f64 {
+    unit_points_with(unit, &HousePoints::default())
+}
+
+/// [`unit_points`] with the campaign's house costs.
+pub fn unit_points_with(unit: &Unit, house: &HousePoints) -> f64 {
     if is_eliminated(unit) {
         0.0
     } else {
-        breakdown(unit, unit.strength).total
+        breakdown_with(unit, unit.strength, house).total
     }
 }
 
@@ -116,18 +154,41 @@ pub fn establishment_points(unit: &Unit) -> f64 {
 
 /// A platoon's points: the sum of its units' [`unit_points`].
 pub fn platoon_points(platoon: &Platoon) -> f64 {
-    platoon.units.iter().map(unit_points).sum()
+    platoon_points_with(platoon, &HousePoints::default())
+}
+
+/// [`platoon_points`] with the campaign's house costs.
+pub fn platoon_points_with(platoon: &Platoon, house: &HousePoints) -> f64 {
+    platoon
+        .units
+        .iter()
+        .map(|u| unit_points_with(u, house))
+        .sum()
 }
 
 /// A force's points: the sum of its platoons'.
 pub fn force_points(force: &Force) -> f64 {
-    force.platoons.iter().map(platoon_points).sum()
+    force_points_with(force, &HousePoints::default())
+}
+
+/// [`force_points`] with the campaign's house costs.
+pub fn force_points_with(force: &Force, house: &HousePoints) -> f64 {
+    force
+        .platoons
+        .iter()
+        .map(|p| platoon_points_with(p, house))
+        .sum()
 }
 
 /// Prices `unit` as if it had `figures` figures, with its current ratings and gear.
 pub fn breakdown(unit: &Unit, figures: u32) -> PointsBreakdown {
+    breakdown_with(unit, figures, &HousePoints::default())
+}
+
+/// [`breakdown`] with the campaign's house costs.
+pub fn breakdown_with(unit: &Unit, figures: u32, house: &HousePoints) -> PointsBreakdown {
     if unit.kind == UnitKind::Vehicle {
-        return vehicle_breakdown(unit);
+        return vehicle_breakdown(unit, house);
     }
     let additions = figure_sum(unit, figures) + unit_adds(unit, figures);
     let factor =
@@ -305,10 +366,12 @@ fn profile_points(profile: &VehicleProfile) -> f64 {
         + VEHICLE_PASSENGER_WEAPON_COST * f64::from(profile.passenger_fired_weapons)
 }
 
-fn vehicle_breakdown(unit: &Unit) -> PointsBreakdown {
+fn vehicle_breakdown(unit: &Unit, house: &HousePoints) -> PointsBreakdown {
     let munitions: f64 = unit.munitions.iter().map(|m| m.points()).sum();
-    let additions =
-        unit.vehicle.as_ref().map_or(0.0, profile_points) + heavy_weapons(unit) + munitions;
+    let additions = unit.vehicle.as_ref().map_or(0.0, profile_points)
+        + heavy_weapons(unit)
+        + munitions
+        + house.vehicle_extras(unit);
     let factor = unit.quality.row().points_factor;
     let base_cost = additions * factor;
     PointsBreakdown {

@@ -504,3 +504,30 @@ fn a_unit_without_the_point_fields_deserializes_with_their_defaults() {
     let back: Unit = serde_json::from_str(&serde_json::to_string(&unit).unwrap()).unwrap();
     assert_eq!(back, unit);
 }
+
+#[test]
+fn f17_vehicle_properties_and_fire_control_are_free_unless_a_house_table_prices_them() {
+    use crate::points::gear::{FireControl, VehicleProperty};
+    let tank = Unit {
+        vehicle_properties: vec![VehicleProperty::Smoke, VehicleProperty::Stealth],
+        fire_control: Some(FireControl::Extensive),
+        ..vehicle()
+    };
+    assert!(close(unit_points(&tank), 198.0 * 1.3));
+    let house: HousePoints = serde_json::from_str(
+        r#"{"vehicle_properties": {"smoke": 2, "amphibious": 7}, "fire_control": {"extensive": 5}}"#,
+    )
+    .unwrap();
+    assert!(close(unit_points_with(&tank, &house), 205.0 * 1.3));
+    let force = Force {
+        name: "f".into(),
+        platoons: vec![Platoon {
+            name: "p".into(),
+            units: vec![tank.clone(), tank],
+        }],
+    };
+    assert!(close(force_points_with(&force, &house), 2.0 * 205.0 * 1.3));
+    assert!(close(force_points(&force), 2.0 * 198.0 * 1.3));
+    // F18: the Stealth property is not the Stealth trait.
+    assert!(!force.platoons[0].units[0].has_trait(Trait::Stealth));
+}
