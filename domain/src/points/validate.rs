@@ -1,19 +1,15 @@
 //! Gear the point value system cannot price, reported as problems with dotted paths (RULES.md
-//! §1.6–§1.10, §1.13, §4.3): powered-armour-only kit on other armour, weapon traits outside
-//! their price column, munitions without a weapon that fires them, single-figure traits on a
-//! squad, ratings outside their range.
+//! §1.6, §1.10): weapon traits outside their price column or on weapons the unit does not have,
+//! munitions without a weapon that fires them, a cold suit over powered armour. It complements
+//! [`crate::validation::unit_problems`], which already checks the powered-armour-only kit, the
+//! ratings, bots, single-figure traits and trait options; this module does not repeat those.
 
 use crate::kit::HeavyWeapon;
 use crate::roster::{Problem, Unit};
 
-use super::gear::{
-    ArmourAddon, JAMMER_MAX_RATING, WeaponClass, takes_auto_cannon_rounds, takes_munitions,
-};
+use super::gear::{ArmourAddon, WeaponClass, takes_auto_cannon_rounds, takes_munitions};
 
-/// The highest communications rating.
-pub const COMMS_MAX_RATING: u8 = 4;
-
-/// Checks `unit`'s gear; `path` prefixes every field, e.g. `platoons[0].units[2]`.
+/// Checks `unit`'s priced gear; `path` prefixes every field, e.g. `platoons[0].units[2]`.
 pub fn validate_gear(unit: &Unit, path: &str) -> Vec<Problem> {
     let mut problems = Vec::new();
     let at = |field: &str| {
@@ -23,52 +19,13 @@ pub fn validate_gear(unit: &Unit, path: &str) -> Vec<Problem> {
             format!("{path}.{field}")
         }
     };
-    let powered = unit.armour.is_powered();
-    for (k, w) in unit.support_weapons.iter().enumerate() {
-        if w.powered_armour_only() && !powered {
-            problems.push(Problem::new(
-                at(&format!("support_weapons[{k}]")),
-                format!("{w} is for powered armour only"),
-            ));
-        }
-    }
-    if unit.linked_weapons && !powered {
-        problems.push(Problem::new(
-            at("linked_weapons"),
-            "linked weapons are for powered armour only",
-        ));
-    }
-    if !unit.powered_armour_upgrades.is_empty() && !powered {
-        problems.push(Problem::new(
-            at("powered_armour_upgrades"),
-            "powered-armour upgrades need light or heavy powered armour",
-        ));
-    }
     for (k, a) in unit.armour_addons.iter().enumerate() {
-        if *a == ArmourAddon::ColdSuit && powered {
+        if *a == ArmourAddon::ColdSuit && unit.armour.is_powered() {
             problems.push(Problem::new(
                 at(&format!("armour_addons[{k}]")),
                 "a cold suit is not for powered armour",
             ));
         }
-    }
-    if unit.jammer_rating > JAMMER_MAX_RATING {
-        problems.push(Problem::new(
-            at("jammer_rating"),
-            format!("jammers are rated 0 to {JAMMER_MAX_RATING}"),
-        ));
-    }
-    if unit.comms_rating.is_some_and(|r| r > COMMS_MAX_RATING) {
-        problems.push(Problem::new(
-            at("comms_rating"),
-            format!("communications are rated 0 to {COMMS_MAX_RATING}"),
-        ));
-    }
-    if unit.hover_bot_upgrades as usize > unit.bots.len() {
-        problems.push(Problem::new(
-            at("hover_bot_upgrades"),
-            "more Hover-Bot upgrades than bots",
-        ));
     }
     for (k, t) in unit.basic_weapon_traits.iter().enumerate() {
         if unit.basic_weapon.is_none() || t.points(WeaponClass::SmallArm).is_none() {
@@ -122,30 +79,6 @@ pub fn validate_gear(unit: &Unit, path: &str) -> Vec<Problem> {
             ));
         }
     }
-    for (k, t) in unit.traits.iter().enumerate() {
-        if t.single_figure_only() && unit.starting_strength > 1 {
-            problems.push(Problem::new(
-                at(&format!("traits[{k}]")),
-                format!("{t} may only be taken by a single figure"),
-            ));
-        }
-    }
-    if unit.trait_options.resilient_points.is_some_and(|rp| rp < 2) {
-        problems.push(Problem::new(
-            at("trait_options.resilient_points"),
-            "Resilient starts at 2 RP",
-        ));
-    }
-    if unit
-        .trait_options
-        .infect_multiplier
-        .is_some_and(|m| !m.is_finite() || m <= 0.0)
-    {
-        problems.push(Problem::new(
-            at("trait_options.infect_multiplier"),
-            "the agreed Infect multiplier must be a positive number",
-        ));
-    }
     problems
 }
 
@@ -153,9 +86,7 @@ pub fn validate_gear(unit: &Unit, path: &str) -> Vec<Problem> {
 mod tests {
     use super::*;
     use crate::kit::{Armour, BasicWeapon, SupportWeapon};
-    use crate::points::TraitOptions;
-    use crate::points::gear::{Bot, Munition, PoweredArmourUpgrade, WeaponTrait};
-    use crate::traits::Trait;
+    use crate::points::gear::{Bot, Munition, WeaponTrait};
 
     fn fields(unit: &Unit) -> Vec<String> {
         validate_gear(unit, "platoons[0].units[1]")
@@ -186,55 +117,18 @@ mod tests {
     }
 
     #[test]
-    fn powered_armour_only_kit_is_refused_on_other_armour() {
+    fn a_cold_suit_is_refused_over_powered_armour() {
         let unit = Unit {
-            armour: Armour::BattleDress,
-            support_weapons: vec![SupportWeapon::MissileRack],
-            linked_weapons: true,
-            powered_armour_upgrades: vec![PoweredArmourUpgrade::Gunner],
-            strength: 3,
-            starting_strength: 3,
+            armour: Armour::LightPowered,
+            armour_addons: vec![ArmourAddon::SelfSealing, ArmourAddon::ColdSuit],
             ..Unit::default()
         };
-        assert_eq!(
-            fields(&unit),
-            [
-                "platoons[0].units[1].support_weapons[0]",
-                "platoons[0].units[1].linked_weapons",
-                "platoons[0].units[1].powered_armour_upgrades"
-            ]
-        );
-        let powered = Unit {
-            armour: Armour::LightPowered,
-            armour_addons: vec![ArmourAddon::ColdSuit],
+        assert_eq!(fields(&unit), ["platoons[0].units[1].armour_addons[1]"]);
+        let light = Unit {
+            armour: Armour::Light,
             ..unit
         };
-        assert_eq!(fields(&powered), ["platoons[0].units[1].armour_addons[0]"]);
-    }
-
-    #[test]
-    fn ratings_bots_and_options_out_of_range_are_refused() {
-        let unit = Unit {
-            jammer_rating: 4,
-            comms_rating: Some(5),
-            hover_bot_upgrades: 1,
-            trait_options: TraitOptions {
-                resilient_points: Some(1),
-                infect_multiplier: Some(0.0),
-                ..TraitOptions::default()
-            },
-            ..Unit::default()
-        };
-        assert_eq!(
-            fields(&unit),
-            [
-                "platoons[0].units[1].jammer_rating",
-                "platoons[0].units[1].comms_rating",
-                "platoons[0].units[1].hover_bot_upgrades",
-                "platoons[0].units[1].trait_options.resilient_points",
-                "platoons[0].units[1].trait_options.infect_multiplier"
-            ]
-        );
+        assert!(fields(&light).is_empty());
     }
 
     #[test]
@@ -259,21 +153,5 @@ mod tests {
                 "platoons[0].units[1].munitions[1]"
             ]
         );
-    }
-
-    #[test]
-    fn single_figure_traits_are_refused_on_a_squad() {
-        let squad = Unit {
-            traits: vec![Trait::Tough, Trait::Hero],
-            strength: 6,
-            starting_strength: 6,
-            ..Unit::default()
-        };
-        assert_eq!(fields(&squad), ["platoons[0].units[1].traits[1]"]);
-        let lone = Unit {
-            traits: vec![Trait::Legend],
-            ..Unit::default()
-        };
-        assert!(fields(&lone).is_empty());
     }
 }

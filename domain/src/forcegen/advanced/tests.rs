@@ -919,10 +919,13 @@ proptest! {
                 prop_assert!(unit.leader_experience.is_some());
             }
             prop_assert!(crate::points::unit_points(unit) > 0.0);
+            prop_assert!(crate::points::validate_gear(unit, "").is_empty());
             let json = serde_json::to_string(unit).unwrap();
             let back: Unit = serde_json::from_str(&json).unwrap();
             prop_assert_eq!(&back, unit);
         }
+        let problems = crate::validation::force_problems(&a.force);
+        prop_assert!(problems.is_empty(), "{:?}", problems);
         for roll in &a.rolls {
             prop_assert_eq!(roll.step, RollStep::ForceGeneration);
             prop_assert!(roll.detail.is_some());

@@ -836,6 +836,7 @@ proptest! {
                 prop_assert!(unit.support_weapons.len() < unit.strength as usize);
             }
             prop_assert!(crate::points::unit_points(unit) > 0.0);
+            prop_assert!(crate::points::validate_gear(unit, "").is_empty());
             // Every enum round-trips through its JSON name.
             let json = serde_json::to_string(unit).unwrap();
             let back: Unit = serde_json::from_str(&json).unwrap();
@@ -845,6 +846,8 @@ proptest! {
         ids.sort();
         ids.dedup();
         prop_assert_eq!(ids.len(), a.force.units().count());
+        let problems = crate::validation::force_problems(&a.force);
+        prop_assert!(problems.is_empty(), "{:?}", problems);
         for roll in &a.rolls {
             prop_assert_eq!(roll.step, RollStep::ForceGeneration);
             prop_assert!(roll.detail.is_some());
