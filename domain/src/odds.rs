@@ -194,6 +194,31 @@ pub(crate) struct Tally {
     pub(crate) by_top_set: [u64; 256],
 }
 
+impl Tally {
+    /// Splits each outcome's 840 shares evenly among the missions at its top (S9): each
+    /// mission's numerator, and the tie numerator (outcomes with two or more at the top), both
+    /// over [`DENOMINATOR`].
+    pub(crate) fn shares(&self) -> ([u64; 8], u64) {
+        let mut numerators = [0u64; 8];
+        let mut tied = 0u64;
+        for (mask, count) in self.by_top_set.iter().enumerate() {
+            let k = u64::from(mask.count_ones());
+            if *count == 0 || k == 0 {
+                continue;
+            }
+            for (i, n) in numerators.iter_mut().enumerate() {
+                if mask & (1 << i) != 0 {
+                    *n += count * (TIE_SHARES / k);
+                }
+            }
+            if k > 1 {
+                tied += count * TIE_SHARES;
+            }
+        }
+        (numerators, tied)
+    }
+}
+
 /// Enumerates every d6 outcome for the eight missions with the given modifiers.
 pub(crate) fn tally(modifiers: [i32; 8]) -> Tally {
     let mut by_top_set = [0u64; 256];
@@ -241,24 +266,7 @@ fn last_die(modifier: i32, top: i32, at_top: u8, out: &mut [u64; 256]) {
 
 /// The exact odds for one side (RULES.md §3.5, S8, S9).
 pub fn mission_odds(query: OddsQuery) -> MissionOdds {
-    let tally = tally(query.modifiers());
-    let mut numerators = [0u64; 8];
-    let mut tied = 0u64;
-    for (mask, count) in tally.by_top_set.iter().enumerate() {
-        if *count == 0 {
-            continue;
-        }
-        let k = u64::from(mask.count_ones());
-        let share = TIE_SHARES / k;
-        for (i, n) in numerators.iter_mut().enumerate() {
-            if mask & (1 << i) != 0 {
-                *n += count * share;
-            }
-        }
-        if k > 1 {
-            tied += count * TIE_SHARES;
-        }
-    }
+    let (numerators, tied) = tally(query.modifiers()).shares();
     let mut i = 0;
     let missions = Mission::ROLLED.map(|mission| {
         let chance = Chance::of(numerators[i]);
@@ -476,16 +484,10 @@ mod tests {
 
     #[test]
     fn all_equal_modifiers_give_one_eighth_each() {
-        let t = tally([0; 8]);
-        let mut numerators = [0u64; 8];
-        for (mask, count) in t.by_top_set.iter().enumerate() {
-            let k = u64::from(mask.count_ones()).max(1);
-            for (i, n) in numerators.iter_mut().enumerate() {
-                if mask & (1 << i) != 0 {
-                    *n += count * TIE_SHARES / k;
-                }
-            }
-        }
+        let (numerators, tied) = tally([0; 8]).shares();
+        // 1 − 8·(1/6)·Σ_{v} ((v−1)/6)^7 for v = 1..6, the chance that the top is unique.
+        let unique: u64 = (1..=6u64).map(|v| 8 * (v - 1).pow(7)).sum();
+        assert_eq!(tied, (DICE_OUTCOMES - unique) * TIE_SHARES);
         assert!(numerators.iter().all(|n| *n == DENOMINATOR / 8));
     }
 
@@ -618,6 +620,23 @@ mod tests {
         }
         let tie_estimate = f64::from(ties) / f64::from(runs);
         assert!((tie_estimate - exact.tie.probability).abs() < 0.005);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+        /// The enumeration and the oracle agree for any modifiers, not only the table's.
+        #[test]
+        fn the_enumeration_matches_the_oracle_for_any_modifiers(
+            mods in proptest::array::uniform8(-4i32..=9),
+        ) {
+            let t = tally(mods);
+            proptest::prop_assert_eq!(t.by_top_set.iter().sum::<u64>(), DICE_OUTCOMES);
+            let (numerators, tied) = t.shares();
+            let (expected, expected_tie) = oracle(mods);
+            proptest::prop_assert_eq!(numerators, expected);
+            proptest::prop_assert_eq!(tied, expected_tie);
+        }
     }
 
     #[test]
