@@ -8,12 +8,15 @@
 //! and C5 (lone-figure kinds), C3/C9 (strength never above the establishment E), C6 and C16
 //! (status follows the figures, or for a vehicle its destroyed state). Seed sections: S000 ›
 //! UNIT PROFILE, TRAITS, POINT VALUE SYSTEM, CAMPAIGN RULES – QUICK. Upper bounds (names,
-//! counts, figures) refuse hostile or absurd input before any rule runs on it.
+//! counts, figures) refuse hostile or absurd input before any rule runs on it. Gear the point value
+//! system cannot price is checked by [`crate::points::validate_gear`], which [`unit_problems`]
+//! includes, so [`validate_force`] is the one check a roster needs.
 
 use std::collections::BTreeMap;
 
 use crate::kit::VehicleState;
 use crate::ladder::{Quality, Resolve};
+use crate::points::validate_gear;
 use crate::roster::{Force, Problem, Unit, UnitKind, UnitStatus, VehicleProfile};
 use crate::traits::Trait;
 
@@ -135,6 +138,9 @@ pub fn unit_problems(unit: &Unit, path: &str) -> Vec<Problem> {
     if let Some(profile) = &unit.vehicle {
         check_vehicle_profile(profile, &mut c);
     }
+    // What the point value system cannot price (weapon traits, munitions, cold suits) is checked
+    // next to the prices; it is part of a valid roster all the same.
+    c.out.extend(validate_gear(unit, path));
     c.out
 }
 

@@ -691,6 +691,19 @@ fn gear_ratings_and_powered_upgrades_are_checked() {
 }
 
 #[test]
+fn gear_the_points_cannot_price_is_reported_too() {
+    // A basic-weapon trait on a unit without a basic weapon (crate::points::validate_gear).
+    let problems = problems_after(|f| {
+        let u = unit(f, 1, 0);
+        u.basic_weapon_traits = vec![crate::points::gear::WeaponTrait::Terror];
+    });
+    assert_eq!(
+        fields(&problems),
+        ["platoons[1].units[0].basic_weapon_traits[0]"]
+    );
+}
+
+#[test]
 fn at_most_one_personality_per_member() {
     let problems = problems_after(|f| {
         unit(f, 1, 2).personalities = vec![Personality::Lucky, Personality::Brawler];
