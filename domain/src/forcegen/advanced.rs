@@ -14,8 +14,8 @@
 //! - F10: without `individual_platoons` one platoon is rolled (subjects `platoon[0]...`) and
 //!   copied to every platoon, Quantity Tests included; the additional changes are still chosen
 //!   per platoon. With it, every platoon is rolled on its own subjects.
-//! - Awards "distributed within the platoon as desired" default to round-robin over the squads
-//!   in order: rifle grenades and the Top plasma rifle (a squad with a support weapon for every
+//! - Awards "distributed within the platoon as desired" go round-robin over the squads listed
+//!   in [`AwardSquads`] (default every squad in order): rifle grenades and the Top plasma rifle (a squad with a support weapon for every
 //!   trooper but the leader is skipped), exceptional traits and personalities (taken in order
 //!   from the choices' preference lists; what the lists do not cover is returned as
 //!   [`PendingAward`](super::PendingAward)s), Hardened (one squad per success, squads without it
@@ -231,6 +231,56 @@ pub struct Declarations {
     pub heavy_weapon_type_per_weapon: bool,
 }
 
+/// The order in which squads receive each Quantity-Test award (JSON `award_squads`); each list
+/// is cycled, and an absent list means every squad in order, 0, 1, 2, ...
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AwardSquads {
+    /// Rifle grenades and the Top plasma rifle.
+    pub fire_power_bonus: Option<Vec<usize>>,
+    /// Exceptional traits.
+    pub exceptional_traits: Option<Vec<usize>>,
+    /// Personalities.
+    pub personalities: Option<Vec<usize>>,
+    /// Hardened (one squad per success, each squad once).
+    pub hardened: Option<Vec<usize>>,
+    /// Squad-leader experience levels.
+    pub squad_leaders: Option<Vec<usize>>,
+}
+
+impl AwardSquads {
+    fn lists(&self) -> [(&'static str, &Option<Vec<usize>>); 5] {
+        [
+            ("fire_power_bonus", &self.fire_power_bonus),
+            ("exceptional_traits", &self.exceptional_traits),
+            ("personalities", &self.personalities),
+            ("hardened", &self.hardened),
+            ("squad_leaders", &self.squad_leaders),
+        ]
+    }
+}
+
+/// The squads, in the order given, that the platoon has (all squads in order by default).
+fn award_order(
+    order: &Option<Vec<usize>>,
+    n: usize,
+    what: &str,
+    i: usize,
+    ctx: &mut Ctx<'_>,
+) -> Vec<usize> {
+    let Some(order) = order else {
+        return (0..n).collect();
+    };
+    let kept: Vec<usize> = order.iter().copied().filter(|j| *j < n).collect();
+    let missing: Vec<usize> = order.iter().copied().filter(|j| *j >= n).collect();
+    ctx.note_missing(what, i, &missing);
+    if kept.is_empty() {
+        (0..n).collect()
+    } else {
+        kept
+    }
+}
+
 /// The choices of advanced generation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AdvancedChoices {
@@ -256,6 +306,9 @@ pub struct AdvancedChoices {
     /// Personalities, in order of preference, for the Training personality successes.
     #[serde(default)]
     pub personalities: Vec<Personality>,
+    /// Which squads receive the awards, in order.
+    #[serde(default)]
+    pub award_squads: AwardSquads,
     /// Options (Heroic Characters, Psionics, Not Like Us).
     #[serde(default)]
     pub options: GenerationOptions,
@@ -329,6 +382,19 @@ impl AdvancedChoices {
                         "{t} is not an exceptional trait (F6: multiplier above 1.0, not single-figure only)"
                     ),
                 ));
+            }
+        }
+        for (name, list) in self.award_squads.lists() {
+            for (k, j) in list.iter().flatten().enumerate() {
+                let field = format!("award_squads.{name}[{k}]");
+                if *j >= MAX_SQUADS {
+                    problems.push(Problem::new(
+                        field,
+                        format!("a platoon has at most {MAX_SQUADS} squads"),
+                    ));
+                } else if list.iter().flatten().take(k).any(|x| x == j) {
+                    problems.push(Problem::new(field, "the squad is listed twice"));
+                }
             }
         }
         let basic_only = [
@@ -448,7 +514,15 @@ fn generate_platoon(
     if fire_power == Priority::Top {
         bonus.push(SupportWeapon::PlasmaRifle);
     }
-    distribute_support(&mut squads, &bonus, i, ctx);
+    let awards = &choices.award_squads;
+    let order = award_order(
+        &awards.fire_power_bonus,
+        squads.len(),
+        "award_squads.fire_power_bonus",
+        i,
+        ctx,
+    );
+    distribute_support(&mut squads, &bonus, &order, i, ctx);
 
     // Gear.
     let armour = roll_on(
@@ -520,9 +594,20 @@ fn generate_platoon(
         "training_traits",
         training.quantity_test_dice(),
     )?;
-    let given = give_round_robin(&mut squads, &choices.exceptional_traits, traits, |s, t| {
-        add_trait(s, t)
-    });
+    let order = award_order(
+        &awards.exceptional_traits,
+        squads.len(),
+        "award_squads.exceptional_traits",
+        i,
+        ctx,
+    );
+    let given = give_round_robin(
+        &mut squads,
+        &choices.exceptional_traits,
+        traits,
+        &order,
+        add_trait,
+    );
     ctx.pend(i, AwardKind::ExceptionalTrait, traits - given);
     let personalities = quantity_test(
         ctx.dice,
@@ -530,10 +615,18 @@ fn generate_platoon(
         "training_personalities",
         training.quantity_test_dice(),
     )?;
+    let order = award_order(
+        &awards.personalities,
+        squads.len(),
+        "award_squads.personalities",
+        i,
+        ctx,
+    );
     let given = give_round_robin(
         &mut squads,
         &choices.personalities,
         personalities,
+        &order,
         |s, p| s.personalities.push(p),
     );
     ctx.pend(i, AwardKind::Personality, personalities - given);
@@ -561,9 +654,16 @@ fn generate_platoon(
         "aggression_hardened",
         aggression.quantity_test_dice(),
     )?;
-    let takers = squads.len().min(hardened as usize);
-    for s in squads.iter_mut().take(takers) {
-        add_trait(s, Trait::Hardened);
+    let order = award_order(
+        &awards.hardened,
+        squads.len(),
+        "award_squads.hardened",
+        i,
+        ctx,
+    );
+    let takers = order.len().min(hardened as usize);
+    for j in order.iter().take(takers) {
+        add_trait(&mut squads[*j], Trait::Hardened);
     }
     if hardened as usize > takers {
         ctx.notes.push(format!(
@@ -597,13 +697,21 @@ fn generate_platoon(
         "squad_leaders",
         training.quantity_test_dice(),
     )?;
+    let order = award_order(
+        &awards.squad_leaders,
+        squads.len(),
+        "award_squads.squad_leaders",
+        i,
+        ctx,
+    );
     let mut left = experience;
     'raise: while left > 0 {
         let mut raised = false;
-        for s in &mut squads {
+        for j in &order {
             if left == 0 {
                 break 'raise;
             }
+            let s = &mut squads[*j];
             if let Some(e) = s.leader_experience.filter(|e| !e.is_top()) {
                 s.leader_experience = Some(e.up());
                 left -= 1;
@@ -623,18 +731,25 @@ fn generate_platoon(
     Ok(PlatoonDraft { hq, squads, extras })
 }
 
-/// Hands out support weapons round-robin to squads with a rifleman to spare.
-fn distribute_support(squads: &mut [Unit], weapons: &[SupportWeapon], i: usize, ctx: &mut Ctx<'_>) {
+/// Hands out support weapons round-robin over `order`, to squads with a rifleman to spare.
+fn distribute_support(
+    squads: &mut [Unit],
+    weapons: &[SupportWeapon],
+    order: &[usize],
+    i: usize,
+    ctx: &mut Ctx<'_>,
+) {
     let mut next = 0;
+    let n = order.len();
     for w in weapons {
-        let n = squads.len();
-        let taker = (0..n)
-            .map(|k| (next + k) % n)
-            .find(|&j| squads[j].support_weapons.len() + 1 < squads[j].strength as usize);
+        let taker = (0..n).map(|k| (next + k) % n).find(|&k| {
+            let s = &squads[order[k]];
+            s.support_weapons.len() + 1 < s.strength as usize
+        });
         match taker {
-            Some(j) => {
-                add_support(&mut squads[j], *w);
-                next = j + 1;
+            Some(k) => {
+                add_support(&mut squads[order[k]], *w);
+                next = k + 1;
             }
             None => ctx
                 .notes
@@ -643,20 +758,20 @@ fn distribute_support(squads: &mut [Unit], weapons: &[SupportWeapon], i: usize, 
     }
 }
 
-/// Gives the first `count` items of `items` round-robin over the squads; returns how many.
+/// Gives the first `count` items of `items` round-robin over `order`; returns how many.
 fn give_round_robin<T: Copy>(
     squads: &mut [Unit],
     items: &[T],
     count: u32,
+    order: &[usize],
     mut give: impl FnMut(&mut Unit, T),
 ) -> u32 {
-    if squads.is_empty() {
+    if order.is_empty() {
         return 0;
     }
-    let n = squads.len();
     let mut given = 0;
     for (k, item) in items.iter().take(count as usize).enumerate() {
-        give(&mut squads[k % n], *item);
+        give(&mut squads[order[k % order.len()]], *item);
         given += 1;
     }
     given

@@ -80,6 +80,7 @@ fn with_priorities(p: Priorities) -> AdvancedChoices {
         additional_changes: Vec::new(),
         exceptional_traits: Vec::new(),
         personalities: Vec::new(),
+        award_squads: AwardSquads::default(),
         options: GenerationOptions::default(),
     }
 }
@@ -932,4 +933,66 @@ proptest! {
             prop_assert!(crate::forcegen::subject_allowed(&choices, &roll.subject), "{}", roll.subject);
         }
     }
+}
+
+#[test]
+fn award_squads_choose_who_receives_each_award() {
+    let mut c = with_priorities(Priorities {
+        manpower: 3,
+        fire_power: 1,
+        training: 2,
+        aggression: 1,
+        ..Priorities::default()
+    });
+    c.exceptional_traits = vec![Trait::Tough, Trait::Brave];
+    c.personalities = vec![Personality::Medic, Personality::Lucky];
+    c.award_squads = serde_json::from_str(
+        r#"{"fire_power_bonus": [3], "exceptional_traits": [2, 0], "personalities": [1],
+            "hardened": [3, 2], "squad_leaders": [2, 4]}"#,
+    )
+    .unwrap();
+    let mut dice = Script::new(&[
+        ("platoon[0]", "squad_strength", &[6]),
+        ("platoon[0]", "fire_power_bonus", &[5, 5, 1]),
+        ("platoon[0]", "training_traits", &[5, 5, 1, 1]),
+        ("platoon[0]", "training_personalities", &[5, 5, 1, 1]),
+        ("platoon[0]", "aggression_hardened", &[6, 1, 1]),
+        ("platoon[0]", "squad_leaders", &[5, 5, 5, 1]),
+    ]);
+    let g = run(&c, &mut dice);
+    let s = squads(&g, 0);
+    assert_eq!(s.len(), 4);
+    use SupportWeapon::*;
+    assert_eq!(
+        s[3].support_weapons,
+        [FlameThrower, RifleGrenade, RifleGrenade]
+    );
+    assert_eq!(s[0].support_weapons, [FlameThrower]);
+    assert_eq!(s[2].traits, [Trait::Tough]);
+    assert_eq!(s[0].traits, [Trait::Brave]);
+    assert_eq!(s[1].personalities, [Personality::Medic, Personality::Lucky]);
+    assert_eq!(s[3].traits, [Trait::Hardened]);
+    assert_eq!(s[2].leader_experience, Some(LeaderExperience::Veteran));
+    assert_eq!(
+        s[0].leader_experience,
+        Some(LeaderExperience::Inexperienced)
+    );
+    assert_eq!(
+        g.notes,
+        [
+            "award_squads.squad_leaders: platoon[0] has no squad[4]; skipped",
+            "platoon[0]: 1 squad-leader success(es) beyond Veteran"
+        ]
+    );
+}
+
+#[test]
+fn award_squads_out_of_range_or_twice_are_refused() {
+    let mut c = with_priorities(Priorities::default());
+    c.award_squads.hardened = Some(vec![1, 5, 1]);
+    let fields: Vec<_> = c.validate().into_iter().map(|p| p.field).collect();
+    assert_eq!(
+        fields,
+        ["award_squads.hardened[1]", "award_squads.hardened[2]"]
+    );
 }
