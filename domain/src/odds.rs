@@ -62,6 +62,15 @@ impl MissionBonuses {
         }
         Ok(Self(if a < b { [a, b] } else { [b, a] }))
     }
+    /// From a side's bonus list as the scenario requests carry it: none, or two different
+    /// missions (S8).
+    pub fn from_slice(missions: &[Mission]) -> Result<Option<Self>, BonusError> {
+        match missions {
+            [] => Ok(None),
+            [a, b] => Self::new(*a, *b).map(Some),
+            other => Err(BonusError::WrongCount(other.len())),
+        }
+    }
     /// The two missions, in table order.
     pub fn missions(self) -> [Mission; 2] {
         self.0
@@ -82,10 +91,8 @@ impl MissionBonuses {
 impl TryFrom<Vec<Mission>> for MissionBonuses {
     type Error = BonusError;
     fn try_from(value: Vec<Mission>) -> Result<Self, Self::Error> {
-        match value.as_slice() {
-            [a, b] => Self::new(*a, *b),
-            other => Err(BonusError::WrongCount(other.len())),
-        }
+        // In JSON "no bonuses" is `null` or absent, so an empty list is refused here.
+        Self::from_slice(&value)?.ok_or(BonusError::WrongCount(0))
     }
 }
 
@@ -103,8 +110,17 @@ pub struct OddsQuery {
     /// The side's attitude.
     pub attitude: Attitude,
     /// The two +1 bonuses, or `None` (always `None` for a non-player force, RULES.md §3.12).
-    #[serde(default)]
+    /// JSON: absent, `null` or `[]` for none.
+    #[serde(default, deserialize_with = "bonuses_or_none")]
     pub bonuses: Option<MissionBonuses>,
+}
+
+/// Reads `null`, `[]` or two different missions.
+fn bonuses_or_none<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<MissionBonuses>, D::Error> {
+    let list = Option::<Vec<Mission>>::deserialize(d)?.unwrap_or_default();
+    MissionBonuses::from_slice(&list).map_err(serde::de::Error::custom)
 }
 
 impl OddsQuery {
@@ -376,6 +392,17 @@ mod tests {
         let b = MissionBonuses::new(Mission::Sweep, Mission::Assault).unwrap();
         assert_eq!(b.missions(), [Mission::Assault, Mission::Sweep]);
         assert_eq!(MissionBonuses::all().count(), 28);
+        assert_eq!(MissionBonuses::from_slice(&[]), Ok(None));
+        assert_eq!(
+            MissionBonuses::from_slice(&[Mission::Patrol, Mission::Expand]),
+            Ok(Some(
+                MissionBonuses::new(Mission::Expand, Mission::Patrol).unwrap()
+            ))
+        );
+        assert_eq!(
+            MissionBonuses::from_slice(&[Mission::Patrol]),
+            Err(BonusError::WrongCount(1))
+        );
         let distinct: std::collections::BTreeSet<_> =
             MissionBonuses::all().map(|b| b.missions()).collect();
         assert_eq!(distinct.len(), 28);
@@ -402,9 +429,14 @@ mod tests {
             q.bonuses.unwrap().missions(),
             [Mission::Hold, Mission::Sweep]
         );
-        let q: OddsQuery =
-            serde_json::from_str(r#"{"stance":"defensive","attitude":"passive"}"#).unwrap();
-        assert_eq!(q.bonuses, None);
+        for none in [
+            r#"{"stance":"defensive","attitude":"passive"}"#,
+            r#"{"stance":"defensive","attitude":"passive","bonuses":null}"#,
+            r#"{"stance":"defensive","attitude":"passive","bonuses":[]}"#,
+        ] {
+            let q: OddsQuery = serde_json::from_str(none).unwrap();
+            assert_eq!(q.bonuses, None, "{none}");
+        }
         for bad in [
             r#"["hold","hold"]"#,
             r#"["hold"]"#,
