@@ -1,1 +1,17 @@
-//! Black-box tests: the real binary on a free port against a real database.
+//! Black-box tests: the real `fad-campaign` binary on a free port against real databases
+//! (SQLite and PostgreSQL, each test on its own fresh database). One test binary; add an area
+//! as `tests/<area>.rs` and a `mod <area>;` line here. See `common.rs` for the harness.
+
+// Test code: a failed unwrap is a failed test, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
+#[macro_use]
+mod common;
+
+mod docker;
+mod errors;
+mod health;
+mod migrations;
+mod openapi_drift;
+mod startup;
+mod store_users;

@@ -1,0 +1,329 @@
+//! Configuration: the command line (clap) and its environment variables, resolved and validated
+//! once at start into [`Config`]. Precedence is flag > environment > default; no file is needed.
+//! Secrets live in [`JwtSecret`], whose `Debug` is redacted.
+
+use crate::db::DatabaseUrl;
+use crate::telemetry::LogFormat;
+use anyhow::{Context, bail};
+use clap::{Args, Parser, Subcommand};
+use std::fmt;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Minimum length of a configured JWT secret, in bytes (HS256 wants at least the hash size).
+pub const MIN_JWT_SECRET_BYTES: usize = 32;
+
+/// Name of the file in the data directory that holds a generated JWT secret.
+pub const JWT_SECRET_FILE: &str = "jwt_secret";
+
+/// Default request body limit in bytes (`FAD_BODY_LIMIT`).
+pub const DEFAULT_BODY_LIMIT: usize = 256 * 1024;
+
+/// fad-campaign: campaigns, forces, battles and scenarios for the Fast And Dirty wargame.
+#[derive(Debug, Parser)]
+#[command(name = "fad-campaign", version, about)]
+pub struct Cli {
+    /// Log output format.
+    #[arg(
+        long,
+        env = "FAD_LOG_FORMAT",
+        value_enum,
+        default_value = "text",
+        global = true
+    )]
+    pub log_format: LogFormat,
+
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands of `fad-campaign`.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Apply pending migrations, then serve HTTP until SIGINT or SIGTERM.
+    Serve(ServeArgs),
+    /// Apply pending database migrations and exit.
+    Migrate(DbArgs),
+    /// Print the OpenAPI document (JSON) to stdout.
+    Openapi,
+}
+
+/// Where the data lives: shared by `serve` and `migrate`.
+#[derive(Debug, Clone, Args)]
+pub struct DbArgs {
+    /// Database URL: `postgres://…` or `sqlite://PATH`. Default: a SQLite file in the data
+    /// directory.
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+    pub database_url: Option<String>,
+
+    /// Directory for the default SQLite database and the generated JWT secret.
+    #[arg(long, env = "FAD_DATA_DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
+}
+
+/// Options of `fad-campaign serve`.
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Address to listen on; port 0 picks a free port (the bound address is printed).
+    #[arg(long, env = "FAD_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+
+    /// Database location.
+    #[command(flatten)]
+    pub db: DbArgs,
+
+    /// HS256 secret for access tokens, at least 32 bytes. Default: generated once and kept in
+    /// `<data dir>/jwt_secret`.
+    #[arg(long, env = "FAD_JWT_SECRET", hide_env_values = true)]
+    pub jwt_secret: Option<String>,
+
+    /// Comma-separated origins allowed to call the API from a browser (`*` for any).
+    #[arg(long, env = "FAD_CORS_ORIGINS", value_delimiter = ',')]
+    pub cors_origins: Vec<String>,
+
+    /// Largest accepted request body, in bytes; bigger bodies get 413.
+    #[arg(long, env = "FAD_BODY_LIMIT", default_value_t = DEFAULT_BODY_LIMIT)]
+    pub body_limit: usize,
+
+    /// Maximum number of pooled database connections.
+    #[arg(long, env = "FAD_DB_POOL_SIZE", default_value_t = 8)]
+    pub db_pool_size: u32,
+
+    /// Seconds to wait for a database connection before answering 503.
+    #[arg(long, env = "FAD_DB_TIMEOUT_SECS", default_value_t = 3)]
+    pub db_timeout_secs: u64,
+
+    /// HTTP worker threads. Default: one per CPU core.
+    #[arg(long, env = "FAD_WORKERS")]
+    pub workers: Option<usize>,
+}
+
+/// The JWT signing secret. `Debug` never shows the bytes.
+#[derive(Clone)]
+pub struct JwtSecret(Arc<[u8]>);
+
+impl JwtSecret {
+    /// Wraps secret bytes, refusing anything shorter than [`MIN_JWT_SECRET_BYTES`].
+    pub fn new(bytes: &[u8], origin: &str) -> anyhow::Result<Self> {
+        if bytes.len() < MIN_JWT_SECRET_BYTES {
+            bail!(
+                "{origin} is {} bytes long; it must be at least {MIN_JWT_SECRET_BYTES} bytes \
+                 (generate one with `openssl rand -hex 32`)",
+                bytes.len()
+            );
+        }
+        Ok(Self(Arc::from(bytes)))
+    }
+
+    /// The raw secret bytes, for building signing and verifying keys.
+    pub fn expose(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl fmt::Debug for JwtSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("JwtSecret(<redacted>)")
+    }
+}
+
+/// Validated settings of a running server.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Address to listen on.
+    pub bind: SocketAddr,
+    /// Where the database is.
+    pub database_url: DatabaseUrl,
+    /// Data directory (default SQLite file, generated secret).
+    pub data_dir: PathBuf,
+    /// Token signing secret.
+    pub jwt_secret: JwtSecret,
+    /// Allowed CORS origins; empty means no cross-origin access, `["*"]` means any.
+    pub cors_origins: Vec<String>,
+    /// Largest accepted request body in bytes.
+    pub body_limit: usize,
+    /// Maximum pooled connections.
+    pub db_pool_size: u32,
+    /// Connection checkout timeout in seconds.
+    pub db_timeout_secs: u64,
+    /// HTTP worker threads, if not one per core.
+    pub workers: Option<usize>,
+}
+
+impl Config {
+    /// Resolves and validates `serve` options; may create the data directory and the generated
+    /// JWT secret.
+    pub fn from_serve_args(args: ServeArgs) -> anyhow::Result<Self> {
+        let database_url = args.db.database_url()?;
+        if args.body_limit == 0 {
+            bail!("FAD_BODY_LIMIT (--body-limit) must be greater than 0");
+        }
+        if args.db_pool_size == 0 {
+            bail!("FAD_DB_POOL_SIZE (--db-pool-size) must be greater than 0");
+        }
+        if args.db_timeout_secs == 0 {
+            bail!("FAD_DB_TIMEOUT_SECS (--db-timeout-secs) must be greater than 0");
+        }
+        if args.workers == Some(0) {
+            bail!("FAD_WORKERS (--workers) must be greater than 0");
+        }
+        let cors_origins = parse_cors_origins(&args.cors_origins)?;
+        // An empty value (e.g. `FAD_JWT_SECRET=` from compose) means "not set".
+        let jwt_secret = match args.jwt_secret.as_deref().filter(|s| !s.is_empty()) {
+            Some(secret) => JwtSecret::new(secret.as_bytes(), "FAD_JWT_SECRET (--jwt-secret)")?,
+            None => load_or_generate_secret(&args.db.data_dir)?,
+        };
+        Ok(Self {
+            bind: args.bind,
+            database_url,
+            data_dir: args.db.data_dir,
+            jwt_secret,
+            cors_origins,
+            body_limit: args.body_limit,
+            db_pool_size: args.db_pool_size,
+            db_timeout_secs: args.db_timeout_secs,
+            workers: args.workers,
+        })
+    }
+}
+
+impl DbArgs {
+    /// The configured database URL, or the default SQLite file in the data directory.
+    pub fn database_url(&self) -> anyhow::Result<DatabaseUrl> {
+        match &self.database_url {
+            Some(url) if !url.trim().is_empty() => {
+                DatabaseUrl::parse(url.trim()).context("invalid DATABASE_URL (--database-url)")
+            }
+            _ => Ok(DatabaseUrl::sqlite_file(
+                self.data_dir.join("fad-campaign.sqlite3"),
+            )),
+        }
+    }
+}
+
+/// Checks each origin is `scheme://host[:port]` (what a browser sends in `Origin`).
+fn parse_cors_origins(raw: &[String]) -> anyhow::Result<Vec<String>> {
+    let origins: Vec<String> = raw
+        .iter()
+        .map(|o| o.trim().trim_end_matches('/').to_owned())
+        .filter(|o| !o.is_empty())
+        .collect();
+    for origin in &origins {
+        if origin == "*" {
+            continue;
+        }
+        let uri: actix_web::http::Uri = origin
+            .parse()
+            .with_context(|| format!("FAD_CORS_ORIGINS: `{origin}` is not a valid origin"))?;
+        let scheme_ok = matches!(uri.scheme_str(), Some("http" | "https"));
+        if !scheme_ok || uri.host().is_none() || !matches!(uri.path(), "" | "/") {
+            bail!(
+                "FAD_CORS_ORIGINS: `{origin}` is not an origin; use `http(s)://host[:port]` \
+                 without a path"
+            );
+        }
+    }
+    Ok(origins)
+}
+
+/// Reads `<data dir>/jwt_secret`, creating it (mode 0600, 32 random bytes hex-encoded) on first
+/// start.
+fn load_or_generate_secret(data_dir: &Path) -> anyhow::Result<JwtSecret> {
+    let path = data_dir.join(JWT_SECRET_FILE);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => {
+            return JwtSecret::new(text.trim().as_bytes(), &path.display().to_string());
+        }
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+        Err(err) => return Err(err).with_context(|| format!("reading {}", path.display())),
+    }
+    std::fs::create_dir_all(data_dir)
+        .with_context(|| format!("creating data directory {}", data_dir.display()))?;
+    let mut bytes = [0_u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("no system randomness: {e}"))?;
+    let encoded = hex::encode(bytes);
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options
+        .open(&path)
+        .with_context(|| format!("creating {}", path.display()))?;
+    file.write_all(encoded.as_bytes())
+        .and_then(|()| file.sync_all())
+        .with_context(|| format!("writing {}", path.display()))?;
+    tracing::warn!(
+        path = %path.display(),
+        "FAD_JWT_SECRET is not set: generated a new secret in {}",
+        path.display()
+    );
+    JwtSecret::new(encoded.as_bytes(), &path.display().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_jwt_secret_is_refused_with_the_variable_name() {
+        let err = JwtSecret::new(b"too-short", "FAD_JWT_SECRET").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "FAD_JWT_SECRET is 9 bytes long; it must be at least 32 bytes \
+             (generate one with `openssl rand -hex 32`)"
+        );
+    }
+
+    #[test]
+    fn jwt_secret_debug_is_redacted() {
+        let secret = JwtSecret::new(&[b'x'; 40], "test").unwrap();
+        assert_eq!(format!("{secret:?}"), "JwtSecret(<redacted>)");
+    }
+
+    #[test]
+    fn generated_secret_is_kept_with_mode_0600_and_reused() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = load_or_generate_secret(dir.path()).unwrap();
+        let second = load_or_generate_secret(dir.path()).unwrap();
+        assert_eq!(first.expose(), second.expose());
+        assert_eq!(first.expose().len(), 64);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(dir.path().join(JWT_SECRET_FILE))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+    }
+
+    #[test]
+    fn cors_origins_accept_origins_and_star_and_refuse_paths() {
+        let ok = parse_cors_origins(&[
+            "https://club.example".into(),
+            " http://localhost:3000/ ".into(),
+            "*".into(),
+        ])
+        .unwrap();
+        assert_eq!(ok, ["https://club.example", "http://localhost:3000", "*"]);
+        assert!(parse_cors_origins(&["https://club.example/app".into()]).is_err());
+        assert!(parse_cors_origins(&["club.example".into()]).is_err());
+    }
+
+    #[test]
+    fn default_database_is_a_sqlite_file_in_the_data_dir() {
+        let args = DbArgs {
+            database_url: None,
+            data_dir: PathBuf::from("/srv/fad"),
+        };
+        let url = args.database_url().unwrap();
+        assert_eq!(url.to_string(), "sqlite:///srv/fad/fad-campaign.sqlite3");
+    }
+}

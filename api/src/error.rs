@@ -1,0 +1,388 @@
+//! Errors: [`ApiError`], the one error type handlers return, rendered as RFC 9457
+//! `application/problem+json` ([`Problem`]). Library errors (diesel, r2d2, actix blocking) are
+//! mapped here and only here, so handlers use `?` and nothing else. Server-side failures (5xx)
+//! send a fixed `detail` and log the cause once, inside the request's span (which carries the
+//! request id).
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpResponse, ResponseError};
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// Media type of every error body.
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// Fixed `detail` of a 503: the database (or the pool in front of it) is unavailable.
+pub const UNAVAILABLE_DETAIL: &str = "The database is unavailable; try again shortly.";
+
+/// Fixed `detail` of a 500.
+pub const INTERNAL_DETAIL: &str =
+    "An internal error occurred; it has been logged with the request id.";
+
+/// Fixed `detail` of a 422.
+pub const VALIDATION_DETAIL: &str = "The request is invalid; see `errors` for each field.";
+
+/// One invalid field in a 400/422 answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct FieldError {
+    /// Where the problem is: a dotted path into the request body (`platoons[0].units[2].kind`),
+    /// or a query/path parameter name.
+    pub field: String,
+    /// What is wrong, for a human.
+    pub message: String,
+}
+
+impl FieldError {
+    /// A field error.
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// An RFC 9457 problem document: the body of every error response.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Problem {
+    /// Problem type URI; `about:blank` means "see `status` and `title`".
+    #[serde(rename = "type")]
+    pub problem_type: String,
+    /// Short summary: the HTTP status phrase.
+    pub title: String,
+    /// The HTTP status code.
+    pub status: u16,
+    /// What went wrong with this request.
+    pub detail: String,
+    /// Per-field problems (validation failures and malformed fields only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<FieldError>,
+}
+
+impl Problem {
+    /// A problem for `status` with `detail` and no field errors.
+    pub fn new(status: StatusCode, detail: impl Into<String>) -> Self {
+        Self {
+            problem_type: "about:blank".to_owned(),
+            title: status.canonical_reason().unwrap_or("Error").to_owned(),
+            status: status.as_u16(),
+            detail: detail.into(),
+            errors: Vec::new(),
+        }
+    }
+
+    /// The problem as JSON text.
+    pub fn to_json(&self) -> String {
+        // Serialising plain strings and numbers cannot fail; keep a valid body regardless.
+        serde_json::to_string(self).unwrap_or_else(|_| {
+            format!(
+                r#"{{"type":"about:blank","title":"Error","status":{}}}"#,
+                self.status
+            )
+        })
+    }
+
+    /// An HTTP response carrying this problem.
+    pub fn response(&self) -> HttpResponse {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        HttpResponse::build(status)
+            .content_type(PROBLEM_JSON)
+            .body(self.to_json())
+    }
+}
+
+/// Everything a handler can fail with. Each variant fixes the status code; see
+/// [`ApiError::status_code`](ResponseError::status_code).
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// 400: the request cannot be read (malformed JSON, bad query string).
+    #[error("{detail}")]
+    BadRequest {
+        /// What is wrong.
+        detail: String,
+        /// Where, if known.
+        errors: Vec<FieldError>,
+    },
+    /// 401: no or bad credentials.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// 403: authenticated but not allowed.
+    #[error("{0}")]
+    Forbidden(String),
+    /// 404: no such resource (also for resources the caller may not see).
+    #[error("{0}")]
+    NotFound(String),
+    /// 405: the path exists with other methods.
+    #[error("{method} is not allowed here; allowed: {}", allow.join(", "))]
+    MethodNotAllowed {
+        /// The method that was used.
+        method: String,
+        /// The methods the path supports (sent in `Allow`).
+        allow: Vec<String>,
+    },
+    /// 409: conflicts with the current state (unique value taken, stale version).
+    #[error("{0}")]
+    Conflict(String),
+    /// 412: a failed `If-Match`.
+    #[error("{0}")]
+    PreconditionFailed(String),
+    /// 413: the body is over the configured limit.
+    #[error("{0}")]
+    PayloadTooLarge(String),
+    /// 415: the body is not JSON.
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// 422: well-formed but invalid; one entry per invalid field.
+    #[error("validation failed: {0:?}")]
+    Validation(Vec<FieldError>),
+    /// 503: the database or the pool is unavailable. The cause is logged, not sent.
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
+    /// 500: an unexpected database error. The cause is logged, not sent.
+    #[error("database error: {0}")]
+    Database(DieselError),
+    /// 500: a blocking task panicked or was cancelled.
+    #[error("blocking task failed: {0}")]
+    Blocking(actix_web::error::BlockingError),
+    /// 500: anything else. The cause is logged, not sent.
+    #[error("internal error: {0:#}")]
+    Internal(anyhow::Error),
+}
+
+impl ApiError {
+    /// 400 with a message.
+    pub fn bad_request(detail: impl Into<String>) -> Self {
+        Self::BadRequest {
+            detail: detail.into(),
+            errors: Vec::new(),
+        }
+    }
+
+    /// 422 for a single field.
+    pub fn validation(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::Validation(vec![FieldError::new(field, message)])
+    }
+
+    /// 404 naming what was not found (`"force"` → "No such force.").
+    pub fn not_found(what: &str) -> Self {
+        Self::NotFound(format!("No such {what}."))
+    }
+
+    /// The problem document for this error (5xx details are fixed).
+    pub fn problem(&self) -> Problem {
+        let status = self.status_code();
+        match self {
+            Self::BadRequest { detail, errors } => Problem {
+                errors: errors.clone(),
+                ..Problem::new(status, detail.clone())
+            },
+            Self::Validation(errors) => Problem {
+                errors: errors.clone(),
+                ..Problem::new(status, VALIDATION_DETAIL)
+            },
+            Self::Unavailable(_) => Problem::new(status, UNAVAILABLE_DETAIL),
+            Self::Database(_) | Self::Blocking(_) | Self::Internal(_) => {
+                Problem::new(status, INTERNAL_DETAIL)
+            }
+            other => Problem::new(status, other.to_string()),
+        }
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            Self::BadRequest { .. } => StatusCode::BAD_REQUEST,
+            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
+            Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Database(_) | Self::Blocking(_) | Self::Internal(_) => {
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let status = self.status_code();
+        if status.is_server_error() {
+            // The one place a server-side failure is logged; the request span adds the id.
+            tracing::error!(status = status.as_u16(), "request failed: {self}");
+        }
+        let mut response = self.problem().response();
+        let headers = response.headers_mut();
+        match self {
+            Self::MethodNotAllowed { allow, .. } => {
+                if let Ok(value) = HeaderValue::from_str(&allow.join(", ")) {
+                    headers.insert(header::ALLOW, value);
+                }
+            }
+            Self::Unauthorized(_) => {
+                headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            }
+            Self::Unavailable(_) => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            }
+            _ => {}
+        }
+        response
+    }
+}
+
+impl From<DieselError> for ApiError {
+    fn from(err: DieselError) -> Self {
+        match err {
+            DieselError::NotFound => {
+                Self::NotFound("The requested resource does not exist.".into())
+            }
+            DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
+                Self::Conflict("A resource with the same unique value already exists.".into())
+            }
+            DieselError::DatabaseError(DatabaseErrorKind::SerializationFailure, _) => {
+                Self::Conflict("A concurrent change conflicted with this request; retry it.".into())
+            }
+            DieselError::DatabaseError(
+                DatabaseErrorKind::ClosedConnection | DatabaseErrorKind::UnableToSendCommand,
+                info,
+            ) => Self::Unavailable(info.message().to_owned()),
+            // SQLite under write contention beyond busy_timeout: transient, not a bug.
+            DieselError::DatabaseError(_, ref info)
+                if info.message().contains("database is locked") =>
+            {
+                Self::Unavailable(info.message().to_owned())
+            }
+            other => Self::Database(other),
+        }
+    }
+}
+
+impl From<r2d2::Error> for ApiError {
+    fn from(err: r2d2::Error) -> Self {
+        Self::Unavailable(format!("no database connection: {err}"))
+    }
+}
+
+impl From<actix_web::error::BlockingError> for ApiError {
+    fn from(err: actix_web::error::BlockingError) -> Self {
+        Self::Blocking(err)
+    }
+}
+
+impl From<anyhow::Error> for ApiError {
+    fn from(err: anyhow::Error) -> Self {
+        Self::Internal(err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::body::MessageBody;
+
+    fn body_of(err: &ApiError) -> (u16, String, String) {
+        let response = err.error_response();
+        let status = response.status().as_u16();
+        let content_type = response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        let bytes = response.into_body().try_into_bytes().unwrap();
+        (
+            status,
+            content_type,
+            String::from_utf8(bytes.to_vec()).unwrap(),
+        )
+    }
+
+    #[test]
+    fn validation_error_is_422_problem_json_with_errors() {
+        let err = ApiError::Validation(vec![FieldError::new("name", "must not be empty")]);
+        assert_eq!(
+            body_of(&err),
+            (
+                422,
+                PROBLEM_JSON.to_owned(),
+                r#"{"type":"about:blank","title":"Unprocessable Entity","status":422,"detail":"The request is invalid; see `errors` for each field.","errors":[{"field":"name","message":"must not be empty"}]}"#
+                    .to_owned()
+            )
+        );
+    }
+
+    #[test]
+    fn not_found_is_404_without_errors_member() {
+        assert_eq!(
+            body_of(&ApiError::not_found("force")).2,
+            r#"{"type":"about:blank","title":"Not Found","status":404,"detail":"No such force."}"#
+        );
+    }
+
+    #[test]
+    fn diesel_not_found_maps_to_404() {
+        assert_eq!(
+            ApiError::from(DieselError::NotFound).status_code(),
+            StatusCode::NOT_FOUND
+        );
+    }
+
+    #[test]
+    fn unique_violation_maps_to_409() {
+        let err = DieselError::DatabaseError(
+            DatabaseErrorKind::UniqueViolation,
+            Box::new("UNIQUE constraint failed: users.username_lower".to_owned()),
+        );
+        assert_eq!(ApiError::from(err).status_code(), StatusCode::CONFLICT);
+    }
+
+    #[test]
+    fn closed_connection_and_locked_sqlite_map_to_503_with_fixed_detail() {
+        let closed = DieselError::DatabaseError(
+            DatabaseErrorKind::ClosedConnection,
+            Box::new("server closed the connection unexpectedly".to_owned()),
+        );
+        let locked = DieselError::DatabaseError(
+            DatabaseErrorKind::Unknown,
+            Box::new("database is locked".to_owned()),
+        );
+        for err in [closed, locked] {
+            let (status, _, body) = body_of(&ApiError::from(err));
+            assert_eq!(status, 503);
+            assert_eq!(
+                body,
+                r#"{"type":"about:blank","title":"Service Unavailable","status":503,"detail":"The database is unavailable; try again shortly."}"#
+            );
+        }
+    }
+
+    #[test]
+    fn other_database_errors_are_500_and_do_not_leak_the_cause() {
+        let err = DieselError::DatabaseError(
+            DatabaseErrorKind::Unknown,
+            Box::new("relation \"secret_table\" does not exist".to_owned()),
+        );
+        let (status, _, body) = body_of(&ApiError::from(err));
+        assert_eq!(status, 500);
+        assert!(!body.contains("secret_table"), "{body}");
+        assert!(body.contains(INTERNAL_DETAIL));
+    }
+
+    #[test]
+    fn method_not_allowed_sends_allow_header() {
+        let err = ApiError::MethodNotAllowed {
+            method: "DELETE".into(),
+            allow: vec!["GET".into()],
+        };
+        let response = err.error_response();
+        assert_eq!(response.status(), StatusCode::METHOD_NOT_ALLOWED);
+        assert_eq!(response.headers().get(header::ALLOW).unwrap(), "GET");
+    }
+}

@@ -1,0 +1,233 @@
+//! Request extractors whose failures are problem+json: [`Json`] (a drop-in for `web::Json`
+//! that names the failing field), and the `JsonConfig`/`PathConfig`/`QueryConfig`/
+//! `PayloadConfig` installed on the app so actix's own extractors answer the same way.
+
+use crate::error::{ApiError, FieldError};
+use actix_web::dev::Payload;
+use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
+use actix_web::mime;
+use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
+use futures_util::future::LocalBoxFuture;
+use serde::de::DeserializeOwned;
+
+/// A JSON request body. Like `web::Json`, but a body that does not fit the type is a 422 whose
+/// `errors[0].field` is the path to the bad value (`platoons[0].units[1].kind`); malformed JSON
+/// is a 400, a non-JSON content type a 415 and a body over the limit a 413.
+///
+/// In `#[utoipa::path]`, state the body explicitly: `request_body = CreateForceRequest`.
+#[derive(Debug)]
+pub struct Json<T>(pub T);
+
+impl<T> Json<T> {
+    /// The deserialized body.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> std::ops::Deref for Json<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let content_type_ok = is_json(req);
+        let body = web::Bytes::from_request(req, payload);
+        Box::pin(async move {
+            if !content_type_ok {
+                return Err(unsupported_media_type());
+            }
+            let bytes = body.await.map_err(payload_error)?;
+            parse_json(&bytes).map(Json)
+        })
+    }
+}
+
+/// `application/json` or any `+json` type.
+fn is_json(req: &HttpRequest) -> bool {
+    match req.mime_type() {
+        Ok(Some(mime)) => mime.subtype() == mime::JSON || mime.suffix() == Some(mime::JSON),
+        _ => false,
+    }
+}
+
+fn unsupported_media_type() -> ApiError {
+    ApiError::UnsupportedMediaType(
+        "The request body must be JSON (Content-Type: application/json).".into(),
+    )
+}
+
+fn payload_error(err: actix_web::Error) -> ApiError {
+    if err.as_response_error().status_code() == actix_web::http::StatusCode::PAYLOAD_TOO_LARGE {
+        ApiError::PayloadTooLarge("The request body is larger than the configured limit.".into())
+    } else {
+        ApiError::bad_request(format!("The request body could not be read: {err}"))
+    }
+}
+
+/// Deserializes a JSON body, naming the path of the first bad value.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(path_error)?;
+    deserializer
+        .end()
+        .map_err(|e| ApiError::bad_request(format!("Malformed JSON: {e}")))?;
+    Ok(value)
+}
+
+fn path_error(err: serde_path_to_error::Error<serde_json::Error>) -> ApiError {
+    let path = err.path().to_string();
+    let inner = err.into_inner();
+    match inner.classify() {
+        serde_json::error::Category::Data => {
+            let message = strip_position(&inner.to_string());
+            let field = field_of(&path, &message);
+            ApiError::Validation(vec![FieldError::new(field, message)])
+        }
+        _ => ApiError::bad_request(format!("Malformed JSON: {inner}")),
+    }
+}
+
+/// `missing field `name`` is reported at the parent; point at the field itself.
+fn field_of(path: &str, message: &str) -> String {
+    let missing = message
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split('`').next());
+    match (path, missing) {
+        (".", Some(name)) => name.to_owned(),
+        (parent, Some(name)) => format!("{parent}.{name}"),
+        (path, None) => path.to_owned(),
+    }
+}
+
+/// serde_json appends " at line L column C"; for a data error the path says where.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(index) => message[..index].to_owned(),
+        None => message.to_owned(),
+    }
+}
+
+/// Error handler for actix's `web::Json` (if a handler uses it instead of [`Json`]).
+pub fn json_config(limit: usize) -> web::JsonConfig {
+    web::JsonConfig::default()
+        .limit(limit)
+        .error_handler(|err, _req| {
+            match err {
+                JsonPayloadError::ContentType => unsupported_media_type(),
+                JsonPayloadError::Overflow { .. }
+                | JsonPayloadError::OverflowKnownLength { .. } => ApiError::PayloadTooLarge(
+                    "The request body is larger than the configured limit.".into(),
+                ),
+                JsonPayloadError::Deserialize(e) if e.is_data() => {
+                    ApiError::validation("body", strip_position(&e.to_string()))
+                }
+                JsonPayloadError::Deserialize(e) => {
+                    ApiError::bad_request(format!("Malformed JSON: {e}"))
+                }
+                other => {
+                    ApiError::bad_request(format!("The request body could not be read: {other}"))
+                }
+            }
+            .into()
+        })
+}
+
+/// Payload limit for [`Json`] and raw body extractors.
+pub fn payload_config(limit: usize) -> web::PayloadConfig {
+    web::PayloadConfig::new(limit)
+}
+
+/// A path segment that does not parse (e.g. a malformed id) means no such resource: 404.
+pub fn path_config() -> web::PathConfig {
+    web::PathConfig::default().error_handler(|err, _req| {
+        let PathError::Deserialize(e) = err else {
+            return ApiError::NotFound("No such resource.".into()).into();
+        };
+        ApiError::NotFound(format!("No such resource: {e}.")).into()
+    })
+}
+
+/// A query string that does not fit the parameters: 400 naming the problem.
+pub fn query_config() -> web::QueryConfig {
+    web::QueryConfig::default().error_handler(|err, _req| {
+        let QueryPayloadError::Deserialize(e) = err else {
+            return ApiError::bad_request("Invalid query string.").into();
+        };
+        ApiError::BadRequest {
+            detail: format!("Invalid query string: {e}"),
+            errors: vec![FieldError::new("query", e.to_string())],
+        }
+        .into()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize)]
+    #[expect(dead_code, reason = "fields exist to be deserialized")]
+    struct Body {
+        name: String,
+        units: Vec<Unit>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[expect(dead_code, reason = "fields exist to be deserialized")]
+    struct Unit {
+        strength: u8,
+    }
+
+    fn errors_of(err: ApiError) -> Vec<FieldError> {
+        match err {
+            ApiError::Validation(errors) => errors,
+            other => panic!("expected 422, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn wrong_type_names_the_nested_field() {
+        let err = parse_json::<Body>(br#"{"name":"a","units":[{"strength":1},{"strength":"x"}]}"#)
+            .unwrap_err();
+        assert_eq!(
+            errors_of(err),
+            [FieldError::new(
+                "units[1].strength",
+                "invalid type: string \"x\", expected u8"
+            )]
+        );
+    }
+
+    #[test]
+    fn out_of_range_number_is_422() {
+        let err = parse_json::<Body>(br#"{"name":"a","units":[{"strength":300}]}"#).unwrap_err();
+        assert_eq!(errors_of(err)[0].field, "units[0].strength");
+    }
+
+    #[test]
+    fn missing_field_points_at_the_field() {
+        let err = parse_json::<Body>(br#"{"units":[]}"#).unwrap_err();
+        assert_eq!(
+            errors_of(err),
+            [FieldError::new("name", "missing field `name`")]
+        );
+        let err = parse_json::<Body>(br#"{"name":"a","units":[{}]}"#).unwrap_err();
+        assert_eq!(errors_of(err)[0].field, "units[0].strength");
+    }
+
+    #[test]
+    fn malformed_json_and_trailing_garbage_are_400() {
+        for body in [&br#"{"name":"a","#[..], br#"{"name":"a","units":[]} x"#] {
+            let err = parse_json::<Body>(body).unwrap_err();
+            assert!(matches!(err, ApiError::BadRequest { .. }), "{err:?}");
+        }
+    }
+}

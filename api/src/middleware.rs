@@ -1,0 +1,172 @@
+//! Request middleware: a request id on every response (`x-request-id`), one span per request
+//! (so every log line of a request carries its id), one log line per request (method, path,
+//! status, latency, request id), and the safety net that turns any error response that is not
+//! yet problem+json (actix's own errors, other middleware) into one.
+
+use crate::error::{ApiError, PROBLEM_JSON, Problem};
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
+use actix_web::http::header::{self, HeaderName, HeaderValue};
+use actix_web::middleware::Next;
+use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse};
+use std::collections::BTreeMap;
+use std::future::{Ready, ready};
+use std::sync::Arc;
+use std::time::Instant;
+use tracing::Instrument;
+
+/// Response header carrying the request id.
+pub const REQUEST_ID_HEADER: HeaderName = HeaderName::from_static("x-request-id");
+
+/// The id of the current request (a UUID), also in the `x-request-id` response header and in
+/// every log line of the request. Handlers can take it as an extractor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RequestId(uuid::Uuid);
+
+impl std::fmt::Display for RequestId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl FromRequest for RequestId {
+    type Error = actix_web::Error;
+    type Future = Ready<Result<Self, actix_web::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let id = req.extensions().get::<RequestId>().copied();
+        ready(Ok(id.unwrap_or_else(|| RequestId(uuid::Uuid::new_v4()))))
+    }
+}
+
+/// The outermost middleware: request id, span, problem+json safety net, access log line.
+pub async fn request_context(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let started = Instant::now();
+    let id = RequestId(uuid::Uuid::new_v4());
+    req.extensions_mut().insert(id);
+    let method = req.method().clone();
+    let path = req.path().to_owned();
+    let span = tracing::info_span!("request", request_id = %id);
+
+    // Handlers, extractors and actix-cors answer errors as responses; only a failing
+    // middleware yields `Err`, which actix renders itself (ApiError stays problem+json).
+    let result = next.call(req).instrument(span.clone()).await;
+    let access_log = |status: u16| {
+        let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
+        tracing::info!(
+            target: "fad_api::access",
+            method = %method,
+            path = %path,
+            status,
+            latency_ms,
+            request_id = %id,
+            "{method} {path} {status} {latency_ms:.1}ms"
+        );
+    };
+    let response = match result {
+        Ok(response) => response.map_into_boxed_body(),
+        Err(err) => {
+            access_log(err.as_response_error().status_code().as_u16());
+            return Err(err);
+        }
+    };
+    let mut response = span.in_scope(|| ensure_problem_json(response));
+    if let Ok(value) = HeaderValue::from_str(&id.to_string()) {
+        response.headers_mut().insert(REQUEST_ID_HEADER, value);
+    }
+    access_log(response.status().as_u16());
+    Ok(response)
+}
+
+/// Rewrites an error response that is not problem+json into one with the same status.
+fn ensure_problem_json(response: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
+    let status = response.status();
+    let is_problem = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with(PROBLEM_JSON));
+    if !(status.is_client_error() || status.is_server_error()) || is_problem {
+        return response;
+    }
+    let cause = response.response().error().map(ToString::to_string);
+    let detail = if status.is_server_error() {
+        tracing::error!(
+            status = status.as_u16(),
+            "request failed: {}",
+            cause.as_deref().unwrap_or("-")
+        );
+        ApiError::Internal(anyhow::anyhow!("-")).problem().detail
+    } else {
+        cause.unwrap_or_else(|| status.canonical_reason().unwrap_or("Error").to_owned())
+    };
+    let mut replacement = Problem::new(status, detail).response();
+    // Keep headers such as `Allow` or CORS headers; the body headers are the new ones.
+    for (name, value) in response.headers() {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            replacement
+                .headers_mut()
+                .append(name.clone(), value.clone());
+        }
+    }
+    response.into_response(replacement)
+}
+
+/// Path pattern → methods, from the OpenAPI document: lets the fallback tell "no such path"
+/// (404) from "path exists, other method" (405 with `Allow`).
+#[derive(Debug, Default, Clone)]
+pub struct RouteTable(Arc<BTreeMap<String, Vec<String>>>);
+
+impl RouteTable {
+    /// Collects the methods of every documented path.
+    pub fn from_openapi(api: &utoipa::openapi::OpenApi) -> Self {
+        let table = api
+            .paths
+            .paths
+            .iter()
+            .map(|(path, item)| {
+                let methods = [
+                    ("GET", item.get.is_some()),
+                    ("HEAD", item.head.is_some()),
+                    ("POST", item.post.is_some()),
+                    ("PUT", item.put.is_some()),
+                    ("PATCH", item.patch.is_some()),
+                    ("DELETE", item.delete.is_some()),
+                    ("OPTIONS", item.options.is_some()),
+                ]
+                .into_iter()
+                .filter(|(_, present)| *present)
+                .map(|(name, _)| name.to_owned())
+                .collect();
+                (path.clone(), methods)
+            })
+            .collect();
+        Self(Arc::new(table))
+    }
+
+    /// The methods of `pattern`, if it is a documented path.
+    pub fn methods(&self, pattern: &str) -> Option<&[String]> {
+        self.0.get(pattern).map(Vec::as_slice)
+    }
+}
+
+/// The app's default service: 405 when the path exists with other methods, else 404.
+pub async fn fallback(req: HttpRequest, routes: RouteTable) -> Result<HttpResponse, ApiError> {
+    let allowed = req
+        .match_pattern()
+        .and_then(|p| routes.methods(&p).map(<[String]>::to_vec));
+    match allowed {
+        Some(allow) if !allow.is_empty() => Err(ApiError::MethodNotAllowed {
+            method: req.method().to_string(),
+            allow,
+        }),
+        _ => Err(ApiError::NotFound(format!(
+            "No route for {} {}.",
+            req.method(),
+            req.path()
+        ))),
+    }
+}

@@ -1,0 +1,83 @@
+//! The OpenAPI 3.1 document, generated from the handlers' `#[utoipa::path]` attributes. One
+//! [`configure`] registers every route for both `serve` and `fad-campaign openapi`, so the
+//! served document, the printed one and `openapi/openapi.json` cannot drift apart unnoticed
+//! (the black-box drift test compares them).
+
+use crate::error::{FieldError, Problem};
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+use utoipa_actix_web::AppExt;
+
+/// Security scheme name for `Authorization: Bearer <JWT or API key>`; use it in handlers as
+/// `security(("bearer" = []))`.
+pub const BEARER: &str = "bearer";
+/// Security scheme name for the `X-Api-Key` header (campaign integration keys).
+pub const API_KEY: &str = "api_key";
+
+/// The static part of the document: info, tags, shared schemas, security schemes.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "fad-campaign",
+        description = "Campaigns, forces, battles and scenarios for the Fast And Dirty \
+                       miniatures wargame. Errors are application/problem+json (RFC 9457)."
+    ),
+    components(schemas(Problem, FieldError)),
+    modifiers(&SecuritySchemes),
+    tags(
+        (name = "health", description = "Liveness and readiness probes"),
+        (name = "auth", description = "Accounts and tokens"),
+        (name = "campaigns", description = "Campaigns, membership, invites, API keys, standings"),
+        (name = "forces", description = "Forces (rosters) and their history"),
+        (name = "battles", description = "Battles, results and the post-battle sequence"),
+        (name = "scenarios", description = "Scenario generation"),
+    )
+)]
+pub struct ApiDoc;
+
+struct SecuritySchemes;
+
+impl Modify for SecuritySchemes {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            BEARER,
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .description(Some("An access token from login, or a campaign API key."))
+                    .build(),
+            ),
+        );
+        components.add_security_scheme(
+            API_KEY,
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
+                "X-Api-Key",
+                "A campaign's read-only integration key.",
+            ))),
+        );
+    }
+}
+
+/// Registers every route of the service (health probes and `/api/v1`).
+pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    crate::routes::configure(cfg);
+}
+
+/// The full document, exactly as served at `/api-docs/openapi.json`.
+pub fn document() -> utoipa::openapi::OpenApi {
+    let (_app, api) = actix_web::App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .configure(configure)
+        .split_for_parts();
+    api
+}
+
+/// The document as pretty JSON with a trailing newline (the format of `openapi/openapi.json`).
+pub fn document_json() -> anyhow::Result<String> {
+    let mut text = document().to_pretty_json()?;
+    text.push('\n');
+    Ok(text)
+}

@@ -1,0 +1,7 @@
+//! Routes for battles, results and the post-battle sequence (API.md › Battles), under `/api/v1`.
+//! Handlers live one per file in this directory and are registered in [`configure`].
+
+use utoipa_actix_web::service_config::ServiceConfig;
+
+/// Registers this resource's handlers (paths are relative to `/api/v1`).
+pub fn configure(_cfg: &mut ServiceConfig) {}

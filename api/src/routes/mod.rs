@@ -1,0 +1,28 @@
+//! HTTP handlers, one module per resource and one handler per file. Each resource module has a
+//! `configure` that registers its handlers; [`configure`] wires them all: the probes at the
+//! root and the API under `/api/v1`.
+
+pub mod auth;
+pub mod battles;
+pub mod campaigns;
+pub mod forces;
+pub mod probes;
+pub mod scenarios;
+
+use utoipa_actix_web::{scope, service_config::ServiceConfig};
+
+/// Base path of the versioned API.
+pub const API_BASE: &str = "/api/v1";
+
+/// Registers every route (called by [`crate::openapi::configure`]).
+pub fn configure(cfg: &mut ServiceConfig) {
+    probes::configure(cfg);
+    cfg.service(
+        scope(API_BASE)
+            .configure(auth::configure)
+            .configure(campaigns::configure)
+            .configure(forces::configure)
+            .configure(battles::configure)
+            .configure(scenarios::configure),
+    );
+}

@@ -1,0 +1,17 @@
+//! Queries, one module per aggregate. Functions take `&mut Db` and return diesel results, so
+//! they compose inside one [`Database::transaction`](crate::db::Database::transaction).
+
+pub mod users;
+
+use chrono::{NaiveDateTime, SubsecRound, Utc};
+
+/// The current time in UTC as stored (`Timestamp`), truncated to microseconds so PostgreSQL and
+/// SQLite return the same value that was written.
+pub fn now() -> NaiveDateTime {
+    Utc::now().naive_utc().trunc_subsecs(6)
+}
+
+/// A new random id (UUID v4, hyphenated text).
+pub fn new_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}

@@ -1,0 +1,59 @@
+//! Accounts (`users` table): insert and look-ups by id and by case-insensitive name.
+
+use crate::db::Db;
+use crate::schema::users;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+/// One account row.
+#[derive(Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
+#[diesel(table_name = users, check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub struct User {
+    /// UUID text.
+    pub id: String,
+    /// Name as registered.
+    pub username: String,
+    /// Lowercased name (unique).
+    pub username_lower: String,
+    /// Argon2id PHC string.
+    pub password_hash: String,
+    /// Creation time, UTC, microseconds.
+    pub created_at: NaiveDateTime,
+}
+
+impl std::fmt::Debug for User {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The hash stays out of logs.
+        f.debug_struct("User")
+            .field("id", &self.id)
+            .field("username", &self.username)
+            .field("created_at", &self.created_at)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Inserts `user` and returns the stored row. A taken name is a `UniqueViolation` on
+/// `users_username_lower_key` (→ 409 through `ApiError`).
+pub fn insert(conn: &mut Db, user: &User) -> QueryResult<User> {
+    diesel::insert_into(users::table)
+        .values(user)
+        .get_result(conn)
+}
+
+/// The user with `id`, if any.
+pub fn find_by_id(conn: &mut Db, id: &str) -> QueryResult<Option<User>> {
+    users::table
+        .find(id)
+        .select(User::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// The user whose name equals `username` ignoring case, if any.
+pub fn find_by_username(conn: &mut Db, username: &str) -> QueryResult<Option<User>> {
+    users::table
+        .filter(users::username_lower.eq(username.to_lowercase()))
+        .select(User::as_select())
+        .first(conn)
+        .optional()
+}
