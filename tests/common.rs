@@ -379,7 +379,10 @@ impl TestApp {
             .env("FAD_JWT_SECRET", TEST_JWT_SECRET)
             .env("FAD_WORKERS", "2")
             .env("FAD_DB_POOL_SIZE", "4")
-            .env("FAD_DB_TIMEOUT_SECS", "1");
+            .env("FAD_DB_TIMEOUT_SECS", "1")
+            // Every test client shares 127.0.0.1: only tests of the limit itself lower it.
+            .env("FAD_AUTH_RATE_PER_MINUTE", "100000")
+            .env("FAD_AUTH_RATE_BURST", "100000");
         for (key, value) in env {
             cmd.env(key, value);
         }

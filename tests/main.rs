@@ -8,6 +8,9 @@
 #[macro_use]
 mod common;
 
+mod auth;
+mod authorization;
+mod campaigns;
 mod docker;
 mod errors;
 mod health;

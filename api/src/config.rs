@@ -18,6 +18,9 @@ pub const MIN_JWT_SECRET_BYTES: usize = 32;
 /// Name of the file in the data directory that holds a generated JWT secret.
 pub const JWT_SECRET_FILE: &str = "jwt_secret";
 
+/// Default lifetime of access tokens in seconds (`FAD_JWT_LIFETIME_SECS`): 12 hours.
+pub const DEFAULT_JWT_LIFETIME_SECS: i64 = 12 * 3600;
+
 /// Default request body limit in bytes (`FAD_BODY_LIMIT`).
 pub const DEFAULT_BODY_LIMIT: usize = 256 * 1024;
 
@@ -99,6 +102,18 @@ pub struct ServeArgs {
     /// HTTP worker threads. Default: one per CPU core.
     #[arg(long, env = "FAD_WORKERS")]
     pub workers: Option<usize>,
+
+    /// Lifetime of access tokens, in seconds (default 12 hours).
+    #[arg(long, env = "FAD_JWT_LIFETIME_SECS", default_value_t = DEFAULT_JWT_LIFETIME_SECS)]
+    pub jwt_lifetime_secs: i64,
+
+    /// Login and registration attempts per client address and minute (sustained rate).
+    #[arg(long, env = "FAD_AUTH_RATE_PER_MINUTE", default_value_t = 10)]
+    pub auth_rate_per_minute: u32,
+
+    /// Login and registration attempts a client address may make in a burst.
+    #[arg(long, env = "FAD_AUTH_RATE_BURST", default_value_t = 10)]
+    pub auth_rate_burst: u32,
 }
 
 /// The JWT signing secret. `Debug` never shows the bytes.
@@ -151,6 +166,12 @@ pub struct Config {
     pub db_timeout_secs: u64,
     /// HTTP worker threads, if not one per core.
     pub workers: Option<usize>,
+    /// Access token lifetime in seconds.
+    pub jwt_lifetime_secs: i64,
+    /// Login/registration attempts per address and minute.
+    pub auth_rate_per_minute: u32,
+    /// Login/registration burst per address.
+    pub auth_rate_burst: u32,
 }
 
 impl Config {
@@ -166,6 +187,15 @@ impl Config {
         }
         if args.db_timeout_secs == 0 {
             bail!("FAD_DB_TIMEOUT_SECS (--db-timeout-secs) must be greater than 0");
+        }
+        if args.jwt_lifetime_secs <= 0 {
+            bail!("FAD_JWT_LIFETIME_SECS (--jwt-lifetime-secs) must be greater than 0");
+        }
+        if args.auth_rate_per_minute == 0 || args.auth_rate_burst == 0 {
+            bail!(
+                "FAD_AUTH_RATE_PER_MINUTE and FAD_AUTH_RATE_BURST (--auth-rate-per-minute, \
+                 --auth-rate-burst) must be greater than 0"
+            );
         }
         if args.workers == Some(0) {
             bail!("FAD_WORKERS (--workers) must be greater than 0");
@@ -186,6 +216,9 @@ impl Config {
             db_pool_size: args.db_pool_size,
             db_timeout_secs: args.db_timeout_secs,
             workers: args.workers,
+            jwt_lifetime_secs: args.jwt_lifetime_secs,
+            auth_rate_per_minute: args.auth_rate_per_minute,
+            auth_rate_burst: args.auth_rate_burst,
         })
     }
 }

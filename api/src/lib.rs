@@ -4,6 +4,7 @@
 //! [`run`] dispatches the command line; [`build_app`] assembles the actix application (routes,
 //! extractor configs, middleware) for `serve` and for tests.
 
+pub mod auth;
 pub mod config;
 pub mod db;
 pub mod error;
@@ -40,6 +41,26 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// Token signing secret (also in `config`; here for short access).
     pub jwt_secret: JwtSecret,
+    /// Token keys and the login rate limiter, built once and shared by every worker.
+    pub auth: auth::AuthState,
+}
+
+impl AppState {
+    /// The state for a validated configuration and a connected pool.
+    pub fn new(db: Database, config: Arc<Config>) -> Self {
+        let auth = auth::AuthState::new(
+            config.jwt_secret.expose(),
+            config.jwt_lifetime_secs,
+            config.auth_rate_per_minute,
+            config.auth_rate_burst,
+        );
+        Self {
+            db,
+            jwt_secret: config.jwt_secret.clone(),
+            config,
+            auth,
+        }
+    }
 }
 
 /// Runs a parsed command line.
@@ -91,11 +112,7 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
         connection_timeout: Duration::from_secs(config.db_timeout_secs),
     };
     let db = Database::connect(&config.database_url, options)?;
-    let state = AppState {
-        db,
-        jwt_secret: config.jwt_secret.clone(),
-        config,
-    };
+    let state = AppState::new(db, config);
     actix_web::rt::System::new().block_on(serve_until_signal(state))
 }
 
@@ -281,11 +298,7 @@ mod tests {
         };
         let config = Arc::new(Config::from_serve_args(args).unwrap());
         let db = Database::connect(&config.database_url, PoolOptions::default()).unwrap();
-        AppState {
-            db,
-            jwt_secret: config.jwt_secret.clone(),
-            config,
-        }
+        AppState::new(db, config)
     }
 
     async fn call(

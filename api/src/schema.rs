@@ -17,3 +17,64 @@ diesel::table! {
         created_at -> Timestamp,
     }
 }
+diesel::table! {
+    /// Campaigns: a group's shared space.
+    campaigns (id) {
+        id -> Text,
+        name -> Text,
+        description -> Nullable<Text>,
+        settings -> Text,
+        version -> BigInt,
+        created_by -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Who belongs to which campaign, and in which role.
+    memberships (campaign_id, user_id) {
+        campaign_id -> Text,
+        user_id -> Text,
+        role -> Text,
+        joined_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Invitation codes (stored hashed) to join a campaign as a player.
+    invites (id) {
+        id -> Text,
+        campaign_id -> Text,
+        code_hash -> Text,
+        created_by -> Text,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        max_uses -> Nullable<Integer>,
+        uses -> Integer,
+        revoked_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    /// Read-only integration keys (stored hashed), one campaign each.
+    api_keys (id) {
+        id -> Text,
+        campaign_id -> Text,
+        name -> Text,
+        key_hash -> Text,
+        key_prefix -> Text,
+        created_by -> Text,
+        created_at -> Timestamp,
+        last_used_at -> Nullable<Timestamp>,
+        revoked_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::joinable!(campaigns -> users (created_by));
+diesel::joinable!(memberships -> campaigns (campaign_id));
+diesel::joinable!(memberships -> users (user_id));
+diesel::joinable!(invites -> campaigns (campaign_id));
+diesel::joinable!(api_keys -> campaigns (campaign_id));
+
+diesel::allow_tables_to_appear_in_same_query!(users, campaigns, memberships, invites, api_keys);

@@ -1,6 +1,10 @@
 //! Queries, one module per aggregate. Functions take `&mut Db` and return diesel results, so
 //! they compose inside one [`Database::transaction`](crate::db::Database::transaction).
 
+pub mod api_keys;
+pub mod campaigns;
+pub mod invites;
+pub mod memberships;
 pub mod users;
 
 use chrono::{NaiveDateTime, SubsecRound, Utc};

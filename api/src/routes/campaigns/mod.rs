@@ -1,7 +1,111 @@
-//! Routes for campaigns, membership, invites, API keys, standings (API.md › Campaigns and membership), under `/api/v1`.
-//! Handlers live one per file in this directory and are registered in [`configure`].
+//! Campaigns and membership (API.md "Campaigns and membership"), under `/api/v1`: campaigns and
+//! their settings, members, invitations, integration keys and standings.
 
+pub mod api_keys;
+pub mod create;
+pub mod invites;
+pub mod list;
+pub mod members;
+pub mod read;
+pub mod settings;
+pub mod standings;
+
+use actix_web::http::header::{ETag, EntityTag};
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-/// Registers this resource's handlers (paths are relative to `/api/v1`).
-pub fn configure(_cfg: &mut ServiceConfig) {}
+use crate::error::ApiError;
+use crate::store::campaigns::Campaign;
+use crate::store::memberships::Role;
+
+use settings::SettingsResponse;
+
+/// Registers this resource's handlers (paths are relative to `/api/v1`). `join` comes before
+/// the `{campaign_id}` routes so the literal path wins.
+pub fn configure(cfg: &mut ServiceConfig) {
+    cfg.service(invites::join::join_campaign)
+        .service(create::create_campaign)
+        .service(list::list_campaigns)
+        .service(read::get_campaign)
+        .service(settings::read::get_campaign_settings)
+        .service(settings::update::update_campaign_settings)
+        .service(members::list::list_members)
+        .service(members::remove::remove_member)
+        .service(members::leave::leave_campaign)
+        .service(members::transfer::transfer_organiser)
+        .service(invites::create::create_invite)
+        .service(invites::list::list_invites)
+        .service(invites::revoke::revoke_invite)
+        .service(api_keys::create::create_api_key)
+        .service(api_keys::list::list_api_keys)
+        .service(api_keys::revoke::revoke_api_key)
+        .service(standings::get_standings);
+}
+
+/// A campaign as its members see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct CampaignResponse {
+    /// The campaign id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Its description, if any.
+    pub description: Option<String>,
+    /// The caller's role in it.
+    pub role: Role,
+    /// Its settings (house rules and service settings) with the campaign's version.
+    pub settings: SettingsResponse,
+    /// Optimistic-concurrency version (also the `ETag`).
+    pub version: i64,
+    /// Creation time (RFC 3339 UTC).
+    pub created_at: DateTime<Utc>,
+    /// Last change (RFC 3339 UTC).
+    pub updated_at: DateTime<Utc>,
+}
+
+impl CampaignResponse {
+    /// The response for `campaign` seen by a member with `role`.
+    pub fn new(campaign: Campaign, role: Role) -> Result<Self, ApiError> {
+        let settings = campaign
+            .settings()
+            .map_err(|e| ApiError::Internal(e.into()))?;
+        Ok(Self {
+            settings: SettingsResponse::new(&campaign, settings),
+            id: campaign.id,
+            name: campaign.name,
+            description: campaign.description,
+            role,
+            version: campaign.version,
+            created_at: campaign.created_at.and_utc(),
+            updated_at: campaign.updated_at.and_utc(),
+        })
+    }
+}
+
+/// The `ETag` of a campaign version: `"<version>"`.
+pub fn etag(version: i64) -> ETag {
+    ETag(EntityTag::new_strong(version.to_string()))
+}
+
+/// Checks a campaign name: 1–100 characters after trimming. Returns the trimmed name.
+pub fn validate_name(name: &str) -> Result<String, String> {
+    let trimmed = name.trim();
+    match trimmed.chars().count() {
+        0 => Err("must not be empty".to_owned()),
+        1..=100 => Ok(trimmed.to_owned()),
+        _ => Err("must have at most 100 characters".to_owned()),
+    }
+}
+
+/// Checks a description: at most 2000 characters; blank becomes `None`.
+pub fn validate_description(description: Option<String>) -> Result<Option<String>, String> {
+    match description
+        .map(|d| d.trim().to_owned())
+        .filter(|d| !d.is_empty())
+    {
+        Some(d) if d.chars().count() > 2000 => Err("must have at most 2000 characters".to_owned()),
+        other => Ok(other),
+    }
+}

@@ -1,0 +1,226 @@
+//! Who is calling: the [`Caller`] extractor resolves the credentials of a request, once, in one
+//! place.
+//!
+//! - `Authorization: Bearer <jwt>` → [`Caller::User`] (signature, algorithm, expiry, issuer and
+//!   audience checked by [`super::jwt`]).
+//! - `Authorization: Bearer fad_…` or `X-Api-Key: fad_…` → [`Caller::ApiKey`], looked up by its
+//!   SHA-256 among the keys that are not revoked; its `last_used_at` is refreshed at most once a
+//!   minute.
+//! - No credentials, a malformed header, both headers at once, a bad token or an unknown or
+//!   revoked key → 401. Tokens in query strings are never read.
+//!
+//! [`AuthUser`] is the extractor for handlers that need a person (every write): an integration
+//! key gets 403, because keys are read-only.
+
+use actix_web::dev::Payload;
+use actix_web::http::header::{AUTHORIZATION, HeaderMap};
+use actix_web::{FromRequest, HttpRequest, web};
+use futures_util::future::LocalBoxFuture;
+
+use crate::AppState;
+use crate::error::ApiError;
+use crate::store::{self, api_keys};
+
+use super::secret::{API_KEY_PREFIX, hash_secret};
+
+/// The header integration keys may come in, instead of `Authorization: Bearer`.
+pub const API_KEY_HEADER: &str = "x-api-key";
+
+/// An authenticated caller.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Caller {
+    /// A person, from a valid access token.
+    User {
+        /// The user's id (the token's `sub`).
+        user_id: String,
+    },
+    /// A read-only integration key of one campaign.
+    ApiKey {
+        /// The key's id.
+        key_id: String,
+        /// The one campaign the key may read.
+        campaign_id: String,
+    },
+}
+
+impl Caller {
+    /// The user id when the caller is a person.
+    pub fn user_id(&self) -> Option<&str> {
+        match self {
+            Self::User { user_id } => Some(user_id),
+            Self::ApiKey { .. } => None,
+        }
+    }
+}
+
+/// A caller that must be a person: integration keys are refused with 403 (keys never write).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuthUser {
+    /// The user's id.
+    pub user_id: String,
+}
+
+impl AuthUser {
+    /// The same caller as a [`Caller`], for [`super::campaign_access`].
+    pub fn caller(&self) -> Caller {
+        Caller::User {
+            user_id: self.user_id.clone(),
+        }
+    }
+}
+
+/// The credential a request presents, before it is checked.
+#[derive(PartialEq, Eq)]
+enum Credential {
+    Jwt(String),
+    ApiKey(String),
+}
+
+fn unauthorized(detail: &str) -> ApiError {
+    ApiError::Unauthorized(detail.to_owned())
+}
+
+/// Reads the one credential of a request from its headers.
+fn read_credential(headers: &HeaderMap) -> Result<Credential, ApiError> {
+    let bearer = match headers.get(AUTHORIZATION) {
+        None => None,
+        Some(value) => {
+            let value = value
+                .to_str()
+                .map_err(|_| unauthorized("the Authorization header is not valid text"))?;
+            let (scheme, token) = value
+                .split_once(' ')
+                .ok_or_else(|| unauthorized("expected `Authorization: Bearer <token>`"))?;
+            if !scheme.eq_ignore_ascii_case("bearer") || token.trim().is_empty() {
+                return Err(unauthorized("expected `Authorization: Bearer <token>`"));
+            }
+            Some(token.trim().to_owned())
+        }
+    };
+    let api_key = match headers.get(API_KEY_HEADER) {
+        None => None,
+        Some(value) => Some(
+            value
+                .to_str()
+                .map_err(|_| unauthorized("the X-Api-Key header is not valid text"))?
+                .trim()
+                .to_owned(),
+        ),
+    };
+    match (bearer, api_key) {
+        (Some(_), Some(_)) => Err(unauthorized(
+            "send either Authorization or X-Api-Key, not both",
+        )),
+        (Some(token), None) if token.starts_with(API_KEY_PREFIX) => Ok(Credential::ApiKey(token)),
+        (Some(token), None) => Ok(Credential::Jwt(token)),
+        (None, Some(key)) => Ok(Credential::ApiKey(key)),
+        (None, None) => Err(unauthorized("authentication required")),
+    }
+}
+
+impl FromRequest for Caller {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let credential = read_credential(req.headers());
+        let state = req.app_data::<web::Data<AppState>>().cloned();
+        Box::pin(async move {
+            let state = state
+                .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("AppState is not registered")))?;
+            match credential? {
+                Credential::Jwt(token) => {
+                    let claims = state.auth.jwt.verify(&token).map_err(|e| {
+                        tracing::debug!(error = %e, "refused an access token");
+                        unauthorized("invalid or expired access token")
+                    })?;
+                    Ok(Caller::User {
+                        user_id: claims.sub,
+                    })
+                }
+                Credential::ApiKey(key) => {
+                    let hash = hash_secret(&key);
+                    let found = state
+                        .db
+                        .run(move |conn| {
+                            let found = api_keys::find_active_by_hash(conn, &hash)?;
+                            if let Some(key) = &found {
+                                api_keys::touch_last_used(conn, &key.id, store::now())?;
+                            }
+                            Ok(found)
+                        })
+                        .await?;
+                    let key = found.ok_or_else(|| unauthorized("unknown or revoked API key"))?;
+                    Ok(Caller::ApiKey {
+                        key_id: key.id,
+                        campaign_id: key.campaign_id,
+                    })
+                }
+            }
+        })
+    }
+}
+
+impl FromRequest for AuthUser {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let caller = Caller::from_request(req, payload);
+        Box::pin(async move {
+            match caller.await? {
+                Caller::User { user_id } => Ok(AuthUser { user_id }),
+                Caller::ApiKey { .. } => Err(ApiError::Forbidden(
+                    "integration keys are read-only".to_owned(),
+                )),
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::http::header::{HeaderName, HeaderValue};
+
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(
+                HeaderName::from_bytes(name.as_bytes()).unwrap(),
+                HeaderValue::from_str(value).unwrap(),
+            );
+        }
+        map
+    }
+
+    #[test]
+    fn bearer_jwt_and_bearer_key_and_x_api_key_are_told_apart() {
+        assert!(
+            read_credential(&headers(&[("authorization", "Bearer eyJ.a.b")])).unwrap()
+                == Credential::Jwt("eyJ.a.b".into())
+        );
+        assert!(
+            read_credential(&headers(&[("authorization", "bearer fad_abc")])).unwrap()
+                == Credential::ApiKey("fad_abc".into())
+        );
+        assert!(
+            read_credential(&headers(&[("x-api-key", "fad_abc")])).unwrap()
+                == Credential::ApiKey("fad_abc".into())
+        );
+    }
+
+    #[test]
+    fn missing_malformed_or_doubled_credentials_are_refused() {
+        for case in [
+            headers(&[]),
+            headers(&[("authorization", "Basic dXNlcjpwYXNz")]),
+            headers(&[("authorization", "Bearer")]),
+            headers(&[("authorization", "Bearer ")]),
+            headers(&[("authorization", "token")]),
+            headers(&[("authorization", "Bearer x"), ("x-api-key", "fad_y")]),
+        ] {
+            assert!(read_credential(&case).is_err());
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! Authentication and authorization: who is calling, and what they may do (issue 4).
+//!
+//! - [`password`]: Argon2id hashing, username and password rules.
+//! - [`jwt`]: HS256 access tokens.
+//! - [`secret`]: integration keys and invitation codes, shown once and stored as SHA-256.
+//! - [`caller`]: the [`Caller`] and [`AuthUser`] extractors (the only place credentials are read).
+//! - [`policy`]: [`campaign_access`], the one authorization rule for campaign-scoped resources.
+//! - [`rate_limit`]: the per-address limit on registration and login.
+//!
+//! # Recipe for a handler
+//!
+//! A read that integration keys may make (standings, battles, forces, scenarios):
+//!
+//! ```ignore
+//! async fn list_forces(caller: Caller, pool: web::Data<DbPool>, path: web::Path<String>)
+//!     -> Result<web::Json<Vec<ForceResponse>>, ApiError> {
+//!     let campaign_id = path.into_inner();
+//!     let forces = db::run(&pool, move |conn| {
+//!         campaign_access(conn, &caller, &campaign_id, Need::Read)?; // first line
+//!         forces::list_for_campaign(conn, &campaign_id)
+//!     }).await?;
+//!     …
+//! }
+//! ```
+//!
+//! A write takes [`AuthUser`] instead of [`Caller`] (keys get 403 before the handler runs) and
+//! asks for `Need::Write`, or `Need::Organiser` for organiser-only actions. A resource with its
+//! own id (`/forces/{id}`, `/battles/{id}`) loads its row first, then calls [`campaign_access`]
+//! with the row's `campaign_id`, and answers an unknown id and a refused outsider with the same
+//! 404. Owner-only writes check `access.is_user_or_organiser(&force.owner_id)` and answer 403
+//! otherwise (the caller is a member, so the resource's existence is no secret). Secrets such as
+//! a side's hidden orders are filtered by `access.user_id`; an integration key (`user_id: None`)
+//! sees only what is public.
+//!
+//! Every new endpoint also gets rows in the authorization table test
+//! (`tests/authorization.rs`, `ROWS`).
+
+pub mod caller;
+pub mod jwt;
+pub mod password;
+pub mod policy;
+pub mod rate_limit;
+pub mod secret;
+
+pub use caller::{AuthUser, Caller};
+pub use jwt::JwtKeys;
+pub use policy::{CampaignAccess, Need, campaign_access};
+pub use rate_limit::{AuthRateLimited, AuthRateLimiter};
+
+/// Shared authentication state, registered once as `web::Data<AuthState>`.
+#[derive(Debug, Clone)]
+pub struct AuthState {
+    /// Keys that sign and verify access tokens.
+    pub jwt: JwtKeys,
+    /// The registration/login rate limiter.
+    pub rate_limiter: AuthRateLimiter,
+}
+
+impl AuthState {
+    /// Builds the state from the HMAC secret, token lifetime and login rate limit.
+    pub fn new(
+        jwt_secret: &[u8],
+        token_lifetime_seconds: i64,
+        auth_rate_per_minute: u32,
+        auth_rate_burst: u32,
+    ) -> Self {
+        Self {
+            jwt: JwtKeys::new(jwt_secret, token_lifetime_seconds),
+            rate_limiter: AuthRateLimiter::new(auth_rate_per_minute, auth_rate_burst),
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! Random secrets shown once and stored as SHA-256 hex: integration keys (`fad_` + 32 CSPRNG
+//! bytes as 64 hex digits) and invitation codes (20 CSPRNG bytes as hex).
+//!
+//! The plain value lives only in [`PlainSecret`], whose `Debug` is redacted; the database holds
+//! [`hash_secret`] of it, so a leaked table does not leak usable keys (crates.io `PlainToken` /
+//! `HashedToken`).
+
+use sha2::{Digest, Sha256};
+
+/// Prefix of every integration key; lets the caller extractor tell keys from JWTs.
+pub const API_KEY_PREFIX: &str = "fad_";
+/// Random bytes in an integration key.
+pub const API_KEY_BYTES: usize = 32;
+/// Random bytes in an invitation code.
+pub const INVITE_CODE_BYTES: usize = 20;
+/// Characters of a key kept in clear (`fad_` + 8 hex digits) so organisers can tell keys apart.
+pub const API_KEY_DISPLAY_PREFIX_CHARS: usize = API_KEY_PREFIX.len() + 8;
+
+/// The operating system's random source failed.
+#[derive(Debug, thiserror::Error)]
+#[error("random source unavailable: {0}")]
+pub struct RandomError(String);
+
+/// A freshly generated secret in clear. Shown to the user once, never logged.
+#[derive(Clone, PartialEq, Eq)]
+pub struct PlainSecret(String);
+
+impl std::fmt::Debug for PlainSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PlainSecret([redacted])")
+    }
+}
+
+impl PlainSecret {
+    /// A new integration key: `fad_` + [`API_KEY_BYTES`] random bytes in lower-case hex.
+    pub fn api_key() -> Result<Self, RandomError> {
+        Ok(Self(format!(
+            "{API_KEY_PREFIX}{}",
+            random_hex(API_KEY_BYTES)?
+        )))
+    }
+
+    /// A new invitation code: [`INVITE_CODE_BYTES`] random bytes in lower-case hex.
+    pub fn invite_code() -> Result<Self, RandomError> {
+        Ok(Self(random_hex(INVITE_CODE_BYTES)?))
+    }
+
+    /// The secret in clear, to put in the one response that shows it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// The stored form: [`hash_secret`] of the clear value.
+    pub fn hash(&self) -> String {
+        hash_secret(&self.0)
+    }
+
+    /// The first [`API_KEY_DISPLAY_PREFIX_CHARS`] characters, safe to list.
+    pub fn display_prefix(&self) -> String {
+        self.0.chars().take(API_KEY_DISPLAY_PREFIX_CHARS).collect()
+    }
+}
+
+/// SHA-256 of `secret` as 64 lower-case hex digits. The secrets carry 160+ random bits, so a
+/// fast hash is enough (unlike passwords).
+pub fn hash_secret(secret: &str) -> String {
+    hex::encode(Sha256::digest(secret.as_bytes()))
+}
+
+fn random_hex(bytes: usize) -> Result<String, RandomError> {
+    let mut buf = vec![0u8; bytes];
+    getrandom::fill(&mut buf).map_err(|e| RandomError(e.to_string()))?;
+    Ok(hex::encode(buf))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn api_key_is_fad_prefix_plus_32_random_bytes_in_hex() {
+        let key = PlainSecret::api_key().unwrap();
+        let hex_part = key.expose().strip_prefix("fad_").unwrap();
+        assert_eq!(hex_part.len(), 64);
+        assert!(hex_part.chars().all(|c| c.is_ascii_hexdigit()));
+        assert_ne!(key, PlainSecret::api_key().unwrap());
+    }
+
+    #[test]
+    fn stored_hash_is_sha256_hex_of_the_whole_key() {
+        assert_eq!(
+            hash_secret("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        let key = PlainSecret::api_key().unwrap();
+        assert_eq!(key.hash(), hash_secret(key.expose()));
+    }
+
+    #[test]
+    fn debug_is_redacted() {
+        let key = PlainSecret::api_key().unwrap();
+        let shown = format!("{key:?}");
+        assert!(!shown.contains(key.expose()));
+        assert!(!shown.contains(&key.expose()[4..12]));
+    }
+
+    #[test]
+    fn display_prefix_is_short() {
+        let key = PlainSecret::api_key().unwrap();
+        assert_eq!(key.display_prefix().len(), 12);
+        assert!(key.expose().starts_with(&key.display_prefix()));
+    }
+
+    #[test]
+    fn invite_code_is_40_hex_digits() {
+        let code = PlainSecret::invite_code().unwrap();
+        assert_eq!(code.expose().len(), 40);
+    }
+}

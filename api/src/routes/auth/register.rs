@@ -1,0 +1,73 @@
+//! `POST /api/v1/auth/register`: create an account.
+
+use actix_web::{HttpResponse, post, web};
+
+use crate::AppState;
+use crate::auth::AuthRateLimited;
+use crate::auth::password::{hash_password, validate_password, validate_username};
+use crate::error::{ApiError, FieldError, Problem};
+use crate::extract::Json;
+use crate::store::{self, users};
+
+use super::{CredentialsRequest, UserResponse};
+
+/// Registers an account with a username and password.
+///
+/// The password is hashed with Argon2id. Usernames are unique without regard to case.
+#[utoipa::path(
+    tag = "auth",
+    operation_id = "register",
+    request_body = CredentialsRequest,
+    responses(
+        (status = 201, description = "The account was created", body = UserResponse),
+        (status = 409, description = "The username is taken", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid username or password", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many attempts from this address; see `Retry-After`", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/auth/register")]
+pub async fn register(
+    _limit: AuthRateLimited,
+    state: web::Data<AppState>,
+    body: Json<CredentialsRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let CredentialsRequest { username, password } = body.into_inner();
+    let mut errors = Vec::new();
+    let username_lower = validate_username(&username)
+        .map_err(|message| errors.push(FieldError::new("username", message)))
+        .ok();
+    if let Err(message) = validate_password(&password) {
+        errors.push(FieldError::new("password", message));
+    }
+    let Some(username_lower) = username_lower.filter(|_| errors.is_empty()) else {
+        return Err(ApiError::Validation(errors));
+    };
+
+    let password_hash = web::block(move || hash_password(&password))
+        .await?
+        .map_err(|e| ApiError::Internal(e.into()))?;
+
+    let user = users::User {
+        id: store::new_id(),
+        username,
+        username_lower,
+        password_hash,
+        created_at: store::now(),
+    };
+    let user = state
+        .db
+        .transaction(move |conn| {
+            users::insert(conn, &user).map_err(|e| match e {
+                diesel::result::Error::DatabaseError(
+                    diesel::result::DatabaseErrorKind::UniqueViolation,
+                    _,
+                ) => ApiError::Conflict("This username is taken.".to_owned()),
+                other => other.into(),
+            })
+        })
+        .await?;
+    tracing::info!(user.id = %user.id, "Registered user {}", user.id);
+    Ok(HttpResponse::Created().json(UserResponse::from(user)))
+}

@@ -1,0 +1,44 @@
+//! `GET /api/v1/campaigns/{campaign_id}/invites`: the organiser lists invitations.
+
+use actix_web::{get, web};
+
+use crate::AppState;
+use crate::auth::{AuthUser, Need, campaign_access};
+use crate::error::{ApiError, Problem};
+use crate::store::invites;
+
+use super::InviteResponse;
+
+/// Lists a campaign's invitations, newest first, without their codes (organiser).
+#[utoipa::path(
+    tag = "campaigns",
+    operation_id = "list_invites",
+    security(("bearer" = [])),
+    params(("campaign_id" = String, Path, description = "The campaign id")),
+    responses(
+        (status = 200, description = "The invitations", body = Vec<InviteResponse>),
+        (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only the organiser may list invitations", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such campaign, or the caller is not a member", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/campaigns/{campaign_id}/invites")]
+pub async fn list_invites(
+    user: AuthUser,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<web::Json<Vec<InviteResponse>>, ApiError> {
+    let campaign_id = path.into_inner();
+    let caller = user.caller();
+    let rows = state
+        .db
+        .run(move |conn| {
+            campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
+            Ok(invites::list_for_campaign(conn, &campaign_id)?)
+        })
+        .await?;
+    Ok(web::Json(
+        rows.into_iter().map(InviteResponse::from).collect(),
+    ))
+}

@@ -1,0 +1,47 @@
+//! `POST /api/v1/campaigns/{campaign_id}/leave`: a player leaves a campaign.
+
+use actix_web::{HttpResponse, post, web};
+
+use crate::AppState;
+use crate::auth::{AuthUser, Need, campaign_access};
+use crate::error::{ApiError, Problem};
+use crate::store::memberships;
+
+/// Leaves a campaign. The organiser must hand the role over first (409).
+#[utoipa::path(
+    tag = "campaigns",
+    operation_id = "leave_campaign",
+    security(("bearer" = [])),
+    params(("campaign_id" = String, Path, description = "The campaign id")),
+    responses(
+        (status = 204, description = "The caller left the campaign"),
+        (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Integration keys are read-only", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such campaign, or the caller is not a member", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The organiser must hand the role over first", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/campaigns/{campaign_id}/leave")]
+pub async fn leave_campaign(
+    user: AuthUser,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let campaign_id = path.into_inner();
+    let caller = user.caller();
+    state
+        .db
+        .transaction(move |conn| {
+            let access = campaign_access(conn, &caller, &campaign_id, Need::Write)?;
+            if access.is_organiser() {
+                return Err(ApiError::Conflict(
+                    "the organiser cannot leave; hand the role over first".to_owned(),
+                ));
+            }
+            memberships::delete(conn, &campaign_id, &user.user_id)?;
+            Ok(())
+        })
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}

@@ -1,0 +1,41 @@
+//! `/api/v1/campaigns/{campaign_id}/members`: who plays in a campaign; removing members,
+//! leaving, and handing over the organiser role.
+
+pub mod leave;
+pub mod list;
+pub mod remove;
+pub mod transfer;
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::store::memberships::{Membership, Role};
+
+/// A member of a campaign.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct MemberResponse {
+    /// The campaign.
+    pub campaign_id: String,
+    /// The member's user id.
+    pub user_id: String,
+    /// The member's username.
+    pub username: String,
+    /// `organiser` or `player`.
+    pub role: Role,
+    /// When they joined (RFC 3339 UTC).
+    pub joined_at: DateTime<Utc>,
+}
+
+impl MemberResponse {
+    /// The response for a membership and the member's username.
+    pub fn new(membership: Membership, username: String) -> Self {
+        Self {
+            role: membership.role(),
+            campaign_id: membership.campaign_id,
+            user_id: membership.user_id,
+            username,
+            joined_at: membership.joined_at.and_utc(),
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! The campaign settings as HTTP types: RULES.md §6 config items (house rules) plus service
+//! settings, and their two endpoints.
+//!
+//! The house-rule types mirror [`fad_domain::house_rules`] (the domain crate carries no OpenAPI
+//! derives); the conversions destructure every field, so a new switch in the domain fails to
+//! compile here until it is documented.
+
+pub mod read;
+pub mod update;
+
+use fad_domain::house_rules::{
+    FullStrength, HouseRules, LoneFigureReturn, MoraleModifier, SquadStrengthRoll,
+};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::store::campaigns::{Campaign, CampaignSettings};
+
+/// C3: what "full strength" means for a 5–6 replacement roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FullStrengthSetting {
+    /// The unit's establishment (settled reading).
+    #[default]
+    Establishment,
+    /// The unit's strength at the start of the battle.
+    BattleStart,
+}
+
+/// C5: when a lone figure returns to duty after the replacement roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LoneFigureReturnSetting {
+    /// Only on a 5–6 (settled reading).
+    #[default]
+    OnFiveOrSix,
+    /// Never by the roll; only by buying it back for 1 CP.
+    Never,
+}
+
+/// F1: basic force generation's squad-strength roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SquadStrengthRollSetting {
+    /// One roll per player for every squad (settled reading).
+    #[default]
+    PerPlayer,
+    /// One roll per squad.
+    PerSquad,
+}
+
+/// F3: how a squad leader's ±1 to Morale Tests applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MoraleModifierSetting {
+    /// Added to each die: the target shifts one step, clamped 2+..6+ (settled reading).
+    #[default]
+    PerDie,
+    /// ±1 success.
+    PerSuccess,
+}
+
+/// The house rules of a campaign (RULES.md §6 config items). Every field is optional in a
+/// request and defaults to the settled reading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct HouseRulesBody {
+    /// C3: meaning of "full strength". Default `establishment`.
+    pub full_strength: FullStrengthSetting,
+    /// C5: lone figures and the replacement roll. Default `on_five_or_six`.
+    pub lone_figure_return: LoneFigureReturnSetting,
+    /// C13: unspent campaign points are banked (true) or lost. Default true.
+    pub bank_campaign_points: bool,
+    /// C19: squad-leader experience can be bought like Leadership. Default false.
+    pub squad_leader_experience_purchasable: bool,
+    /// S11: missions are hidden from the opponent (Escalating Engagement is always public).
+    /// Default true.
+    pub missions_hidden: bool,
+    /// S14: one True marker for every unit, even attached or embarked ones. Default false.
+    pub strict_one_marker_per_unit: bool,
+    /// F1: squad-strength roll in basic force generation. Default `per_player`.
+    pub squad_strength_roll: SquadStrengthRollSetting,
+    /// F3: squad-leader morale modifier. Default `per_die`.
+    pub morale_modifier: MoraleModifierSetting,
+}
+
+impl Default for HouseRulesBody {
+    fn default() -> Self {
+        HouseRules::default().into()
+    }
+}
+
+impl From<HouseRules> for HouseRulesBody {
+    fn from(rules: HouseRules) -> Self {
+        let HouseRules {
+            full_strength,
+            lone_figure_return,
+            bank_campaign_points,
+            squad_leader_experience_purchasable,
+            missions_hidden,
+            strict_one_marker_per_unit,
+            squad_strength_roll,
+            morale_modifier,
+        } = rules;
+        Self {
+            full_strength: match full_strength {
+                FullStrength::Establishment => FullStrengthSetting::Establishment,
+                FullStrength::BattleStart => FullStrengthSetting::BattleStart,
+            },
+            lone_figure_return: match lone_figure_return {
+                LoneFigureReturn::OnFiveOrSix => LoneFigureReturnSetting::OnFiveOrSix,
+                LoneFigureReturn::Never => LoneFigureReturnSetting::Never,
+            },
+            bank_campaign_points,
+            squad_leader_experience_purchasable,
+            missions_hidden,
+            strict_one_marker_per_unit,
+            squad_strength_roll: match squad_strength_roll {
+                SquadStrengthRoll::PerPlayer => SquadStrengthRollSetting::PerPlayer,
+                SquadStrengthRoll::PerSquad => SquadStrengthRollSetting::PerSquad,
+            },
+            morale_modifier: match morale_modifier {
+                MoraleModifier::PerDie => MoraleModifierSetting::PerDie,
+                MoraleModifier::PerSuccess => MoraleModifierSetting::PerSuccess,
+            },
+        }
+    }
+}
+
+impl From<HouseRulesBody> for HouseRules {
+    fn from(body: HouseRulesBody) -> Self {
+        let HouseRulesBody {
+            full_strength,
+            lone_figure_return,
+            bank_campaign_points,
+            squad_leader_experience_purchasable,
+            missions_hidden,
+            strict_one_marker_per_unit,
+            squad_strength_roll,
+            morale_modifier,
+        } = body;
+        Self {
+            full_strength: match full_strength {
+                FullStrengthSetting::Establishment => FullStrength::Establishment,
+                FullStrengthSetting::BattleStart => FullStrength::BattleStart,
+            },
+            lone_figure_return: match lone_figure_return {
+                LoneFigureReturnSetting::OnFiveOrSix => LoneFigureReturn::OnFiveOrSix,
+                LoneFigureReturnSetting::Never => LoneFigureReturn::Never,
+            },
+            bank_campaign_points,
+            squad_leader_experience_purchasable,
+            missions_hidden,
+            strict_one_marker_per_unit,
+            squad_strength_roll: match squad_strength_roll {
+                SquadStrengthRollSetting::PerPlayer => SquadStrengthRoll::PerPlayer,
+                SquadStrengthRollSetting::PerSquad => SquadStrengthRoll::PerSquad,
+            },
+            morale_modifier: match morale_modifier {
+                MoraleModifierSetting::PerDie => MoraleModifier::PerDie,
+                MoraleModifierSetting::PerSuccess => MoraleModifier::PerSuccess,
+            },
+        }
+    }
+}
+
+/// A campaign's settings and the version to send back when changing them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct SettingsResponse {
+    /// The campaign's version; send it (or `If-Match`) with a change.
+    pub version: i64,
+    /// House rules (RULES.md §6).
+    pub house_rules: HouseRulesBody,
+    /// Whether a reported battle result waits for the other side or the organiser to confirm it.
+    pub results_need_confirmation: bool,
+}
+
+impl SettingsResponse {
+    /// The response for a campaign with parsed settings.
+    pub fn new(campaign: &Campaign, settings: CampaignSettings) -> Self {
+        let CampaignSettings {
+            house_rules,
+            results_need_confirmation,
+        } = settings;
+        Self {
+            version: campaign.version,
+            house_rules: house_rules.into(),
+            results_need_confirmation,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn house_rules_round_trip_and_serialise_like_the_domain() {
+        let domain = HouseRules {
+            full_strength: FullStrength::BattleStart,
+            lone_figure_return: LoneFigureReturn::Never,
+            bank_campaign_points: false,
+            squad_leader_experience_purchasable: true,
+            missions_hidden: false,
+            strict_one_marker_per_unit: true,
+            squad_strength_roll: SquadStrengthRoll::PerSquad,
+            morale_modifier: MoraleModifier::PerSuccess,
+        };
+        let body = HouseRulesBody::from(domain);
+        assert_eq!(HouseRules::from(body), domain);
+        assert_eq!(
+            serde_json::to_value(body).unwrap(),
+            serde_json::to_value(domain).unwrap()
+        );
+        assert_eq!(
+            serde_json::to_value(HouseRulesBody::default()).unwrap(),
+            serde_json::to_value(HouseRules::default()).unwrap()
+        );
+    }
+}

@@ -1,0 +1,134 @@
+//! `PUT /api/v1/campaigns/{campaign_id}/settings`: replace the settings (organiser), guarded by
+//! the campaign version.
+
+use actix_web::http::header::{HeaderMap, IF_MATCH};
+use actix_web::{HttpRequest, HttpResponse, put, web};
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::auth::{AuthUser, Need, campaign_access, policy::campaign_not_found};
+use crate::error::{ApiError, FieldError, Problem};
+use crate::extract::Json;
+use crate::store::{
+    self,
+    campaigns::{self, CampaignSettings},
+};
+
+use super::super::etag;
+use super::{HouseRulesBody, SettingsResponse};
+
+/// New settings. Omitted house-rule switches take the settled readings (this replaces the
+/// settings; it does not merge).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateSettingsRequest {
+    /// The version the change is based on. Required unless `If-Match` is sent.
+    pub version: Option<i64>,
+    /// House rules (RULES.md §6).
+    #[serde(default)]
+    pub house_rules: HouseRulesBody,
+    /// Whether results wait for confirmation (default true).
+    #[serde(default = "default_true")]
+    pub results_need_confirmation: bool,
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// The expected version from `If-Match: "<n>"`: `Ok(None)` without the header; 412 when it is
+/// not one of our tags (it can never match).
+fn if_match_version(headers: &HeaderMap) -> Result<Option<i64>, ApiError> {
+    let Some(value) = headers.get(IF_MATCH) else {
+        return Ok(None);
+    };
+    value
+        .to_str()
+        .ok()
+        .map(|v| v.trim().trim_start_matches("W/").trim_matches('"'))
+        .and_then(|v| v.parse::<i64>().ok())
+        .map(Some)
+        .ok_or_else(|| {
+            ApiError::PreconditionFailed("If-Match does not match the current version".to_owned())
+        })
+}
+
+/// Replaces a campaign's settings (organiser). A stale `version` gets 409 and a stale `If-Match`
+/// 412; neither changes anything.
+#[utoipa::path(
+    tag = "campaigns",
+    operation_id = "update_campaign_settings",
+    security(("bearer" = [])),
+    params(
+        ("campaign_id" = String, Path, description = "The campaign id"),
+        ("If-Match" = Option<String>, Header, description = "The `ETag` the change is based on"),
+    ),
+    request_body = UpdateSettingsRequest,
+    responses(
+        (status = 200, description = "The new settings", body = SettingsResponse,
+            headers(("ETag" = String, description = "The new campaign version"))),
+        (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only the organiser may change settings", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such campaign, or the caller is not a member", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`version` is stale", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "`If-Match` is stale", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Neither `version` nor `If-Match` was sent", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[put("/campaigns/{campaign_id}/settings")]
+pub async fn update_campaign_settings(
+    user: AuthUser,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    req: HttpRequest,
+    body: Json<UpdateSettingsRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let campaign_id = path.into_inner();
+    let UpdateSettingsRequest {
+        version,
+        house_rules,
+        results_need_confirmation,
+    } = body.into_inner();
+    let if_match = if_match_version(req.headers())?;
+    let Some(expected) = if_match.or(version) else {
+        return Err(ApiError::Validation(vec![FieldError::new(
+            "version",
+            "send the version the change is based on (or an If-Match header)",
+        )]));
+    };
+    let settings = CampaignSettings {
+        house_rules: house_rules.into(),
+        results_need_confirmation,
+    };
+    let caller = user.caller();
+    let now = store::now();
+    let updated = state
+        .db
+        .transaction(move |conn| {
+            campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
+            let current =
+                campaigns::find_by_id(conn, &campaign_id)?.ok_or_else(campaign_not_found)?;
+            // Both must agree with the stored version when both are sent.
+            if version.is_some_and(|v| v != current.version) {
+                return Err(ApiError::Conflict(format!(
+                    "the campaign changed: its version is now {}",
+                    current.version
+                )));
+            }
+            if if_match.is_some_and(|v| v != current.version) {
+                return Err(ApiError::PreconditionFailed(
+                    "If-Match does not match the current version".to_owned(),
+                ));
+            }
+            campaigns::update_settings_if_version(conn, &campaign_id, expected, &settings, now)?
+                .ok_or_else(|| ApiError::Conflict("the campaign changed meanwhile".to_owned()))
+        })
+        .await?;
+    tracing::info!(campaign.id = %updated.id, "Updated settings of campaign {}", updated.id);
+    Ok(HttpResponse::Ok()
+        .insert_header(etag(updated.version))
+        .json(SettingsResponse::new(&updated, settings)))
+}

@@ -1,0 +1,131 @@
+//! Campaigns and their settings (house rules plus service settings, stored as JSON text).
+//!
+//! Settings follow RULES.md §6: every (config) item defaults to its settled reading
+//! ([`fad_domain::house_rules::HouseRules`]).
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use fad_domain::house_rules::HouseRules;
+use serde::{Deserialize, Serialize};
+
+use crate::db::Db;
+use crate::schema::{campaigns, memberships};
+
+/// A campaign's settings: the house rules and how the service runs the campaign.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CampaignSettings {
+    /// RULES.md §6 config items.
+    pub house_rules: HouseRules,
+    /// Whether a reported battle result waits for the other side (or the organiser) to confirm
+    /// it (true) or is confirmed at once (false).
+    pub results_need_confirmation: bool,
+}
+
+impl Default for CampaignSettings {
+    fn default() -> Self {
+        Self {
+            house_rules: HouseRules::default(),
+            results_need_confirmation: true,
+        }
+    }
+}
+
+/// A campaign row.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
+#[diesel(table_name = campaigns)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub struct Campaign {
+    /// The campaign id (UUID text).
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// An optional description.
+    pub description: Option<String>,
+    /// [`CampaignSettings`] as JSON; read it with [`Campaign::settings`].
+    pub settings: String,
+    /// Optimistic-concurrency version, starting at 1, bumped by every change.
+    pub version: i64,
+    /// The user who created it.
+    pub created_by: String,
+    /// Creation time (UTC).
+    pub created_at: NaiveDateTime,
+    /// Last change (UTC).
+    pub updated_at: NaiveDateTime,
+}
+
+impl Campaign {
+    /// The parsed settings. Fields missing from older rows take their defaults.
+    pub fn settings(&self) -> Result<CampaignSettings, serde_json::Error> {
+        serde_json::from_str(&self.settings)
+    }
+}
+
+/// Inserts a campaign.
+pub fn insert(conn: &mut Db, campaign: &Campaign) -> QueryResult<()> {
+    diesel::insert_into(campaigns::table)
+        .values(campaign)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// The campaign with id `id`. Authorize first: this does not check membership.
+pub fn find_by_id(conn: &mut Db, id: &str) -> QueryResult<Option<Campaign>> {
+    campaigns::table
+        .find(id)
+        .select(Campaign::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// The campaigns `user_id` belongs to, with the stored role, newest first.
+pub fn list_for_user(conn: &mut Db, user_id: &str) -> QueryResult<Vec<(Campaign, String)>> {
+    campaigns::table
+        .inner_join(memberships::table)
+        .filter(memberships::user_id.eq(user_id))
+        .order((campaigns::created_at.desc(), campaigns::id.asc()))
+        .select((Campaign::as_select(), memberships::role))
+        .load(conn)
+}
+
+/// Replaces the settings when the stored version is `expected_version`; returns the updated
+/// campaign, or `None` when the version is stale (or the campaign is gone).
+pub fn update_settings_if_version(
+    conn: &mut Db,
+    id: &str,
+    expected_version: i64,
+    settings: &CampaignSettings,
+    now: NaiveDateTime,
+) -> QueryResult<Option<Campaign>> {
+    let json = serde_json::to_string(settings)
+        .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
+    let changed = diesel::update(
+        campaigns::table
+            .filter(campaigns::id.eq(id))
+            .filter(campaigns::version.eq(expected_version)),
+    )
+    .set((
+        campaigns::settings.eq(json),
+        campaigns::version.eq(expected_version + 1),
+        campaigns::updated_at.eq(now),
+    ))
+    .execute(conn)?;
+    if changed == 0 {
+        Ok(None)
+    } else {
+        find_by_id(conn, id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_default_to_settled_readings_and_confirmation() {
+        let settings: CampaignSettings = serde_json::from_str("{}").unwrap();
+        assert_eq!(settings, CampaignSettings::default());
+        assert_eq!(settings.house_rules, HouseRules::default());
+        assert!(settings.results_need_confirmation);
+    }
+}

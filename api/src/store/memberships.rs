@@ -1,0 +1,113 @@
+//! Campaign memberships: who belongs to which campaign, as organiser or player.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::db::Db;
+use crate::schema::{memberships, users};
+
+/// A member's role in a campaign. Stored as its `snake_case` name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Runs the campaign: settings, invitations, keys, members. Exactly one per campaign.
+    Organiser,
+    /// Plays in the campaign.
+    Player,
+}
+
+impl Role {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Organiser => "organiser",
+            Self::Player => "player",
+        }
+    }
+
+    /// Reads a stored name; anything but `organiser` is the least privileged role.
+    pub fn from_stored(name: &str) -> Self {
+        if name == "organiser" {
+            Self::Organiser
+        } else {
+            Self::Player
+        }
+    }
+}
+
+/// A membership row.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
+#[diesel(table_name = memberships)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub struct Membership {
+    /// The campaign.
+    pub campaign_id: String,
+    /// The member.
+    pub user_id: String,
+    /// The role's stored name; read it with [`Membership::role`].
+    pub role: String,
+    /// When the user joined (UTC).
+    pub joined_at: NaiveDateTime,
+}
+
+impl Membership {
+    /// A new membership.
+    pub fn new(campaign_id: &str, user_id: &str, role: Role, joined_at: NaiveDateTime) -> Self {
+        Self {
+            campaign_id: campaign_id.to_owned(),
+            user_id: user_id.to_owned(),
+            role: role.as_str().to_owned(),
+            joined_at,
+        }
+    }
+
+    /// The member's role.
+    pub fn role(&self) -> Role {
+        Role::from_stored(&self.role)
+    }
+}
+
+/// Inserts a membership; an existing one fails with a unique (primary key) violation.
+pub fn insert(conn: &mut Db, membership: &Membership) -> QueryResult<()> {
+    diesel::insert_into(memberships::table)
+        .values(membership)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// `user_id`'s membership of `campaign_id`, if any.
+pub fn find(conn: &mut Db, campaign_id: &str, user_id: &str) -> QueryResult<Option<Membership>> {
+    memberships::table
+        .find((campaign_id, user_id))
+        .select(Membership::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Every member of a campaign with their username, organiser first, then by join time.
+pub fn list_with_usernames(
+    conn: &mut Db,
+    campaign_id: &str,
+) -> QueryResult<Vec<(Membership, String)>> {
+    let mut rows: Vec<(Membership, String)> = memberships::table
+        .inner_join(users::table)
+        .filter(memberships::campaign_id.eq(campaign_id))
+        .order((memberships::joined_at.asc(), memberships::user_id.asc()))
+        .select((Membership::as_select(), users::username))
+        .load(conn)?;
+    rows.sort_by_key(|(m, _)| m.role() != Role::Organiser);
+    Ok(rows)
+}
+
+/// Sets a member's role; returns the number of rows changed (0 or 1).
+pub fn set_role(conn: &mut Db, campaign_id: &str, user_id: &str, role: Role) -> QueryResult<usize> {
+    diesel::update(memberships::table.find((campaign_id, user_id)))
+        .set(memberships::role.eq(role.as_str()))
+        .execute(conn)
+}
+
+/// Removes a membership; returns the number of rows removed (0 or 1).
+pub fn delete(conn: &mut Db, campaign_id: &str, user_id: &str) -> QueryResult<usize> {
+    diesel::delete(memberships::table.find((campaign_id, user_id))).execute(conn)
+}

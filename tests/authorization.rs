@@ -1,0 +1,192 @@
+//! The authorization table (issue 4): every endpoint, for every kind of caller, answers the
+//! status written here. Each (row, caller) pair runs against a fresh campaign, so writes that
+//! succeed cannot change what the next caller sees.
+//!
+//! To add an endpoint, append a [`Row`] to [`ROWS`]: the method, the path and body with
+//! placeholders (see [`World::fill`]), and the expected status per caller in [`CALLERS`] order:
+//! anonymous, outsider, player, owner, organiser, API key, revoked key, expired token.
+//! "owner" is a second player who owns the resources later issues create (forces);
+//! "organiser" created the campaign. Keys use `X-Api-Key`; the expired token is the
+//! organiser's. A new resource kind gets its placeholder in [`World::fill`] and its set-up in
+//! [`World::build`].
+
+use crate::auth::expired_token;
+use crate::campaigns::{People, World};
+use crate::common::{TestApp, send};
+use reqwest::Method;
+use serde_json::Value;
+
+/// Who calls, in the order of a row's `expect`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Who {
+    /// No credentials.
+    Anonymous,
+    /// A user in no campaign.
+    Outsider,
+    /// A player of the campaign.
+    Player,
+    /// A player who owns the resource (forces and the like).
+    Owner,
+    /// The campaign's organiser.
+    Organiser,
+    /// The campaign's live integration key.
+    ApiKey,
+    /// The campaign's revoked integration key.
+    RevokedKey,
+    /// The organiser's token, expired.
+    ExpiredToken,
+}
+
+/// [`Who`] in the order of `Row::expect`.
+pub const CALLERS: [Who; 8] = [
+    Who::Anonymous,
+    Who::Outsider,
+    Who::Player,
+    Who::Owner,
+    Who::Organiser,
+    Who::ApiKey,
+    Who::RevokedKey,
+    Who::ExpiredToken,
+];
+
+/// One endpoint and what each caller gets.
+#[derive(Debug, Clone, Copy)]
+pub struct Row {
+    /// HTTP method.
+    pub method: &'static str,
+    /// Path with placeholders (`{campaign}`, `{player}`, …).
+    pub path: &'static str,
+    /// JSON body with the same placeholders, or `None`.
+    pub body: Option<&'static str>,
+    /// Expected status per caller, in [`CALLERS`] order.
+    pub expect: [u16; 8],
+}
+
+const fn row(
+    method: &'static str,
+    path: &'static str,
+    body: Option<&'static str>,
+    expect: [u16; 8],
+) -> Row {
+    Row {
+        method,
+        path,
+        body,
+        expect,
+    }
+}
+
+/// The table. Columns: anonymous, outsider, player, owner, organiser, key, revoked key, expired
+/// token.
+#[rustfmt::skip]
+pub const ROWS: &[Row] = &[
+    // Accounts.
+    row("GET", "/api/v1/me", None, [401, 200, 200, 200, 200, 403, 401, 401]),
+    // Campaigns.
+    row("POST", "/api/v1/campaigns", Some(r#"{"name": "New"}"#), [401, 201, 201, 201, 201, 403, 401, 401]),
+    row("GET", "/api/v1/campaigns", None, [401, 200, 200, 200, 200, 403, 401, 401]),
+    row("GET", "/api/v1/campaigns/{campaign}", None, [401, 404, 200, 200, 200, 403, 401, 401]),
+    row("GET", "/api/v1/campaigns/{campaign}/settings", None, [401, 404, 200, 200, 200, 403, 401, 401]),
+    row("PUT", "/api/v1/campaigns/{campaign}/settings", Some(r#"{"version": 1}"#), [401, 404, 403, 403, 200, 403, 401, 401]),
+    // Members.
+    row("GET", "/api/v1/campaigns/{campaign}/members", None, [401, 404, 200, 200, 200, 403, 401, 401]),
+    row("DELETE", "/api/v1/campaigns/{campaign}/members/{player}", None, [401, 404, 403, 403, 204, 403, 401, 401]),
+    row("POST", "/api/v1/campaigns/{campaign}/leave", Some("{}"), [401, 404, 204, 204, 409, 403, 401, 401]),
+    row("POST", "/api/v1/campaigns/{campaign}/organiser", Some(r#"{"user_id": "{player}"}"#), [401, 404, 403, 403, 200, 403, 401, 401]),
+    // Invitations.
+    row("POST", "/api/v1/campaigns/{campaign}/invites", Some("{}"), [401, 404, 403, 403, 201, 403, 401, 401]),
+    row("GET", "/api/v1/campaigns/{campaign}/invites", None, [401, 404, 403, 403, 200, 403, 401, 401]),
+    row("DELETE", "/api/v1/campaigns/{campaign}/invites/{invite}", None, [401, 404, 403, 403, 204, 403, 401, 401]),
+    row("POST", "/api/v1/campaigns/join", Some(r#"{"code": "{code}"}"#), [401, 201, 409, 409, 409, 403, 401, 401]),
+    // Integration keys.
+    row("POST", "/api/v1/campaigns/{campaign}/api-keys", Some(r#"{"name": "site"}"#), [401, 404, 403, 403, 201, 403, 401, 401]),
+    row("GET", "/api/v1/campaigns/{campaign}/api-keys", None, [401, 404, 403, 403, 200, 403, 401, 401]),
+    row("DELETE", "/api/v1/campaigns/{campaign}/api-keys/{key}", None, [401, 404, 403, 403, 204, 403, 401, 401]),
+    // Standings.
+    row("GET", "/api/v1/campaigns/{campaign}/standings", None, [401, 404, 200, 200, 200, 200, 401, 401]),
+];
+
+impl World {
+    /// `template` with every placeholder of this world and `people` filled in.
+    pub fn fill(&self, people: &People, template: &str) -> String {
+        template
+            .replace("{campaign}", &self.campaign_id)
+            .replace("{invite}", &self.invite_id)
+            .replace("{code}", &self.code)
+            .replace("{key}", &self.key_id)
+            .replace("{organiser}", &people.organiser.id)
+            .replace("{player}", &people.player.id)
+            .replace("{owner}", &people.owner.id)
+            .replace("{outsider}", &people.outsider.id)
+    }
+}
+
+/// Sends `row` as `who` against `world`; returns the status and body.
+fn call(app: &TestApp, people: &People, world: &World, row: &Row, who: Who) -> (u16, String) {
+    let method = Method::from_bytes(row.method.as_bytes()).unwrap();
+    let mut request = app.request(method, &world.fill(people, row.path));
+    if let Some(body) = row.body {
+        let body: Value = serde_json::from_str(&world.fill(people, body)).unwrap();
+        request = request.json(&body);
+    }
+    request = match who {
+        Who::Anonymous => request,
+        Who::Outsider => request.bearer_auth(&people.outsider.token),
+        Who::Player => request.bearer_auth(&people.player.token),
+        Who::Owner => request.bearer_auth(&people.owner.token),
+        Who::Organiser => request.bearer_auth(&people.organiser.token),
+        Who::ApiKey => request.header("X-Api-Key", &world.key),
+        Who::RevokedKey => request.header("X-Api-Key", &world.revoked_key),
+        Who::ExpiredToken => request.bearer_auth(expired_token(&people.organiser.id)),
+    };
+    let response = send(request);
+    let status = response.status().as_u16();
+    let is_problem = response
+        .headers()
+        .get("content-type")
+        .is_some_and(|v| v.to_str().unwrap_or_default() == "application/problem+json");
+    let text = response.text().unwrap_or_default();
+    assert!(
+        status < 400 || is_problem,
+        "{} {} as {who:?}: {status} is not problem+json",
+        row.method,
+        row.path
+    );
+    (status, text)
+}
+
+both_backends! {
+    fn every_endpoint_answers_each_caller_as_the_table_says(app: &TestApp) {
+        let people = People::register(app);
+        let mut failures = Vec::new();
+        for row in ROWS {
+            for (who, expected) in CALLERS.iter().zip(row.expect) {
+                // A fresh campaign per call: a write that succeeds changes nothing for the next.
+                let world = World::build(app, &people);
+                let (status, body) = call(app, &people, &world, row, *who);
+                if status != expected {
+                    failures.push(format!(
+                        "{} {} as {who:?}: expected {expected}, got {status}: {body}",
+                        row.method, row.path
+                    ));
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    }
+
+    fn a_key_never_writes_even_through_the_bearer_header(app: &TestApp) {
+        let people = People::register(app);
+        for row in ROWS.iter().filter(|r| r.method != "GET") {
+            let world = World::build(app, &people);
+            let method = Method::from_bytes(row.method.as_bytes()).unwrap();
+            let mut request = app.request(method, &world.fill(&people, row.path)).bearer_auth(&world.key);
+            if let Some(body) = row.body {
+                let body: Value = serde_json::from_str(&world.fill(&people, body)).unwrap();
+                request = request.json(&body);
+            }
+            let status = send(request).status().as_u16();
+            assert_eq!(status, 403, "{} {}", row.method, row.path);
+        }
+    }
+}
