@@ -468,3 +468,133 @@ both_backends! {
         assert_eq!(app.delete_with_token(&again, &people.organiser.token).status(), 204);
     }
 }
+
+both_backends! {
+    fn refusals_have_exact_problem_bodies(app: &TestApp) {
+        let people = People::register(app);
+        let world = World::build(app, &people);
+        let id = &world.campaign_id;
+        let outsider = app.get_with_token(&format!("/api/v1/campaigns/{id}"), &people.outsider.token);
+        assert_eq!(
+            outsider.text().unwrap(),
+            r#"{"type":"about:blank","title":"Not Found","status":404,"detail":"No such campaign."}"#
+        );
+        let player = app.get_with_token(&format!("/api/v1/campaigns/{id}/invites"), &people.player.token);
+        assert_eq!(
+            player.text().unwrap(),
+            r#"{"type":"about:blank","title":"Forbidden","status":403,"detail":"Only the campaign's organiser may do this."}"#
+        );
+        let key = send(
+            app.request(Method::POST, "/api/v1/campaigns")
+                .header("X-Api-Key", &world.key)
+                .json(&json!({"name": "x"})),
+        );
+        assert_eq!(
+            key.text().unwrap(),
+            r#"{"type":"about:blank","title":"Forbidden","status":403,"detail":"Integration keys are read-only."}"#
+        );
+        let anonymous = app.get("/api/v1/campaigns");
+        assert_eq!(anonymous.headers().get("www-authenticate").unwrap(), "Bearer");
+        assert_eq!(
+            anonymous.text().unwrap(),
+            r#"{"type":"about:blank","title":"Unauthorized","status":401,"detail":"Authentication required."}"#
+        );
+    }
+}
+
+mod cors {
+    use super::*;
+    use crate::common::Backend;
+
+    fn club_site_reads_standings_cross_origin(backend: Backend) {
+        // Arrange
+        let app = TestApp::spawn_with(backend, &[("FAD_CORS_ORIGINS", "https://club.example")]);
+        let people = People::register(&app);
+        let world = World::build(&app, &people);
+        let path = format!("/api/v1/campaigns/{}/standings", world.campaign_id);
+
+        // Act
+        let preflight = send(
+            app.request(Method::OPTIONS, &path)
+                .header("Origin", "https://club.example")
+                .header("Access-Control-Request-Method", "GET")
+                .header("Access-Control-Request-Headers", "x-api-key"),
+        );
+        let read = send(
+            app.request(Method::GET, &path)
+                .header("Origin", "https://club.example")
+                .header("X-Api-Key", &world.key),
+        );
+        let elsewhere = send(
+            app.request(Method::GET, &path)
+                .header("Origin", "https://evil.example")
+                .header("X-Api-Key", &world.key),
+        );
+
+        // Assert
+        assert!(preflight.status().is_success(), "{}", preflight.status());
+        assert_eq!(
+            preflight
+                .headers()
+                .get("access-control-allow-origin")
+                .unwrap(),
+            "https://club.example"
+        );
+        let allowed = preflight
+            .headers()
+            .get("access-control-allow-headers")
+            .unwrap();
+        assert!(
+            allowed
+                .to_str()
+                .unwrap()
+                .to_ascii_lowercase()
+                .contains("x-api-key")
+        );
+        assert_eq!(read.status(), 200);
+        assert_eq!(
+            read.headers().get("access-control-allow-origin").unwrap(),
+            "https://club.example"
+        );
+        assert!(
+            elsewhere
+                .headers()
+                .get("access-control-allow-origin")
+                .is_none()
+        );
+    }
+
+    fn no_origin_is_allowed_by_default(backend: Backend) {
+        let app = TestApp::spawn(backend);
+        let response = send(
+            app.request(Method::GET, "/api/v1/me")
+                .header("Origin", "https://club.example"),
+        );
+        assert!(
+            response
+                .headers()
+                .get("access-control-allow-origin")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn club_site_reads_standings_cross_origin_sqlite() {
+        club_site_reads_standings_cross_origin(Backend::Sqlite);
+    }
+
+    #[test]
+    fn club_site_reads_standings_cross_origin_postgres() {
+        club_site_reads_standings_cross_origin(Backend::Postgres);
+    }
+
+    #[test]
+    fn no_origin_is_allowed_by_default_sqlite() {
+        no_origin_is_allowed_by_default(Backend::Sqlite);
+    }
+
+    #[test]
+    fn no_origin_is_allowed_by_default_postgres() {
+        no_origin_is_allowed_by_default(Backend::Postgres);
+    }
+}

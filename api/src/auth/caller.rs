@@ -87,12 +87,12 @@ fn read_credential(headers: &HeaderMap) -> Result<Credential, ApiError> {
         Some(value) => {
             let value = value
                 .to_str()
-                .map_err(|_| unauthorized("the Authorization header is not valid text"))?;
+                .map_err(|_| unauthorized("The Authorization header is not valid text."))?;
             let (scheme, token) = value
                 .split_once(' ')
-                .ok_or_else(|| unauthorized("expected `Authorization: Bearer <token>`"))?;
+                .ok_or_else(|| unauthorized("Expected `Authorization: Bearer <token>`."))?;
             if !scheme.eq_ignore_ascii_case("bearer") || token.trim().is_empty() {
-                return Err(unauthorized("expected `Authorization: Bearer <token>`"));
+                return Err(unauthorized("Expected `Authorization: Bearer <token>`."));
             }
             Some(token.trim().to_owned())
         }
@@ -102,19 +102,19 @@ fn read_credential(headers: &HeaderMap) -> Result<Credential, ApiError> {
         Some(value) => Some(
             value
                 .to_str()
-                .map_err(|_| unauthorized("the X-Api-Key header is not valid text"))?
+                .map_err(|_| unauthorized("The X-Api-Key header is not valid text."))?
                 .trim()
                 .to_owned(),
         ),
     };
     match (bearer, api_key) {
         (Some(_), Some(_)) => Err(unauthorized(
-            "send either Authorization or X-Api-Key, not both",
+            "Send either Authorization or X-Api-Key, not both.",
         )),
         (Some(token), None) if token.starts_with(API_KEY_PREFIX) => Ok(Credential::ApiKey(token)),
         (Some(token), None) => Ok(Credential::Jwt(token)),
         (None, Some(key)) => Ok(Credential::ApiKey(key)),
-        (None, None) => Err(unauthorized("authentication required")),
+        (None, None) => Err(unauthorized("Authentication required.")),
     }
 }
 
@@ -132,7 +132,7 @@ impl FromRequest for Caller {
                 Credential::Jwt(token) => {
                     let claims = state.auth.jwt.verify(&token).map_err(|e| {
                         tracing::debug!(error = %e, "refused an access token");
-                        unauthorized("invalid or expired access token")
+                        unauthorized("Invalid or expired access token.")
                     })?;
                     Ok(Caller::User {
                         user_id: claims.sub,
@@ -150,7 +150,7 @@ impl FromRequest for Caller {
                             Ok(found)
                         })
                         .await?;
-                    let key = found.ok_or_else(|| unauthorized("unknown or revoked API key"))?;
+                    let key = found.ok_or_else(|| unauthorized("Unknown or revoked API key."))?;
                     Ok(Caller::ApiKey {
                         key_id: key.id,
                         campaign_id: key.campaign_id,
@@ -171,7 +171,7 @@ impl FromRequest for AuthUser {
             match caller.await? {
                 Caller::User { user_id } => Ok(AuthUser { user_id }),
                 Caller::ApiKey { .. } => Err(ApiError::Forbidden(
-                    "integration keys are read-only".to_owned(),
+                    "Integration keys are read-only.".to_owned(),
                 )),
             }
         })

@@ -9,30 +9,46 @@
 //!
 //! # Recipe for a handler
 //!
-//! A read that integration keys may make (standings, battles, forces, scenarios):
+//! A read that integration keys may make (standings, battles, forces, scenarios) takes
+//! [`Caller`] and asks [`campaign_access`] for `Need::Read` on the first line of its database
+//! closure:
 //!
 //! ```ignore
-//! async fn list_forces(caller: Caller, pool: web::Data<DbPool>, path: web::Path<String>)
-//!     -> Result<web::Json<Vec<ForceResponse>>, ApiError> {
+//! #[get("/campaigns/{campaign_id}/forces")]
+//! pub async fn list_forces(
+//!     caller: Caller,
+//!     state: web::Data<AppState>,
+//!     path: web::Path<String>,
+//! ) -> Result<web::Json<Vec<ForceResponse>>, ApiError> {
 //!     let campaign_id = path.into_inner();
-//!     let forces = db::run(&pool, move |conn| {
-//!         campaign_access(conn, &caller, &campaign_id, Need::Read)?; // first line
-//!         forces::list_for_campaign(conn, &campaign_id)
-//!     }).await?;
+//!     let forces = state
+//!         .db
+//!         .run(move |conn| {
+//!             let access = campaign_access(conn, &caller, &campaign_id, Need::Read)?;
+//!             Ok(store::forces::list_for_campaign(conn, &campaign_id)?)
+//!         })
+//!         .await?;
+//!     // `access.user_id` is None for a key: show it only what is public.
 //!     …
 //! }
 //! ```
 //!
-//! A write takes [`AuthUser`] instead of [`Caller`] (keys get 403 before the handler runs) and
-//! asks for `Need::Write`, or `Need::Organiser` for organiser-only actions. A resource with its
-//! own id (`/forces/{id}`, `/battles/{id}`) loads its row first, then calls [`campaign_access`]
-//! with the row's `campaign_id`, and answers an unknown id and a refused outsider with the same
-//! 404. Owner-only writes check `access.is_user_or_organiser(&force.owner_id)` and answer 403
+//! A write takes [`AuthUser`] instead (a key gets 403 before the handler body runs; a revoked
+//! key or bad token 401), builds `let caller = user.caller();`, and inside
+//! `state.db.transaction(…)` asks for `Need::Write`, or `Need::Organiser` for organiser-only
+//! actions. A resource with its own id (`/forces/{id}`, `/battles/{id}`) loads its row first,
+//! then calls [`campaign_access`] with the row's `campaign_id`; an unknown id and a refused
+//! outsider both answer 404 (use [`policy::campaign_not_found`] or the same `not_found`).
+//! Owner-only writes check `access.is_user_or_organiser(&force.owner_id)` and answer 403
 //! otherwise (the caller is a member, so the resource's existence is no secret). Secrets such as
-//! a side's hidden orders are filtered by `access.user_id`; an integration key (`user_id: None`)
-//! sees only what is public.
+//! a side's hidden orders are filtered by `access.user_id`; an integration key
+//! (`user_id: None`) sees only what is public.
 //!
-//! Every new endpoint also gets rows in the authorization table test
+//! Statuses: 401 no or bad credentials (missing, malformed, expired, forged, revoked key);
+//! 404 not a member (or a key of another campaign); 403 a member or this campaign's key
+//! attempting what its role or read-only key does not allow (API.md: 403 authenticated).
+//!
+//! Every new endpoint also gets a row in the authorization table test
 //! (`tests/authorization.rs`, `ROWS`).
 
 pub mod caller;

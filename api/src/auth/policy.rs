@@ -57,7 +57,7 @@ impl CampaignAccess {
 
 /// The 404 every refusal to an outsider uses, whatever the reason.
 pub fn campaign_not_found() -> ApiError {
-    ApiError::NotFound("campaign not found".to_owned())
+    ApiError::NotFound("No such campaign.".to_owned())
 }
 
 /// Decides whether `caller` may do what `need` says with campaign `campaign_id`.
@@ -85,7 +85,7 @@ pub fn campaign_access(
                     role: None,
                 }),
                 Need::Write | Need::Organiser => Err(ApiError::Forbidden(
-                    "integration keys are read-only".to_owned(),
+                    "Integration keys are read-only.".to_owned(),
                 )),
             }
         }
@@ -95,7 +95,7 @@ pub fn campaign_access(
             let role = membership.role();
             if need == Need::Organiser && role != Role::Organiser {
                 return Err(ApiError::Forbidden(
-                    "only the campaign's organiser may do this".to_owned(),
+                    "Only the campaign's organiser may do this.".to_owned(),
                 ));
             }
             Ok(CampaignAccess {

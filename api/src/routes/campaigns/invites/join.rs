@@ -48,11 +48,11 @@ pub async fn join_campaign(
         .db
         .transaction(move |conn| {
             // One answer for every unusable code: no hint about which codes once existed.
-            let unusable = || ApiError::NotFound("no usable invitation with this code".to_owned());
+            let unusable = || ApiError::NotFound("No usable invitation with this code.".to_owned());
             let invite = invites::find_by_code_hash(conn, &code_hash)?.ok_or_else(unusable)?;
             if memberships::find(conn, &invite.campaign_id, &user.user_id)?.is_some() {
                 return Err(ApiError::Conflict(
-                    "you are already a member of this campaign".to_owned(),
+                    "You are already a member of this campaign.".to_owned(),
                 ));
             }
             if !invites::claim_use(conn, &invite.id, now)? {
@@ -61,7 +61,7 @@ pub async fn join_campaign(
             let membership = Membership::new(&invite.campaign_id, &user.user_id, Role::Player, now);
             memberships::insert(conn, &membership)?;
             let username = users::find_by_id(conn, &user.user_id)?
-                .ok_or_else(|| ApiError::Unauthorized("unknown user".to_owned()))?
+                .ok_or_else(|| ApiError::Unauthorized("Unknown user.".to_owned()))?
                 .username;
             Ok((membership, username))
         })

@@ -27,7 +27,11 @@ pub async fn leave_campaign(
     user: AuthUser,
     state: web::Data<AppState>,
     path: web::Path<String>,
+    body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
+    // Read (and ignore) any body: actix closes a keep-alive connection whose request body was
+    // left unread, which breaks clients that reuse it. The app's payload limit bounds it.
+    let _ = body.to_bytes().await;
     let campaign_id = path.into_inner();
     let caller = user.caller();
     state
@@ -36,7 +40,7 @@ pub async fn leave_campaign(
             let access = campaign_access(conn, &caller, &campaign_id, Need::Write)?;
             if access.is_organiser() {
                 return Err(ApiError::Conflict(
-                    "the organiser cannot leave; hand the role over first".to_owned(),
+                    "The organiser cannot leave; hand the role over first.".to_owned(),
                 ));
             }
             memberships::delete(conn, &campaign_id, &user.user_id)?;

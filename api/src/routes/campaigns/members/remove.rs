@@ -40,7 +40,7 @@ pub async fn remove_member(
             campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
             if member_id == user.user_id {
                 return Err(ApiError::Conflict(
-                    "the organiser cannot be removed; hand the role over first".to_owned(),
+                    "The organiser cannot be removed; hand the role over first.".to_owned(),
                 ));
             }
             match memberships::delete(conn, &campaign_id, &member_id)? {

@@ -50,7 +50,7 @@ fn if_match_version(headers: &HeaderMap) -> Result<Option<i64>, ApiError> {
         .and_then(|v| v.parse::<i64>().ok())
         .map(Some)
         .ok_or_else(|| {
-            ApiError::PreconditionFailed("If-Match does not match the current version".to_owned())
+            ApiError::PreconditionFailed("If-Match does not match the current version.".to_owned())
         })
 }
 
@@ -114,17 +114,17 @@ pub async fn update_campaign_settings(
             // Both must agree with the stored version when both are sent.
             if version.is_some_and(|v| v != current.version) {
                 return Err(ApiError::Conflict(format!(
-                    "the campaign changed: its version is now {}",
+                    "The campaign changed: its version is now {}.",
                     current.version
                 )));
             }
             if if_match.is_some_and(|v| v != current.version) {
                 return Err(ApiError::PreconditionFailed(
-                    "If-Match does not match the current version".to_owned(),
+                    "If-Match does not match the current version.".to_owned(),
                 ));
             }
             campaigns::update_settings_if_version(conn, &campaign_id, expected, &settings, now)?
-                .ok_or_else(|| ApiError::Conflict("the campaign changed meanwhile".to_owned()))
+                .ok_or_else(|| ApiError::Conflict("The campaign changed meanwhile.".to_owned()))
         })
         .await?;
     tracing::info!(campaign.id = %updated.id, "Updated settings of campaign {}", updated.id);
