@@ -288,3 +288,39 @@ mod rate_limit {
         limited(Backend::Postgres);
     }
 }
+
+mod lifetime {
+    use super::*;
+    use crate::common::Backend;
+
+    fn configured(backend: Backend) {
+        let app = TestApp::spawn_with(backend, &[("FAD_JWT_LIFETIME_SECS", "90")]);
+        register(&app, "oscar");
+        let body: Value = app
+            .post_json(
+                "/api/v1/auth/login",
+                &json!({"username": "oscar", "password": PASSWORD}),
+            )
+            .json()
+            .unwrap();
+        assert_eq!(body["expires_in"], 90);
+        let token = body["access_token"].as_str().unwrap();
+        let claims = jsonwebtoken::dangerous::insecure_decode::<Value>(token)
+            .unwrap()
+            .claims;
+        assert_eq!(
+            claims["exp"].as_i64().unwrap() - claims["iat"].as_i64().unwrap(),
+            90
+        );
+    }
+
+    #[test]
+    fn token_lifetime_follows_fad_jwt_lifetime_secs_sqlite() {
+        configured(Backend::Sqlite);
+    }
+
+    #[test]
+    fn token_lifetime_follows_fad_jwt_lifetime_secs_postgres() {
+        configured(Backend::Postgres);
+    }
+}

@@ -17,4 +17,5 @@ mod health;
 mod migrations;
 mod openapi_drift;
 mod startup;
+mod store_campaigns;
 mod store_users;

@@ -359,4 +359,40 @@ mod tests {
         let url = args.database_url().unwrap();
         assert_eq!(url.to_string(), "sqlite:///srv/fad/fad-campaign.sqlite3");
     }
+
+    fn serve_args(extra: &[&str]) -> ServeArgs {
+        let mut argv = vec![
+            "fad-campaign",
+            "serve",
+            "--database-url",
+            "sqlite:///tmp/unused.sqlite3",
+            "--jwt-secret",
+            "0123456789abcdef0123456789abcdef",
+        ];
+        argv.extend_from_slice(extra);
+        let Command::Serve(args) = Cli::try_parse_from(argv).unwrap().command else {
+            panic!("serve")
+        };
+        args
+    }
+
+    #[test]
+    fn token_lifetime_and_auth_rate_default_and_refuse_zero() {
+        let config = Config::from_serve_args(serve_args(&[])).unwrap();
+        assert_eq!(config.jwt_lifetime_secs, 12 * 3600);
+        assert_eq!(
+            (config.auth_rate_per_minute, config.auth_rate_burst),
+            (10, 10)
+        );
+        for bad in [
+            ["--jwt-lifetime-secs", "0"],
+            ["--auth-rate-per-minute", "0"],
+            ["--auth-rate-burst", "0"],
+        ] {
+            let err = Config::from_serve_args(serve_args(&bad))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("must be greater than 0"), "{err}");
+        }
+    }
 }
