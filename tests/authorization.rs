@@ -86,6 +86,7 @@ pub const ROWS: &[Row] = &[
     row("POST", "/api/v1/campaigns", Some(r#"{"name": "New"}"#), [401, 201, 201, 201, 201, 403, 401, 401]),
     row("GET", "/api/v1/campaigns", None, [401, 200, 200, 200, 200, 403, 401, 401]),
     row("GET", "/api/v1/campaigns/{campaign}", None, [401, 404, 200, 200, 200, 403, 401, 401]),
+    row("PATCH", "/api/v1/campaigns/{campaign}", Some(r#"{"version": 1, "name": "Renamed"}"#), [401, 404, 403, 403, 200, 403, 401, 401]),
     row("GET", "/api/v1/campaigns/{campaign}/settings", None, [401, 404, 200, 200, 200, 403, 401, 401]),
     row("PUT", "/api/v1/campaigns/{campaign}/settings", Some(r#"{"version": 1}"#), [401, 404, 403, 403, 200, 403, 401, 401]),
     // Members.

@@ -598,3 +598,46 @@ mod cors {
         no_origin_is_allowed_by_default(Backend::Postgres);
     }
 }
+
+both_backends! {
+    fn organiser_renames_a_campaign_from_the_current_version_only(app: &TestApp) {
+        // Arrange
+        let alice = register(app, "alice");
+        let created = app.post_json_with_token(
+            "/api/v1/campaigns",
+            &json!({"name": "Old", "description": "text"}),
+            &alice.token,
+        );
+        let id = created.json::<Value>().unwrap()["id"].as_str().unwrap().to_owned();
+        let path = format!("/api/v1/campaigns/{id}");
+        let patch = |body: Value, if_match: Option<&str>| {
+            let mut request = app.request(Method::PATCH, &path).bearer_auth(&alice.token).json(&body);
+            if let Some(tag) = if_match {
+                request = request.header("If-Match", tag);
+            }
+            send(request)
+        };
+
+        // Act
+        let renamed = patch(json!({"version": 1, "name": " New "}), None);
+        let stale = patch(json!({"version": 1, "name": "Stale"}), None);
+        let stale_tag = patch(json!({"name": "Stale"}), Some("\"1\""));
+        let invalid = patch(json!({"version": 2, "name": ""}), None);
+        let cleared = patch(json!({"description": ""}), Some("\"2\""));
+
+        // Assert
+        assert_eq!(renamed.status(), 200);
+        assert_eq!(renamed.headers().get("etag").unwrap(), "\"2\"");
+        let body: Value = renamed.json().unwrap();
+        assert_eq!((body["name"].as_str(), body["description"].as_str()), (Some("New"), Some("text")));
+        assert_problem(stale, 409);
+        assert_problem(stale_tag, 412);
+        assert_eq!(assert_problem(invalid, 422)["errors"][0]["field"], "name");
+        assert_eq!(cleared.status(), 200);
+        let body: Value = cleared.json().unwrap();
+        assert_eq!((body["name"].as_str(), body["version"].as_i64()), (Some("New"), Some(3)));
+        assert!(body["description"].is_null());
+        let read: Value = app.get_with_token(&path, &alice.token).json().unwrap();
+        assert_eq!(read, body);
+    }
+}

@@ -117,6 +117,35 @@ pub fn update_settings_if_version(
     }
 }
 
+/// Sets name and description when the stored version is `expected_version`; returns the
+/// updated campaign, or `None` when the version is stale (or the campaign is gone).
+pub fn update_details_if_version(
+    conn: &mut Db,
+    id: &str,
+    expected_version: i64,
+    name: &str,
+    description: Option<&str>,
+    now: NaiveDateTime,
+) -> QueryResult<Option<Campaign>> {
+    let changed = diesel::update(
+        campaigns::table
+            .filter(campaigns::id.eq(id))
+            .filter(campaigns::version.eq(expected_version)),
+    )
+    .set((
+        campaigns::name.eq(name),
+        campaigns::description.eq(description),
+        campaigns::version.eq(expected_version + 1),
+        campaigns::updated_at.eq(now),
+    ))
+    .execute(conn)?;
+    if changed == 0 {
+        Ok(None)
+    } else {
+        find_by_id(conn, id)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,21 +1,20 @@
 //! `PUT /api/v1/campaigns/{campaign_id}/settings`: replace the settings (organiser), guarded by
 //! the campaign version.
 
-use actix_web::http::header::{HeaderMap, IF_MATCH};
 use actix_web::{HttpRequest, HttpResponse, put, web};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::auth::{AuthUser, Need, campaign_access, policy::campaign_not_found};
-use crate::error::{ApiError, FieldError, Problem};
+use crate::error::{ApiError, Problem};
 use crate::extract::Json;
 use crate::store::{
     self,
     campaigns::{self, CampaignSettings},
 };
 
-use super::super::etag;
+use super::super::{Precondition, etag};
 use super::{HouseRulesBody, SettingsResponse};
 
 /// New settings. Omitted house-rule switches take the settled readings (this replaces the
@@ -35,23 +34,6 @@ pub struct UpdateSettingsRequest {
 
 fn default_true() -> bool {
     true
-}
-
-/// The expected version from `If-Match: "<n>"`: `Ok(None)` without the header; 412 when it is
-/// not one of our tags (it can never match).
-fn if_match_version(headers: &HeaderMap) -> Result<Option<i64>, ApiError> {
-    let Some(value) = headers.get(IF_MATCH) else {
-        return Ok(None);
-    };
-    value
-        .to_str()
-        .ok()
-        .map(|v| v.trim().trim_start_matches("W/").trim_matches('"'))
-        .and_then(|v| v.parse::<i64>().ok())
-        .map(Some)
-        .ok_or_else(|| {
-            ApiError::PreconditionFailed("If-Match does not match the current version.".to_owned())
-        })
 }
 
 /// Replaces a campaign's settings (organiser). A stale `version` gets 409 and a stale `If-Match`
@@ -92,13 +74,7 @@ pub async fn update_campaign_settings(
         house_rules,
         results_need_confirmation,
     } = body.into_inner();
-    let if_match = if_match_version(req.headers())?;
-    let Some(expected) = if_match.or(version) else {
-        return Err(ApiError::Validation(vec![FieldError::new(
-            "version",
-            "send the version the change is based on (or an If-Match header)",
-        )]));
-    };
+    let precondition = Precondition::read(req.headers(), version)?;
     let settings = CampaignSettings {
         house_rules: house_rules.into(),
         results_need_confirmation,
@@ -111,20 +87,15 @@ pub async fn update_campaign_settings(
             campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
             let current =
                 campaigns::find_by_id(conn, &campaign_id)?.ok_or_else(campaign_not_found)?;
-            // Both must agree with the stored version when both are sent.
-            if version.is_some_and(|v| v != current.version) {
-                return Err(ApiError::Conflict(format!(
-                    "The campaign changed: its version is now {}.",
-                    current.version
-                )));
-            }
-            if if_match.is_some_and(|v| v != current.version) {
-                return Err(ApiError::PreconditionFailed(
-                    "If-Match does not match the current version.".to_owned(),
-                ));
-            }
-            campaigns::update_settings_if_version(conn, &campaign_id, expected, &settings, now)?
-                .ok_or_else(|| ApiError::Conflict("The campaign changed meanwhile.".to_owned()))
+            precondition.check(current.version)?;
+            campaigns::update_settings_if_version(
+                conn,
+                &campaign_id,
+                current.version,
+                &settings,
+                now,
+            )?
+            .ok_or_else(|| ApiError::Conflict("The campaign changed meanwhile.".to_owned()))
         })
         .await?;
     tracing::info!(campaign.id = %updated.id, "Updated settings of campaign {}", updated.id);
