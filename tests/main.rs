@@ -11,6 +11,7 @@ mod common;
 mod auth;
 mod authorization;
 mod campaigns;
+mod db_transactions;
 mod docker;
 mod errors;
 mod health;

@@ -325,6 +325,17 @@ impl Database {
         .await?
     }
 
+    /// Runs `f` inside one read-only transaction (a consistent snapshot across several
+    /// queries). Unlike [`Database::transaction`] it does not queue behind SQLite writers, so
+    /// `f` must not write: on SQLite a write here may fail with "database is locked" (503).
+    pub async fn read<T, F>(&self, f: F) -> Result<T, ApiError>
+    where
+        F: FnOnce(&mut Db) -> Result<T, ApiError> + Send + 'static,
+        T: Send + 'static,
+    {
+        self.run(move |conn| conn.transaction(f)).await
+    }
+
     /// One round trip to the database (used by `/ready`).
     pub async fn ping(&self) -> Result<(), ApiError> {
         self.run(|conn| Ok(conn.ping()?)).await

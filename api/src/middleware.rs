@@ -3,7 +3,7 @@
 //! status, latency, request id), and the safety net that turns any error response that is not
 //! yet problem+json (actix's own errors, other middleware) into one.
 
-use crate::error::{ApiError, PROBLEM_JSON, Problem};
+use crate::error::{ApiError, INTERNAL_DETAIL, PROBLEM_JSON, Problem};
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderName, HeaderValue};
@@ -99,7 +99,7 @@ fn ensure_problem_json(response: ServiceResponse<BoxBody>) -> ServiceResponse<Bo
             "request failed: {}",
             cause.as_deref().unwrap_or("-")
         );
-        ApiError::Internal(anyhow::anyhow!("-")).problem().detail
+        INTERNAL_DETAIL.to_owned()
     } else {
         cause.unwrap_or_else(|| status.canonical_reason().unwrap_or("Error").to_owned())
     };
