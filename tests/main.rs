@@ -16,6 +16,7 @@ mod docker;
 mod errors;
 mod health;
 mod migrations;
+mod odds;
 mod openapi_drift;
 mod startup;
 mod store_campaigns;

@@ -31,6 +31,7 @@ pub const API_KEY: &str = "api_key";
         (name = "forces", description = "Forces (rosters) and their history"),
         (name = "battles", description = "Battles, results and the post-battle sequence"),
         (name = "scenarios", description = "Scenario generation"),
+        (name = "odds", description = "Exact mission odds (public)"),
     )
 )]
 pub struct ApiDoc;

@@ -6,6 +6,7 @@ pub mod auth;
 pub mod battles;
 pub mod campaigns;
 pub mod forces;
+pub mod odds;
 pub mod probes;
 pub mod scenarios;
 
@@ -23,6 +24,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .configure(campaigns::configure)
             .configure(forces::configure)
             .configure(battles::configure)
-            .configure(scenarios::configure),
+            .configure(scenarios::configure)
+            .configure(odds::configure),
     );
 }
