@@ -18,6 +18,7 @@ mod health;
 mod migrations;
 mod odds;
 mod openapi_drift;
+mod scenarios;
 mod startup;
 mod store_campaigns;
 mod store_users;

@@ -77,4 +77,36 @@ diesel::joinable!(memberships -> users (user_id));
 diesel::joinable!(invites -> campaigns (campaign_id));
 diesel::joinable!(api_keys -> campaigns (campaign_id));
 
-diesel::allow_tables_to_appear_in_same_query!(users, campaigns, memberships, invites, api_keys);
+diesel::allow_tables_to_appear_in_same_query!(
+    users,
+    campaigns,
+    memberships,
+    invites,
+    api_keys,
+    scenarios,
+    idempotency_keys
+);
+
+diesel::table! {
+    /// One-shot scenarios: the whole scenario as JSON, readable by its creator or a share token.
+    scenarios (id) {
+        id -> Text,
+        created_by -> Text,
+        share_token_hash -> Nullable<Text>,
+        document -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// First responses to writes sent with an `Idempotency-Key`, per user and endpoint.
+    idempotency_keys (user_id, scope, idempotency_key) {
+        user_id -> Text,
+        scope -> Text,
+        idempotency_key -> Text,
+        request_hash -> Text,
+        status -> Integer,
+        response -> Text,
+        created_at -> Timestamp,
+    }
+}

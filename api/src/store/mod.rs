@@ -3,8 +3,10 @@
 
 pub mod api_keys;
 pub mod campaigns;
+pub mod idempotency;
 pub mod invites;
 pub mod memberships;
+pub mod scenarios;
 pub mod users;
 
 use chrono::{NaiveDateTime, SubsecRound, Utc};

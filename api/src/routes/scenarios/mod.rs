@@ -1,7 +1,116 @@
-//! Routes for scenario generation, per battle and one-shot (API.md › Scenario generation), under `/api/v1`.
-//! Handlers live one per file in this directory and are registered in [`configure`].
+//! Routes for scenario generation (API.md › Scenario generation), under `/api/v1`: the one-shot
+//! generator (issue 7 item 4) — `POST /scenarios`, `GET /scenarios/{id}` (its creator) and
+//! `GET /scenarios/shared/{token}` (anyone with the share link). The printable sheet lives in
+//! [`crate::routes::sheets`]. Handlers live one per file and are registered in [`configure`].
+//!
+//! A scenario is stored as one JSON document ([`ScenarioDocument`]): the domain's machine state,
+//! the roll log, the narrative and the unused entered dice. The creator (and a share-link
+//! holder) sees everything ([`Viewer::Everything`]): a one-shot scenario is one person preparing
+//! game night, with no secrets between the sides.
 
+pub mod create;
+pub mod generate;
+pub mod read;
+pub mod request;
+
+use chrono::{DateTime, Utc};
+use fad_domain::dice::RollLog;
+use fad_domain::narrative::Narrative;
+use fad_domain::scenario::side_dice::EnteredBySide;
+use fad_domain::scenario::{Scenario, ScenarioView, Viewer};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-/// Registers this resource's handlers (paths are relative to `/api/v1`).
-pub fn configure(_cfg: &mut ServiceConfig) {}
+use crate::error::ApiError;
+use crate::store::scenarios::ScenarioRow;
+
+pub use request::ForceRef;
+
+/// Registers this resource's handlers (paths are relative to `/api/v1`). The literal `shared`
+/// path comes before `{scenario_id}`.
+pub fn configure(cfg: &mut ServiceConfig) {
+    cfg.service(create::create_scenario)
+        .service(read::get_shared_scenario)
+        .service(read::get_scenario);
+}
+
+/// What is stored per scenario (JSON text in `scenarios.document`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScenarioDocument {
+    /// The finished machine state (both forces included).
+    pub scenario: Scenario,
+    /// The sides' forces, in side order.
+    pub forces: Vec<ForceRef>,
+    /// The circumstances of war, when asked for (RULES.md §5).
+    #[serde(default)]
+    pub narrative: Option<Narrative>,
+    /// Every roll, in order.
+    pub rolls: RollLog,
+    /// Entered values no roll used, per force id.
+    #[serde(default)]
+    pub unused_dice: EnteredBySide,
+}
+
+/// A scenario as its creator (or a share-link holder) sees it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ScenarioResponse {
+    /// The scenario id.
+    pub id: String,
+    /// When it was generated (RFC 3339 UTC).
+    pub created_at: DateTime<Utc>,
+    /// Whether a share link exists.
+    pub shared: bool,
+    /// The share link (the printable sheet), only in the response that created it: the token
+    /// is stored hashed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub share_url: Option<String>,
+    /// The same scenario as JSON through the share link.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub share_api_url: Option<String>,
+    /// The sides' forces, in side order.
+    pub forces: Vec<ForceRef>,
+    /// The whole scenario: `state`, `escalating_engagement`, `table_edge_chooser`,
+    /// `first_to_place_markers`, `objectives`, and per side `stance`, `attitude`,
+    /// `recon_points`, `table_edge_roll`, `deployment_zone_inches`, `field_defences`, `mission`,
+    /// `mission_totals`, `tied_missions`, `contact_markers`, `recon_duty`, `bonus`,
+    /// `pre_battle_events`, ….
+    #[serde(flatten)]
+    #[schema(value_type = Object)]
+    pub scenario: ScenarioView,
+    /// The circumstances of war, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub narrative: Option<Narrative>,
+    /// Every roll in order (API.md › Dice and the roll log).
+    #[schema(value_type = Vec<Object>)]
+    pub rolls: RollLog,
+    /// Entered values no roll used: force id → step → subject → values.
+    #[schema(value_type = Object)]
+    pub unused_dice: EnteredBySide,
+}
+
+impl ScenarioResponse {
+    /// The response for a stored row.
+    pub fn from_row(row: &ScenarioRow) -> Result<Self, ApiError> {
+        let doc: ScenarioDocument = serde_json::from_str(&row.document)
+            .map_err(|e| ApiError::Internal(anyhow::anyhow!("stored scenario {}: {e}", row.id)))?;
+        Ok(Self::new(row, doc))
+    }
+
+    /// The response for a row and its parsed document.
+    pub fn new(row: &ScenarioRow, doc: ScenarioDocument) -> Self {
+        Self {
+            id: row.id.clone(),
+            created_at: row.created_at.and_utc(),
+            shared: row.share_token_hash.is_some(),
+            share_url: None,
+            share_api_url: None,
+            forces: doc.forces,
+            scenario: doc.scenario.view_for(Viewer::Everything),
+            narrative: doc.narrative,
+            rolls: doc.rolls,
+            unused_dice: doc.unused_dice,
+        }
+    }
+}

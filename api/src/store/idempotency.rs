@@ -1,0 +1,67 @@
+//! The `Idempotency-Key` store (API.md › General): the first response to a write, per user,
+//! endpoint (`scope`, e.g. `"POST /api/v1/scenarios"`) and key, with a hash of the request body.
+//!
+//! Any rolling write can reuse it inside its transaction: [`find`] first; on a hit with the same
+//! hash answer the stored response (nothing is rolled), with another hash refuse (409); on a miss
+//! do the work and [`insert`] the response in the same transaction. Two concurrent first uses
+//! collide on the primary key, and the loser's transaction rolls back.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use sha2::{Digest, Sha256};
+
+use crate::db::Db;
+use crate::schema::idempotency_keys;
+
+/// Longest accepted `Idempotency-Key`.
+pub const MAX_KEY_LEN: usize = 200;
+
+/// A stored first response.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
+#[diesel(table_name = idempotency_keys)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub struct IdempotentResponse {
+    /// The caller.
+    pub user_id: String,
+    /// The endpoint, e.g. `"POST /api/v1/scenarios"`.
+    pub scope: String,
+    /// The client's key.
+    pub idempotency_key: String,
+    /// SHA-256 hex of the request body.
+    pub request_hash: String,
+    /// The HTTP status of the first response.
+    pub status: i32,
+    /// Its JSON body.
+    pub response: String,
+    /// When it was stored (UTC).
+    pub created_at: NaiveDateTime,
+}
+
+/// SHA-256 hex of a request body.
+pub fn hash_body(body: &[u8]) -> String {
+    hex::encode(Sha256::digest(body))
+}
+
+/// The stored response for `(user_id, scope, key)`, if any.
+pub fn find(
+    conn: &mut Db,
+    user_id: &str,
+    scope: &str,
+    key: &str,
+) -> QueryResult<Option<IdempotentResponse>> {
+    idempotency_keys::table
+        .filter(idempotency_keys::user_id.eq(user_id))
+        .filter(idempotency_keys::scope.eq(scope))
+        .filter(idempotency_keys::idempotency_key.eq(key))
+        .select(IdempotentResponse::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Stores a first response.
+pub fn insert(conn: &mut Db, row: &IdempotentResponse) -> QueryResult<()> {
+    diesel::insert_into(idempotency_keys::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
