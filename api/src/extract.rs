@@ -71,14 +71,64 @@ fn payload_error(err: actix_web::Error) -> ApiError {
     }
 }
 
-/// Deserializes a JSON body, naming the path of the first bad value.
+/// Deserializes a JSON body, naming the path of the first bad value. Text holding U+0000 is
+/// refused (422): PostgreSQL cannot store it and SQLite would, so both backends answer alike.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    if let Some(field) = nul_field(bytes) {
+        return Err(ApiError::validation(
+            field,
+            "text must not contain the NUL character (U+0000)",
+        ));
+    }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(path_error)?;
     deserializer
         .end()
         .map_err(|e| ApiError::bad_request(format!("Malformed JSON: {e}")))?;
     Ok(value)
+}
+
+/// The path (`a.b[0]`, `.` for the body itself) of the first string or key holding U+0000, if
+/// any. Only bodies that spell `\u0000` are parsed a second time.
+fn nul_field(bytes: &[u8]) -> Option<String> {
+    let spelled = bytes
+        .windows(6)
+        .any(|w| w[0] == b'\\' && w[1] == b'u' && &w[2..] == b"0000");
+    if !spelled {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    fn walk(value: &serde_json::Value, path: String) -> Option<String> {
+        let join = |key: &str| {
+            if path.is_empty() {
+                key.to_owned()
+            } else {
+                format!("{path}.{key}")
+            }
+        };
+        match value {
+            serde_json::Value::String(text) if text.contains('\0') => Some(path),
+            serde_json::Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .find_map(|(i, item)| walk(item, format!("{path}[{i}]"))),
+            serde_json::Value::Object(fields) => fields.iter().find_map(|(key, item)| {
+                if key.contains('\0') {
+                    Some(join(key))
+                } else {
+                    walk(item, join(key))
+                }
+            }),
+            _ => None,
+        }
+    }
+    walk(&value, String::new()).map(|path| {
+        if path.is_empty() {
+            ".".to_owned()
+        } else {
+            path
+        }
+    })
 }
 
 fn path_error(err: serde_path_to_error::Error<serde_json::Error>) -> ApiError {
@@ -191,6 +241,21 @@ mod tests {
             ApiError::Validation(errors) => errors,
             other => panic!("expected 422, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn nul_characters_in_text_are_refused_with_their_path() {
+        let err = parse_json::<Body>(br#"{"name":"a","units":[{"strength":1}],"x":["b\u0000"]}"#)
+            .unwrap_err();
+        assert_eq!(
+            errors_of(err),
+            [FieldError::new(
+                "x[0]",
+                "text must not contain the NUL character (U+0000)"
+            )]
+        );
+        // An escaped backslash followed by `u0000` is plain text, not NUL.
+        assert!(parse_json::<Body>(br#"{"name":"\\u0000","units":[]}"#).is_ok());
     }
 
     #[test]

@@ -1,11 +1,14 @@
 //! Request middleware: a request id on every response (`x-request-id`), one span per request
 //! (so every log line of a request carries its id), one log line per request (method, path,
-//! status, latency, request id), and the safety net that turns any error response that is not
-//! yet problem+json (actix's own errors, other middleware) into one.
+//! status, latency, request id), the safety net that turns any error response that is not
+//! yet problem+json (actix's own errors, other middleware) into one, the security headers
+//! (`X-Content-Type-Options: nosniff` everywhere, a `Content-Security-Policy` on every response),
+//! and `Connection: close` on error answers to requests whose body may be left unread.
 
 use crate::error::{ApiError, INTERNAL_DETAIL, PROBLEM_JSON, Problem};
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
+use actix_web::http::ConnectionType;
 use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::middleware::Next;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse};
@@ -17,6 +20,16 @@ use tracing::Instrument;
 
 /// Response header carrying the request id.
 pub const REQUEST_ID_HEADER: HeaderName = HeaderName::from_static("x-request-id");
+
+/// Content-Security-Policy of HTML pages (Swagger UI at `/docs/`): its vendored scripts, styles
+/// and the OpenAPI document come from this origin; Swagger UI sets inline styles and uses
+/// `data:` images for its icons. Nothing may frame the page.
+pub const CSP_HTML: &str = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+     img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; \
+     form-action 'none'; frame-ancestors 'none'";
+
+/// Content-Security-Policy of every other response (JSON, SVG, …): nothing may load or frame.
+pub const CSP_API: &str = "default-src 'none'; frame-ancestors 'none'";
 
 /// The id of the current request (a UUID), also in the `x-request-id` response header and in
 /// every log line of the request. Handlers can take it as an extractor.
@@ -49,11 +62,21 @@ pub async fn request_context(
     req.extensions_mut().insert(id);
     let method = req.method().clone();
     let path = req.path().to_owned();
+    let has_body = request_has_body(&req);
     let span = tracing::info_span!("request", request_id = %id);
 
     // Handlers, extractors and actix-cors answer errors as responses; only a failing
     // middleware yields `Err`, which actix renders itself (ApiError stays problem+json).
-    let result = next.call(req).instrument(span.clone()).await;
+    let result = if path_has_nul(&path) {
+        // No id or name holds U+0000 (PostgreSQL cannot even compare it): no such resource.
+        let error = ApiError::NotFound(format!("No route for {method} {path}."));
+        Ok(req.error_response(error))
+    } else {
+        next.call(req)
+            .instrument(span.clone())
+            .await
+            .map(ServiceResponse::map_into_boxed_body)
+    };
     let access_log = |status: u16| {
         let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
         tracing::info!(
@@ -67,7 +90,7 @@ pub async fn request_context(
         );
     };
     let response = match result {
-        Ok(response) => response.map_into_boxed_body(),
+        Ok(response) => response,
         Err(err) => {
             access_log(err.as_response_error().status_code().as_u16());
             return Err(err);
@@ -77,8 +100,60 @@ pub async fn request_context(
     if let Ok(value) = HeaderValue::from_str(&id.to_string()) {
         response.headers_mut().insert(REQUEST_ID_HEADER, value);
     }
+    add_security_headers(&mut response);
+    if has_body && (response.status().is_client_error() || response.status().is_server_error()) {
+        // An extractor or guard may have answered before reading the body (401, 413, …). actix
+        // then drops the connection after the response without saying so, and a keep-alive
+        // client that reuses it fails. Saying `Connection: close` makes it open a new one.
+        response
+            .response_mut()
+            .head_mut()
+            .set_connection_type(ConnectionType::Close);
+    }
     access_log(response.status().as_u16());
     Ok(response)
+}
+
+/// Whether the (percent-encoded) path spells a NUL character.
+fn path_has_nul(path: &str) -> bool {
+    path.contains("%00")
+}
+
+/// Whether the request announces a body (`Content-Length` > 0 or any `Transfer-Encoding`).
+fn request_has_body(req: &ServiceRequest) -> bool {
+    let headers = req.headers();
+    if headers.contains_key(header::TRANSFER_ENCODING) {
+        return true;
+    }
+    headers.get(header::CONTENT_LENGTH).is_some_and(|v| {
+        // An unparsable length counts as a body: the connection state is unknown.
+        v.to_str()
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .is_none_or(|n| n > 0)
+    })
+}
+
+/// `X-Content-Type-Options: nosniff` on every response; a `Content-Security-Policy` unless a
+/// handler set one: [`CSP_HTML`] for HTML pages, [`CSP_API`] otherwise.
+fn add_security_headers(response: &mut ServiceResponse<BoxBody>) {
+    let is_html = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    let headers = response.headers_mut();
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
+        let policy = if is_html { CSP_HTML } else { CSP_API };
+        headers.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(policy),
+        );
+    }
 }
 
 /// Rewrites an error response that is not problem+json into one with the same status.

@@ -41,7 +41,7 @@ pub async fn transfer_organiser(
     user: AuthUser,
     state: web::Data<AppState>,
     path: web::Path<String>,
-    body: web::Json<TransferOrganiserRequest>,
+    body: crate::extract::Json<TransferOrganiserRequest>,
 ) -> Result<web::Json<MemberResponse>, ApiError> {
     let campaign_id = path.into_inner();
     let target = body.into_inner().user_id;
