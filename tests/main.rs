@@ -23,6 +23,7 @@ mod odds;
 mod openapi_drift;
 mod scenarios;
 mod security_headers;
+mod sheet;
 mod startup;
 mod store_campaigns;
 mod store_users;

@@ -9,6 +9,7 @@ pub mod forces;
 pub mod odds;
 pub mod probes;
 pub mod scenarios;
+pub mod sheets;
 
 use utoipa_actix_web::{scope, service_config::ServiceConfig};
 
@@ -18,6 +19,7 @@ pub const API_BASE: &str = "/api/v1";
 /// Registers every route (called by [`crate::openapi::configure`]).
 pub fn configure(cfg: &mut ServiceConfig) {
     probes::configure(cfg);
+    sheets::configure(cfg);
     cfg.service(
         scope(API_BASE)
             .configure(auth::configure)
