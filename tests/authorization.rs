@@ -105,6 +105,11 @@ pub const ROWS: &[Row] = &[
     row("DELETE", "/api/v1/campaigns/{campaign}/api-keys/{key}", None, [401, 404, 403, 403, 204, 403, 401, 401]),
     // Standings.
     row("GET", "/api/v1/campaigns/{campaign}/standings", None, [401, 404, 200, 200, 200, 200, 401, 401]),
+    // Exact odds: public (a pure function of the MISSION TABLE); credentials are not read.
+    row("GET", "/api/v1/odds/missions?stance=neutral&attitude=passive", None, [200, 200, 200, 200, 200, 200, 200, 200]),
+    // One-shot scenarios: any person; read back by the creator only (tests/scenarios.rs).
+    row("POST", "/api/v1/scenarios", Some(r#"{"sides": [{"name": "A", "units": [{"name": "S", "kind": "squad"}], "stance": "neutral", "attitude": "passive"}, {"name": "B", "units": [{"name": "S", "kind": "squad"}], "non_player": true}]}"#), [401, 201, 201, 201, 201, 403, 401, 401]),
+    row("GET", "/api/v1/scenarios/no-such-scenario", None, [401, 404, 404, 404, 404, 403, 401, 401]),
 ];
 
 impl World {
