@@ -76,6 +76,12 @@ const fn row(
     }
 }
 
+/// A valid roster body.
+const FORCE: &str = r#"{"name": "Red", "platoons": [{"name": "1st", "units": [{"name": "A", "kind": "squad", "quality": "regular", "strength": 6, "starting_strength": 6}]}]}"#;
+
+/// A valid replacement body at version 1.
+const VERSIONED_FORCE: &str = r#"{"version": 1, "name": "Red", "platoons": [{"name": "1st", "units": [{"name": "A", "kind": "squad", "quality": "regular", "strength": 6, "starting_strength": 6}]}]}"#;
+
 /// The table. Columns: anonymous, outsider, player, owner, organiser, key, revoked key, expired
 /// token.
 #[rustfmt::skip]
@@ -110,6 +116,19 @@ pub const ROWS: &[Row] = &[
     // One-shot scenarios: any person; read back by the creator only (tests/scenarios.rs).
     row("POST", "/api/v1/scenarios", Some(r#"{"sides": [{"name": "A", "units": [{"name": "S", "kind": "squad"}], "stance": "neutral", "attitude": "passive"}, {"name": "B", "units": [{"name": "S", "kind": "squad"}], "non_player": true}]}"#), [401, 201, 201, 201, 201, 403, 401, 401]),
     row("GET", "/api/v1/scenarios/no-such-scenario", None, [401, 404, 404, 404, 404, 403, 401, 401]),
+    // Forces (issue 5): members read, the owner or the organiser writes, keys read.
+    row("POST", "/api/v1/campaigns/{campaign}/forces", Some(FORCE), [401, 404, 201, 201, 201, 403, 401, 401]),
+    row("GET", "/api/v1/campaigns/{campaign}/forces", None, [401, 404, 200, 200, 200, 200, 401, 401]),
+    row("POST", "/api/v1/campaigns/{campaign}/forces/import", Some(FORCE), [401, 404, 201, 201, 201, 403, 401, 401]),
+    row("POST", "/api/v1/campaigns/{campaign}/forces/generate", Some(r#"{"method": "basic", "platoons": 1}"#), [401, 404, 201, 201, 201, 403, 401, 401]),
+    row("GET", "/api/v1/forces/{force}", None, [401, 404, 200, 200, 200, 200, 401, 401]),
+    row("PUT", "/api/v1/forces/{force}", Some(VERSIONED_FORCE), [401, 404, 403, 200, 200, 403, 401, 401]),
+    row("POST", "/api/v1/forces/{force}/archive", Some(r#"{"version": 1}"#), [401, 404, 403, 200, 200, 403, 401, 401]),
+    row("GET", "/api/v1/forces/{force}/history", None, [401, 404, 200, 200, 200, 200, 401, 401]),
+    row("GET", "/api/v1/forces/{force}/history/{force_entry}", None, [401, 404, 200, 200, 200, 200, 401, 401]),
+    row("GET", "/api/v1/forces/{force}/ledger", None, [401, 404, 200, 200, 200, 200, 401, 401]),
+    row("POST", "/api/v1/forces/{force}/ledger", Some(r#"{"kind": "earned", "amount": 2}"#), [401, 404, 403, 403, 201, 403, 401, 401]),
+    row("GET", "/api/v1/forces/{force}/export", None, [401, 404, 200, 200, 200, 200, 401, 401]),
 ];
 
 impl World {
@@ -120,6 +139,8 @@ impl World {
             .replace("{invite}", &self.invite_id)
             .replace("{code}", &self.code)
             .replace("{key}", &self.key_id)
+            .replace("{force_entry}", &self.force_entry_id)
+            .replace("{force}", &self.force_id)
             .replace("{organiser}", &people.organiser.id)
             .replace("{player}", &people.player.id)
             .replace("{owner}", &people.owner.id)

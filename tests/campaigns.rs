@@ -104,6 +104,10 @@ pub struct World {
     pub revoked_key_id: String,
     /// The revoked key.
     pub revoked_key: String,
+    /// A force owned by `owner` (issue 5).
+    pub force_id: String,
+    /// The force's first history entry.
+    pub force_entry_id: String,
 }
 
 impl World {
@@ -128,6 +132,21 @@ impl World {
             &people.organiser.token,
         );
         assert_eq!(revoked.status(), 204);
+        let force = crate::forces::create_force(
+            app,
+            &people.owner,
+            &campaign_id,
+            &crate::forces::small_roster("Blue Force"),
+        );
+        let force_id = force["id"].as_str().unwrap().to_owned();
+        let history: Value = app
+            .get_with_token(
+                &format!("/api/v1/forces/{force_id}/history"),
+                &people.owner.token,
+            )
+            .json()
+            .unwrap();
+        let force_entry_id = history["entries"][0]["id"].as_str().unwrap().to_owned();
         Self {
             campaign_id,
             invite_id: invite["id"].as_str().unwrap().to_owned(),
@@ -136,6 +155,8 @@ impl World {
             key,
             revoked_key_id,
             revoked_key,
+            force_id,
+            force_entry_id,
         }
     }
 }

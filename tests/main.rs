@@ -15,6 +15,7 @@ mod db_faults;
 mod db_transactions;
 mod docker;
 mod errors;
+mod forces;
 mod health;
 mod hostile_input;
 mod log_secrets;

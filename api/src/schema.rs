@@ -77,6 +77,58 @@ diesel::joinable!(memberships -> users (user_id));
 diesel::joinable!(invites -> campaigns (campaign_id));
 diesel::joinable!(api_keys -> campaigns (campaign_id));
 
+diesel::table! {
+    /// Forces (rosters): the roster is JSON text, guarded by `version`.
+    forces (id) {
+        id -> Text,
+        campaign_id -> Text,
+        owner_id -> Text,
+        name -> Text,
+        roster -> Text,
+        version -> BigInt,
+        archived_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Every change to a roster, with its cause, per-unit diff, rolls and the roster after it.
+    force_history (id) {
+        id -> Text,
+        force_id -> Text,
+        version -> BigInt,
+        at -> Timestamp,
+        actor_id -> Nullable<Text>,
+        cause_kind -> Text,
+        cause_id -> Nullable<Text>,
+        diff -> Text,
+        rolls -> Text,
+        snapshot -> Text,
+    }
+}
+
+diesel::table! {
+    /// Campaign points earned and spent per force, with the running balance.
+    force_ledger (id) {
+        id -> Text,
+        force_id -> Text,
+        seq -> BigInt,
+        at -> Timestamp,
+        kind -> Text,
+        amount -> BigInt,
+        balance -> BigInt,
+        actor_id -> Nullable<Text>,
+        cause_kind -> Text,
+        cause_id -> Nullable<Text>,
+        note -> Nullable<Text>,
+    }
+}
+
+diesel::joinable!(forces -> campaigns (campaign_id));
+diesel::joinable!(force_history -> forces (force_id));
+diesel::joinable!(force_ledger -> forces (force_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     campaigns,
@@ -84,7 +136,10 @@ diesel::allow_tables_to_appear_in_same_query!(
     invites,
     api_keys,
     scenarios,
-    idempotency_keys
+    idempotency_keys,
+    forces,
+    force_history,
+    force_ledger
 );
 
 diesel::table! {

@@ -3,8 +3,11 @@
 
 pub mod api_keys;
 pub mod campaigns;
+pub mod forces;
+pub mod history;
 pub mod idempotency;
 pub mod invites;
+pub mod ledger;
 pub mod memberships;
 pub mod scenarios;
 pub mod users;

@@ -1,0 +1,77 @@
+//! `POST /api/v1/forces/{force_id}/archive`: archive a force (owner or organiser). An archived
+//! force stays readable with its history but no longer changes.
+
+use actix_web::{HttpRequest, HttpResponse, post, web};
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::auth::{AuthUser, Need};
+use crate::error::{ApiError, Problem};
+use crate::extract::Json;
+use crate::store::{self, forces, history::HistoryCause};
+
+use super::{ForceResponse, Precondition, archived, authorize_force, etag, stale};
+
+/// The version an archive is based on.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ArchiveForceRequest {
+    /// The version the change is based on. Required unless `If-Match` is sent.
+    pub version: Option<i64>,
+}
+
+/// Archives a force; it is then listed only with `include_archived=true` and refuses edits.
+#[utoipa::path(
+    tag = "forces",
+    operation_id = "archive_force",
+    security(("bearer" = [])),
+    params(
+        ("force_id" = String, Path, description = "The force id"),
+        ("If-Match" = Option<String>, Header, description = "The `ETag` the change is based on"),
+    ),
+    request_body = ArchiveForceRequest,
+    responses(
+        (status = 200, description = "The archived force", body = ForceResponse,
+            headers(("ETag" = String, description = "The new force version"))),
+        (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only the owner or the organiser may archive the force", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such force, or the caller may not see it", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`version` is stale, or the force is already archived", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "`If-Match` is stale", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "No version given", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/forces/{force_id}/archive")]
+pub async fn archive_force(
+    user: AuthUser,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    req: HttpRequest,
+    body: Json<ArchiveForceRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let force_id = path.into_inner();
+    let precondition = Precondition::read(req.headers(), body.version)?;
+    let caller = user.caller();
+    let actor = user.user_id.clone();
+    let now = store::now();
+    let updated = state
+        .db
+        .transaction(move |conn| {
+            let (current, _) = authorize_force(conn, &caller, &force_id, Need::Write)?;
+            let expected = precondition.check(current.version)?;
+            if current.archived_at.is_some() {
+                return Err(archived());
+            }
+            let cause = HistoryCause::new("archive", Some(&actor));
+            forces::archive_if_version(conn, &force_id, expected, &cause, now)?
+                .ok_or_else(|| stale(expected + 1))
+        })
+        .await?;
+    tracing::info!(force.id = %updated.id, "Archived force {}", updated.id);
+    Ok(HttpResponse::Ok()
+        .insert_header(etag(updated.version))
+        .json(ForceResponse::new(updated)?))
+}

@@ -1,0 +1,207 @@
+//! `POST /api/v1/campaigns/{campaign_id}/forces/generate`: basic or advanced force generation
+//! (RULES.md §4.1, §4.2; S000 › BUILDING BASIC FORCES, ADVANCED FORCE GENERATION) with the
+//! player's choices and server or entered dice; the result is stored as a force owned by the
+//! caller, its roll log in the first history entry.
+//!
+//! `Idempotency-Key` is not honoured yet (no shared mechanism exists); a repeated request
+//! generates a second force.
+
+use std::collections::BTreeMap;
+
+use actix_web::{HttpResponse, post, web};
+use fad_domain::dice::{EnteredDice, RollLog, RollStep, ServerDice, TableDice, parse_steps};
+use fad_domain::forcegen::{
+    GenerationChoices, GenerationError, PendingAward, PlatoonEffect, generate, subject_allowed,
+};
+use fad_domain::validation::validate_force;
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::auth::{AuthUser, Need, campaign_access, policy::campaign_not_found};
+use crate::error::{ApiError, FieldError, Problem};
+use crate::extract::Json;
+use crate::store::{campaigns, history::HistoryCause};
+
+use super::ForceResponse;
+use super::create::store_new_force;
+
+/// The generated force and how it came about.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct GenerateForceResponse {
+    /// The stored force.
+    pub force: ForceResponse,
+    /// Every roll, in order (`step` `force_generation`, `detail` naming the table).
+    #[schema(value_type = Vec<Object>)]
+    pub rolls: RollLog,
+    /// Platoon-wide effects with no unit field (Improved Intel, Longer Range, ...).
+    #[schema(value_type = Vec<Object>)]
+    pub effects: Vec<PlatoonEffect>,
+    /// Awards left for the player to assign.
+    #[schema(value_type = Vec<Object>)]
+    pub pending: Vec<PendingAward>,
+    /// Choices that could not be applied.
+    pub notes: Vec<String>,
+    /// Entered dice no roll used, by step and subject.
+    #[schema(value_type = Object)]
+    pub unused_dice: EnteredDice,
+}
+
+/// The request (documentation): `{method, platoons, ...choices, dice?}`.
+#[derive(Debug, ToSchema)]
+#[expect(dead_code, reason = "schema only")]
+pub struct GenerateForceRequest {
+    /// `basic` (RULES.md §4.1) or `advanced` (§4.2).
+    method: String,
+    /// Platoons (1–8).
+    platoons: u32,
+    /// The force's name (default "Generated force").
+    name: Option<String>,
+    /// Basic: `attacker`, `variation`, `enhancements`, `limitations`, `options`. Advanced:
+    /// `priorities` (points per category, summing to the allowance), `declarations`,
+    /// `additional_changes`, `award_squads`, `options`. See RULES.md §4.
+    #[schema(value_type = Object)]
+    choices: Option<Value>,
+    /// Player-entered dice: `{"force_generation": {"<subject>": [values]}}`; subjects are
+    /// `force`, `force.artillery[k]`, `force.character[k]`, `platoon[i]`,
+    /// `platoon[i].squad[j]`, `platoon[i].heavy_weapon[k]`.
+    #[schema(value_type = Option<Object>)]
+    dice: Option<BTreeMap<String, BTreeMap<String, Vec<u8>>>>,
+}
+
+fn dice_errors(errors: Vec<fad_domain::dice::DiceError>) -> ApiError {
+    ApiError::Validation(
+        errors
+            .into_iter()
+            .map(|e| FieldError::new(e.field(), e.to_string()))
+            .collect(),
+    )
+}
+
+/// Generates a force from the player's choices and stores it. Invalid choices (an
+/// enhancement its limitation cancels, priority points over the allowance, ...) and bad
+/// entered dice get 422 and nothing is rolled or stored.
+#[utoipa::path(
+    tag = "forces",
+    operation_id = "generate_force",
+    security(("bearer" = [])),
+    params(("campaign_id" = String, Path, description = "The campaign id")),
+    request_body = GenerateForceRequest,
+    responses(
+        (status = 201, description = "The generated force with its rolls", body = GenerateForceResponse,
+            headers(("ETag" = String, description = "The force version"), ("Location" = String, description = "The force's URL"))),
+        (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Integration keys are read-only", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such campaign, or the caller is not a member", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid choices or entered dice", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/campaigns/{campaign_id}/forces/generate")]
+pub async fn generate_force(
+    user: AuthUser,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    body: Json<Value>,
+) -> Result<HttpResponse, ApiError> {
+    let campaign_id = path.into_inner();
+    let Value::Object(mut map) = body.into_inner() else {
+        return Err(ApiError::validation("body", "must be an object"));
+    };
+    let raw_dice = match map.remove("dice") {
+        None | Some(Value::Null) => BTreeMap::new(),
+        Some(value) => serde_json::from_value::<BTreeMap<String, BTreeMap<String, Vec<u8>>>>(value)
+            .map_err(|e| ApiError::validation("dice", e.to_string()))?,
+    };
+    let choices: GenerationChoices =
+        serde_path_to_error::deserialize(Value::Object(map)).map_err(|err| {
+            let path = err.path().to_string();
+            let message = err.into_inner().to_string();
+            let field = if path == "." { "body".to_owned() } else { path };
+            ApiError::validation(field, message)
+        })?;
+    let problems = fad_domain::forcegen::validate(&choices);
+    if !problems.is_empty() {
+        return Err(ApiError::Validation(
+            problems
+                .into_iter()
+                .map(|p| FieldError::new(p.field, p.message))
+                .collect(),
+        ));
+    }
+    let entered = parse_steps(&raw_dice).map_err(|unknown| {
+        ApiError::Validation(
+            unknown
+                .into_iter()
+                .map(|u| {
+                    FieldError::new(
+                        format!("dice.{}", u.value),
+                        format!("unknown step; accepted: {}", u.accepted.join(", ")),
+                    )
+                })
+                .collect(),
+        )
+    })?;
+    let mut seed = [0u8; 32];
+    getrandom::fill(&mut seed).map_err(|e| ApiError::Internal(anyhow::anyhow!("{e}")))?;
+    let mut dice = TableDice::new(&entered, ServerDice::from_seed(seed)).map_err(dice_errors)?;
+    dice.check_subjects(|step, subject| {
+        step == RollStep::ForceGeneration && subject_allowed(&choices, subject)
+    })
+    .map_err(dice_errors)?;
+
+    // Authorize (and read the house rules) before rolling.
+    let caller = user.caller();
+    let id = campaign_id.clone();
+    let settings = state
+        .db
+        .read(move |conn| {
+            campaign_access(conn, &caller, &id, Need::Write)?;
+            let campaign = campaigns::find_by_id(conn, &id)?.ok_or_else(campaign_not_found)?;
+            campaign
+                .settings()
+                .map_err(|e| ApiError::Internal(e.into()))
+        })
+        .await?;
+    let generated = generate(&choices, &settings.house_rules, &mut dice).map_err(|e| match e {
+        GenerationError::Invalid(problems) => ApiError::Validation(
+            problems
+                .into_iter()
+                .map(|p| FieldError::new(p.field, p.message))
+                .collect(),
+        ),
+        GenerationError::Dice(e) => dice_errors(vec![e]),
+    })?;
+    let mut roster = generated.force;
+    for unit in roster.units_mut() {
+        unit.id = crate::store::new_id();
+    }
+    validate_force(&roster).map_err(|problems| {
+        ApiError::Internal(anyhow::anyhow!("generated roster is invalid: {problems:?}"))
+    })?;
+    let cause = HistoryCause::new("generation", Some(&user.user_id));
+    let (force, _) = store_new_force(
+        &state,
+        &user,
+        campaign_id,
+        roster,
+        cause,
+        generated.rolls.clone(),
+    )
+    .await?;
+    let location = format!("/api/v1/forces/{}", force.id);
+    let version = force.version;
+    Ok(HttpResponse::Created()
+        .insert_header(("Location", location))
+        .insert_header(super::etag(version))
+        .json(GenerateForceResponse {
+            force: ForceResponse::new(force)?,
+            rolls: generated.rolls,
+            effects: generated.effects,
+            pending: generated.pending,
+            notes: generated.notes,
+            unused_dice: dice.unused(),
+        }))
+}

@@ -1,0 +1,183 @@
+//! `GET /api/v1/forces/{force_id}/history` (newest first, paged) and
+//! `GET /api/v1/forces/{force_id}/history/{entry_id}` (one entry with the roster as of it).
+
+use actix_web::{HttpResponse, get, web};
+use chrono::{DateTime, Utc};
+use fad_domain::dice::RollLog;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::AppState;
+use crate::auth::{Caller, Need};
+use crate::error::{ApiError, FieldError, Problem};
+use crate::store::history::{self, HistoryEntry, RosterDiff};
+
+use super::{RosterResponse, authorize_force};
+
+/// Why the roster changed.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct CauseResponse {
+    /// `create`, `edit`, `archive`, `import`, `generation`, `battle`, `purchase`, ...
+    pub kind: String,
+    /// The battle, purchase or source force id, when there is one.
+    pub id: Option<String>,
+}
+
+/// One change to a roster.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct HistoryEntryResponse {
+    /// The entry id.
+    pub id: String,
+    /// The force version this change produced.
+    pub version: i64,
+    /// When (RFC 3339 UTC).
+    pub at: DateTime<Utc>,
+    /// The user who made it; `null` for the service.
+    pub actor_id: Option<String>,
+    /// Why.
+    pub cause: CauseResponse,
+    /// Per-unit diff.
+    pub diff: RosterDiff,
+    /// The rolls that made it (API.md roll log).
+    #[schema(value_type = Vec<Object>)]
+    pub rolls: RollLog,
+    /// The roster as of this entry (only on the single-entry endpoint).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roster: Option<RosterResponse>,
+}
+
+impl HistoryEntryResponse {
+    fn new(entry: HistoryEntry, with_roster: bool) -> Result<Self, ApiError> {
+        let internal = |e: serde_json::Error| ApiError::Internal(e.into());
+        let roster = if with_roster {
+            Some(RosterResponse::new(
+                serde_json::from_str(&entry.snapshot).map_err(internal)?,
+            ))
+        } else {
+            None
+        };
+        Ok(Self {
+            diff: serde_json::from_str(&entry.diff).map_err(internal)?,
+            rolls: serde_json::from_str(&entry.rolls).map_err(internal)?,
+            id: entry.id,
+            version: entry.version,
+            at: entry.at.and_utc(),
+            actor_id: entry.actor_id,
+            cause: CauseResponse {
+                kind: entry.cause_kind,
+                id: entry.cause_id,
+            },
+            roster,
+        })
+    }
+}
+
+/// A page of history.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct HistoryPage {
+    /// Entries, newest first.
+    pub entries: Vec<HistoryEntryResponse>,
+    /// Pass as `before` for the next (older) page; `null` on the last page.
+    pub next_before: Option<i64>,
+}
+
+/// Paging of [`list_force_history`].
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct HistoryQuery {
+    /// Only entries older than this version (from `next_before`).
+    pub before: Option<i64>,
+    /// Page size, 1–100 (default 20).
+    pub limit: Option<i64>,
+}
+
+/// Every change to a roster, newest first: edits, battles, purchases, generation, with the
+/// actor, cause, per-unit diff and rolls.
+#[utoipa::path(
+    tag = "forces",
+    operation_id = "list_force_history",
+    security(("bearer" = []), ("api_key" = [])),
+    params(("force_id" = String, Path, description = "The force id"), HistoryQuery),
+    responses(
+        (status = 200, description = "A page of entries", body = HistoryPage),
+        (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such force, or the caller may not see it", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`limit` out of range", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/forces/{force_id}/history")]
+pub async fn list_force_history(
+    caller: Caller,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    query: web::Query<HistoryQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let force_id = path.into_inner();
+    let limit = query.limit.unwrap_or(20);
+    if !(1..=100).contains(&limit) {
+        return Err(ApiError::Validation(vec![FieldError::new(
+            "limit",
+            "must be between 1 and 100",
+        )]));
+    }
+    let before = query.before;
+    let rows = state
+        .db
+        .read(move |conn| {
+            authorize_force(conn, &caller, &force_id, Need::Read)?;
+            Ok(history::list(conn, &force_id, before, limit + 1)?)
+        })
+        .await?;
+    let more = rows.len() as i64 > limit;
+    let entries = rows
+        .into_iter()
+        .take(limit as usize)
+        .map(|e| HistoryEntryResponse::new(e, false))
+        .collect::<Result<Vec<_>, _>>()?;
+    let next_before = if more {
+        entries.last().map(|e| e.version)
+    } else {
+        None
+    };
+    Ok(HttpResponse::Ok().json(HistoryPage {
+        entries,
+        next_before,
+    }))
+}
+
+/// One history entry with the roster (and its points) as it was right after that change.
+#[utoipa::path(
+    tag = "forces",
+    operation_id = "get_force_history_entry",
+    security(("bearer" = []), ("api_key" = [])),
+    params(
+        ("force_id" = String, Path, description = "The force id"),
+        ("entry_id" = String, Path, description = "The history entry id"),
+    ),
+    responses(
+        (status = 200, description = "The entry with `roster`", body = HistoryEntryResponse),
+        (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such force or entry, or the caller may not see it", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/forces/{force_id}/history/{entry_id}")]
+pub async fn get_force_history_entry(
+    caller: Caller,
+    state: web::Data<AppState>,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (force_id, entry_id) = path.into_inner();
+    let entry = state
+        .db
+        .read(move |conn| {
+            authorize_force(conn, &caller, &force_id, Need::Read)?;
+            history::find(conn, &force_id, &entry_id)?
+                .ok_or_else(|| ApiError::NotFound("No such history entry.".to_owned()))
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(HistoryEntryResponse::new(entry, true)?))
+}

@@ -1,0 +1,82 @@
+//! `POST /api/v1/campaigns/{campaign_id}/forces/import`: a force exported from any campaign
+//! becomes a new force of this one, owned by the caller, every unit id renewed.
+
+use actix_web::{HttpResponse, post, web};
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::auth::AuthUser;
+use crate::error::{ApiError, Problem};
+use crate::extract::Json;
+use crate::store::history::HistoryCause;
+
+use super::create::store_new_force;
+use super::export::{EXPORT_FORMAT, EXPORT_FORMAT_VERSION};
+use super::{ForceResponse, IdMode, PlatoonRequest, RosterRequest, parse_roster};
+
+/// An exported force (the body of `GET /forces/{force_id}/export`).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImportForceRequest {
+    /// `fad-force` (optional).
+    pub format: Option<String>,
+    /// 1 (optional).
+    pub format_version: Option<u32>,
+    /// The force's name.
+    pub name: String,
+    /// Its platoons; unit ids are renewed.
+    pub platoons: Vec<PlatoonRequest>,
+}
+
+/// Imports an exported force into a campaign (any member; the caller owns it). It is validated
+/// like a new force; every unit gets a new id.
+#[utoipa::path(
+    tag = "forces",
+    operation_id = "import_force",
+    security(("bearer" = [])),
+    params(("campaign_id" = String, Path, description = "The campaign id")),
+    request_body = ImportForceRequest,
+    responses(
+        (status = 201, description = "The imported force", body = ForceResponse,
+            headers(("ETag" = String, description = "The force version"), ("Location" = String, description = "The force's URL"))),
+        (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Integration keys are read-only", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such campaign, or the caller is not a member", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid roster or unknown format", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/campaigns/{campaign_id}/forces/import")]
+pub async fn import_force(
+    user: AuthUser,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    body: Json<ImportForceRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let campaign_id = path.into_inner();
+    let ImportForceRequest {
+        format,
+        format_version,
+        name,
+        platoons,
+    } = body.into_inner();
+    if format.as_deref().is_some_and(|f| f != EXPORT_FORMAT) {
+        return Err(ApiError::validation(
+            "format",
+            format!("must be `{EXPORT_FORMAT}`"),
+        ));
+    }
+    if format_version.is_some_and(|v| v != EXPORT_FORMAT_VERSION) {
+        return Err(ApiError::validation(
+            "format_version",
+            format!("must be {EXPORT_FORMAT_VERSION}"),
+        ));
+    }
+    let roster = parse_roster(RosterRequest { name, platoons }, IdMode::Renew, None)?;
+    let cause = HistoryCause::new("import", Some(&user.user_id));
+    let (_, response) =
+        store_new_force(&state, &user, campaign_id, roster, cause, Vec::new()).await?;
+    Ok(response)
+}

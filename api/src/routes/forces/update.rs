@@ -1,0 +1,101 @@
+//! `PUT /api/v1/forces/{force_id}`: replace a roster (owner or organiser), guarded by the
+//! force version (`If-Match` → 412, body `version` → 409).
+
+use actix_web::{HttpRequest, HttpResponse, put, web};
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::auth::{AuthUser, Need};
+use crate::error::{ApiError, Problem};
+use crate::extract::Json;
+use crate::store::{self, forces, history::HistoryCause};
+
+use super::{
+    ForceResponse, IdMode, PlatoonRequest, Precondition, RosterRequest, archived, authorize_force,
+    etag, parse_roster, stale,
+};
+
+/// A replacement roster.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ReplaceForceRequest {
+    /// The version the change is based on. Required unless `If-Match` is sent.
+    pub version: Option<i64>,
+    /// The force's name.
+    pub name: String,
+    /// Its platoons. Units keep their `id`; a unit without `id` is new; an `id` the force does
+    /// not have is refused.
+    pub platoons: Vec<PlatoonRequest>,
+}
+
+/// Replaces a force's roster. Nothing changes on a stale version, an invalid roster or an
+/// archived force; the change is recorded in the force's history with a per-unit diff.
+#[utoipa::path(
+    tag = "forces",
+    operation_id = "replace_force",
+    security(("bearer" = [])),
+    params(
+        ("force_id" = String, Path, description = "The force id"),
+        ("If-Match" = Option<String>, Header, description = "The `ETag` the change is based on"),
+    ),
+    request_body = ReplaceForceRequest,
+    responses(
+        (status = 200, description = "The force", body = ForceResponse,
+            headers(("ETag" = String, description = "The new force version"))),
+        (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only the owner or the organiser may change the force", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such force, or the caller may not see it", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`version` is stale, or the force is archived", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "`If-Match` is stale", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid roster, or no version given", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[put("/forces/{force_id}")]
+pub async fn replace_force(
+    user: AuthUser,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    req: HttpRequest,
+    body: Json<ReplaceForceRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let force_id = path.into_inner();
+    let ReplaceForceRequest {
+        version,
+        name,
+        platoons,
+    } = body.into_inner();
+    let precondition = Precondition::read(req.headers(), version)?;
+    let caller = user.caller();
+    let actor = user.user_id.clone();
+    let now = store::now();
+    let request = RosterRequest { name, platoons };
+    let updated = state
+        .db
+        .transaction(move |conn| {
+            let (current, _) = authorize_force(conn, &caller, &force_id, Need::Write)?;
+            let expected = precondition.check(current.version)?;
+            if current.archived_at.is_some() {
+                return Err(archived());
+            }
+            let before = current.roster().map_err(|e| ApiError::Internal(e.into()))?;
+            let roster = parse_roster(request, IdMode::Replace, Some(&before))?;
+            let cause = HistoryCause::new("edit", Some(&actor));
+            forces::replace_roster_if_version(
+                conn,
+                &force_id,
+                expected,
+                &roster,
+                &cause,
+                &Vec::new(),
+                now,
+            )?
+            .ok_or_else(|| stale(expected + 1))
+        })
+        .await?;
+    tracing::info!(force.id = %updated.id, "Replaced force {}", updated.id);
+    Ok(HttpResponse::Ok()
+        .insert_header(etag(updated.version))
+        .json(ForceResponse::new(updated)?))
+}

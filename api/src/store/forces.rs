@@ -1,0 +1,201 @@
+//! Forces (rosters, API.md › Forces; RULES.md §1, §4): one row per force with the roster as
+//! JSON text and an optimistic-concurrency `version`.
+//!
+//! Every roster change goes through [`insert`] or [`replace_roster_if_version`], which write the
+//! history entry ([`super::history`]) in the same transaction, so a force's history is complete.
+//! The version check is in SQL (`UPDATE … WHERE id = ? AND version = ?`), never an in-memory
+//! lock: several server processes may share one database.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use fad_domain::dice::RollLog;
+use fad_domain::roster::Force as Roster;
+
+use crate::db::Db;
+use crate::schema::forces;
+
+use super::history::{self, HistoryCause};
+
+/// A force row.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
+#[diesel(table_name = forces)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub struct Force {
+    /// The force id (UUID text).
+    pub id: String,
+    /// The campaign it belongs to.
+    pub campaign_id: String,
+    /// The user who owns it.
+    pub owner_id: String,
+    /// Its name (a copy of the roster's, for listings).
+    pub name: String,
+    /// The roster as JSON; read it with [`Force::roster`].
+    pub roster: String,
+    /// Optimistic-concurrency version, starting at 1.
+    pub version: i64,
+    /// When it was archived, if it was.
+    pub archived_at: Option<NaiveDateTime>,
+    /// Creation time (UTC).
+    pub created_at: NaiveDateTime,
+    /// Last change (UTC).
+    pub updated_at: NaiveDateTime,
+}
+
+impl Force {
+    /// The parsed roster.
+    pub fn roster(&self) -> Result<Roster, serde_json::Error> {
+        serde_json::from_str(&self.roster)
+    }
+}
+
+pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> QueryResult<String> {
+    serde_json::to_string(value).map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))
+}
+
+/// Inserts a new force at version 1 with its first history entry (`cause`, e.g. `create`,
+/// `generation` with its `rolls`, `import`). Validate the roster first.
+pub fn insert(
+    conn: &mut Db,
+    force: &Force,
+    roster: &Roster,
+    cause: &HistoryCause,
+    rolls: &RollLog,
+) -> QueryResult<()> {
+    diesel::insert_into(forces::table)
+        .values(force)
+        .execute(conn)?;
+    let diff = history::diff(None, roster);
+    history::append(
+        conn,
+        &force.id,
+        force.version,
+        force.created_at,
+        cause,
+        &diff,
+        rolls,
+        roster,
+    )
+}
+
+/// The force with id `id`, archived or not. Authorize with its `campaign_id` before showing it.
+pub fn find_by_id(conn: &mut Db, id: &str) -> QueryResult<Option<Force>> {
+    forces::table
+        .find(id)
+        .select(Force::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// The forces of a campaign, oldest first; archived ones only when `include_archived`.
+pub fn list_for_campaign(
+    conn: &mut Db,
+    campaign_id: &str,
+    include_archived: bool,
+) -> QueryResult<Vec<Force>> {
+    let mut query = forces::table
+        .filter(forces::campaign_id.eq(campaign_id))
+        .select(Force::as_select())
+        .order((forces::created_at.asc(), forces::id.asc()))
+        .into_boxed();
+    if !include_archived {
+        query = query.filter(forces::archived_at.is_null());
+    }
+    query.load(conn)
+}
+
+/// Replaces the roster when the stored version is `expected_version`, and records the change
+/// (per-unit diff against the stored roster, `cause`, `rolls`, snapshot) in the history, in the
+/// caller's transaction. Returns the updated force, or `None` when the version is stale or the
+/// force is gone (nothing is written then). Validate `roster` first.
+///
+/// This is the one way to change a roster: edits, battle losses, aftermath, purchases.
+pub fn replace_roster_if_version(
+    conn: &mut Db,
+    force_id: &str,
+    expected_version: i64,
+    roster: &Roster,
+    cause: &HistoryCause,
+    rolls: &RollLog,
+    now: NaiveDateTime,
+) -> QueryResult<Option<Force>> {
+    let Some(current) = find_by_id(conn, force_id)? else {
+        return Ok(None);
+    };
+    if current.version != expected_version {
+        return Ok(None);
+    }
+    let before = current
+        .roster()
+        .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))?;
+    let json = to_json(roster)?;
+    let changed = diesel::update(
+        forces::table
+            .filter(forces::id.eq(force_id))
+            .filter(forces::version.eq(expected_version)),
+    )
+    .set((
+        forces::roster.eq(&json),
+        forces::name.eq(&roster.name),
+        forces::version.eq(expected_version + 1),
+        forces::updated_at.eq(now),
+    ))
+    .execute(conn)?;
+    if changed == 0 {
+        return Ok(None);
+    }
+    let diff = history::diff(Some(&before), roster);
+    history::append(
+        conn,
+        force_id,
+        expected_version + 1,
+        now,
+        cause,
+        &diff,
+        rolls,
+        roster,
+    )?;
+    find_by_id(conn, force_id)
+}
+
+/// Archives the force when the stored version is `expected_version` (bumping it and recording
+/// an `archive` history entry). `None` when stale or gone.
+pub fn archive_if_version(
+    conn: &mut Db,
+    force_id: &str,
+    expected_version: i64,
+    cause: &HistoryCause,
+    now: NaiveDateTime,
+) -> QueryResult<Option<Force>> {
+    let Some(current) = find_by_id(conn, force_id)? else {
+        return Ok(None);
+    };
+    let roster = current
+        .roster()
+        .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))?;
+    let changed = diesel::update(
+        forces::table
+            .filter(forces::id.eq(force_id))
+            .filter(forces::version.eq(expected_version)),
+    )
+    .set((
+        forces::archived_at.eq(Some(now)),
+        forces::version.eq(expected_version + 1),
+        forces::updated_at.eq(now),
+    ))
+    .execute(conn)?;
+    if changed == 0 {
+        return Ok(None);
+    }
+    let diff = history::RosterDiff::default();
+    history::append(
+        conn,
+        force_id,
+        expected_version + 1,
+        now,
+        cause,
+        &diff,
+        &Vec::new(),
+        &roster,
+    )?;
+    find_by_id(conn, force_id)
+}

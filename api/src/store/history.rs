@@ -1,0 +1,291 @@
+//! A force's history (issue 5): every change to a roster, newest first, with time, actor,
+//! cause (edit, battle, purchase, generation, ...), a per-unit diff, the rolls that made it and
+//! the roster after it, so the force as of any entry can be read back.
+//!
+//! Entries are written only by [`super::forces`] in the same transaction as the roster change;
+//! `(force_id, version)` is unique, so two writers can never both record the same version.
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use fad_domain::dice::RollLog;
+use fad_domain::roster::{Force as Roster, Unit};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::db::Db;
+use crate::schema::force_history;
+
+use super::forces::to_json;
+
+/// Why a roster changed and who changed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryCause {
+    /// What kind of change: `create`, `edit`, `archive`, `import`, `generation`, `battle`,
+    /// `aftermath`, `purchase`, `reinforcements`, `void`, ...
+    pub kind: String,
+    /// The battle, purchase or source id that caused it, when there is one.
+    pub id: Option<String>,
+    /// The user who made it; `None` for the service itself.
+    pub actor_id: Option<String>,
+}
+
+impl HistoryCause {
+    /// A cause without an id.
+    pub fn new(kind: &str, actor_id: Option<&str>) -> Self {
+        Self {
+            kind: kind.to_owned(),
+            id: None,
+            actor_id: actor_id.map(str::to_owned),
+        }
+    }
+
+    /// The same cause naming `id` (a battle id, a purchase id, the source force).
+    pub fn with_id(mut self, id: &str) -> Self {
+        self.id = Some(id.to_owned());
+        self
+    }
+}
+
+/// One field's value before and after a change.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct FieldChange {
+    /// The value before (`null` when absent).
+    #[schema(value_type = Object)]
+    pub before: Value,
+    /// The value after (`null` when absent).
+    #[schema(value_type = Object)]
+    pub after: Value,
+}
+
+/// How a unit changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum UnitChangeKind {
+    /// The unit is new.
+    Added,
+    /// The unit was taken off the roster.
+    Removed,
+    /// Some of its fields changed.
+    Changed,
+}
+
+/// One unit's change.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct UnitDiff {
+    /// The unit's stable id.
+    pub unit_id: String,
+    /// The unit's name (after the change; before it for a removed unit).
+    pub name: String,
+    /// Added, removed or changed.
+    pub change: UnitChangeKind,
+    /// Changed fields by name (`strength`, `quality`, `platoon`, ...); empty for added and
+    /// removed units.
+    pub fields: BTreeMap<String, FieldChange>,
+}
+
+/// What a roster change did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct RosterDiff {
+    /// Force-level fields that changed (`name`, `platoons` when platoons were added, removed
+    /// or renamed).
+    pub force: BTreeMap<String, FieldChange>,
+    /// Per-unit changes, in roster order (removed units last).
+    pub units: Vec<UnitDiff>,
+}
+
+impl RosterDiff {
+    /// Whether nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.force.is_empty() && self.units.is_empty()
+    }
+}
+
+fn unit_fields(unit: &Unit, platoon: &str) -> BTreeMap<String, Value> {
+    let mut map = match serde_json::to_value(unit) {
+        Ok(Value::Object(map)) => map.into_iter().collect::<BTreeMap<_, _>>(),
+        _ => BTreeMap::new(),
+    };
+    map.insert("platoon".to_owned(), Value::String(platoon.to_owned()));
+    map
+}
+
+fn units_with_platoon(roster: &Roster) -> Vec<(&Unit, &str)> {
+    roster
+        .platoons
+        .iter()
+        .flat_map(|p| p.units.iter().map(move |u| (u, p.name.as_str())))
+        .collect()
+}
+
+/// The per-unit diff from `before` (`None` for a new force) to `after`, matching units by id.
+pub fn diff(before: Option<&Roster>, after: &Roster) -> RosterDiff {
+    let mut out = RosterDiff::default();
+    let old_units = before.map(units_with_platoon).unwrap_or_default();
+    if let Some(before) = before {
+        if before.name != after.name {
+            out.force.insert(
+                "name".to_owned(),
+                FieldChange {
+                    before: Value::String(before.name.clone()),
+                    after: Value::String(after.name.clone()),
+                },
+            );
+        }
+        let names = |r: &Roster| -> Value {
+            Value::Array(
+                r.platoons
+                    .iter()
+                    .map(|p| Value::String(p.name.clone()))
+                    .collect(),
+            )
+        };
+        if names(before) != names(after) {
+            out.force.insert(
+                "platoons".to_owned(),
+                FieldChange {
+                    before: names(before),
+                    after: names(after),
+                },
+            );
+        }
+    }
+    for (unit, platoon) in units_with_platoon(after) {
+        match old_units.iter().find(|(u, _)| u.id == unit.id) {
+            None => out.units.push(UnitDiff {
+                unit_id: unit.id.clone(),
+                name: unit.name.clone(),
+                change: UnitChangeKind::Added,
+                fields: BTreeMap::new(),
+            }),
+            Some((old, old_platoon)) => {
+                let a = unit_fields(old, old_platoon);
+                let b = unit_fields(unit, platoon);
+                let mut fields = BTreeMap::new();
+                for key in a.keys().chain(b.keys()) {
+                    let x = a.get(key).cloned().unwrap_or(Value::Null);
+                    let y = b.get(key).cloned().unwrap_or(Value::Null);
+                    if x != y {
+                        fields.insert(
+                            key.clone(),
+                            FieldChange {
+                                before: x,
+                                after: y,
+                            },
+                        );
+                    }
+                }
+                if !fields.is_empty() {
+                    out.units.push(UnitDiff {
+                        unit_id: unit.id.clone(),
+                        name: unit.name.clone(),
+                        change: UnitChangeKind::Changed,
+                        fields,
+                    });
+                }
+            }
+        }
+    }
+    for (old, _) in &old_units {
+        if after.unit(&old.id).is_none() {
+            out.units.push(UnitDiff {
+                unit_id: old.id.clone(),
+                name: old.name.clone(),
+                change: UnitChangeKind::Removed,
+                fields: BTreeMap::new(),
+            });
+        }
+    }
+    out
+}
+
+/// A history row.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
+#[diesel(table_name = force_history)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub struct HistoryEntry {
+    /// The entry id.
+    pub id: String,
+    /// The force.
+    pub force_id: String,
+    /// The force version this entry produced.
+    pub version: i64,
+    /// When (UTC).
+    pub at: NaiveDateTime,
+    /// Who; `None` for the service.
+    pub actor_id: Option<String>,
+    /// The kind of cause.
+    pub cause_kind: String,
+    /// The cause's id.
+    pub cause_id: Option<String>,
+    /// [`RosterDiff`] as JSON.
+    pub diff: String,
+    /// The roll log as JSON.
+    pub rolls: String,
+    /// The roster after the change, as JSON.
+    pub snapshot: String,
+}
+
+/// Records one change. Called by [`super::forces`] inside the roster change's transaction.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one column each, called from one module"
+)]
+pub fn append(
+    conn: &mut Db,
+    force_id: &str,
+    version: i64,
+    at: NaiveDateTime,
+    cause: &HistoryCause,
+    diff: &RosterDiff,
+    rolls: &RollLog,
+    snapshot: &Roster,
+) -> QueryResult<()> {
+    let entry = HistoryEntry {
+        id: super::new_id(),
+        force_id: force_id.to_owned(),
+        version,
+        at,
+        actor_id: cause.actor_id.clone(),
+        cause_kind: cause.kind.clone(),
+        cause_id: cause.id.clone(),
+        diff: to_json(diff)?,
+        rolls: to_json(rolls)?,
+        snapshot: to_json(snapshot)?,
+    };
+    diesel::insert_into(force_history::table)
+        .values(&entry)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Up to `limit` entries of a force, newest first, older than version `before` when given.
+pub fn list(
+    conn: &mut Db,
+    force_id: &str,
+    before: Option<i64>,
+    limit: i64,
+) -> QueryResult<Vec<HistoryEntry>> {
+    let mut query = force_history::table
+        .filter(force_history::force_id.eq(force_id))
+        .select(HistoryEntry::as_select())
+        .order(force_history::version.desc())
+        .limit(limit)
+        .into_boxed();
+    if let Some(before) = before {
+        query = query.filter(force_history::version.lt(before));
+    }
+    query.load(conn)
+}
+
+/// One entry of a force.
+pub fn find(conn: &mut Db, force_id: &str, entry_id: &str) -> QueryResult<Option<HistoryEntry>> {
+    force_history::table
+        .filter(force_history::force_id.eq(force_id))
+        .filter(force_history::id.eq(entry_id))
+        .select(HistoryEntry::as_select())
+        .first(conn)
+        .optional()
+}

@@ -1,0 +1,182 @@
+//! A force's campaign-point ledger (issue 5; RULES.md §3 campaign points): entries earned (per
+//! battle) and spent (per purchase), each with the running balance, which is never negative.
+//!
+//! Entries are numbered per force (`seq`); `(force_id, seq)` is unique, so two concurrent
+//! appends can never both win (the loser gets a unique violation → 409 and changes nothing).
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::db::Db;
+use crate::error::ApiError;
+use crate::schema::force_ledger;
+
+use super::history::HistoryCause;
+
+/// Earned or spent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LedgerKind {
+    /// Campaign points credited (a battle).
+    Earned,
+    /// Campaign points spent (a purchase).
+    Spent,
+}
+
+impl LedgerKind {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Earned => "earned",
+            Self::Spent => "spent",
+        }
+    }
+}
+
+/// A ledger entry to append.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewLedgerEntry {
+    /// Earned or spent.
+    pub kind: LedgerKind,
+    /// How many campaign points (≥ 0).
+    pub amount: i64,
+    /// What caused it (`battle` + battle id, `purchase` + purchase id, `adjustment`) and who.
+    pub cause: HistoryCause,
+    /// A note for people (the purchase item, ...).
+    pub note: Option<String>,
+}
+
+/// A ledger row.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
+#[diesel(table_name = force_ledger)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub struct LedgerEntry {
+    /// The entry id.
+    pub id: String,
+    /// The force.
+    pub force_id: String,
+    /// 1, 2, 3, ... per force.
+    pub seq: i64,
+    /// When (UTC).
+    pub at: NaiveDateTime,
+    /// `earned` or `spent`.
+    pub kind: String,
+    /// Campaign points.
+    pub amount: i64,
+    /// The balance after this entry.
+    pub balance: i64,
+    /// Who; `None` for the service.
+    pub actor_id: Option<String>,
+    /// The kind of cause.
+    pub cause_kind: String,
+    /// The cause's id.
+    pub cause_id: Option<String>,
+    /// A note.
+    pub note: Option<String>,
+}
+
+/// Why an append was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum LedgerError {
+    /// Spending more than the balance; nothing was written.
+    #[error("the force has {balance} campaign point(s); {wanted} cannot be spent")]
+    Overdrawn {
+        /// The balance before the refused entry.
+        balance: i64,
+        /// The amount the refused entry wanted to spend.
+        wanted: i64,
+    },
+    /// A negative amount.
+    #[error("amounts are never negative")]
+    NegativeAmount,
+    /// The database failed.
+    #[error(transparent)]
+    Db(#[from] diesel::result::Error),
+}
+
+impl From<LedgerError> for ApiError {
+    fn from(err: LedgerError) -> Self {
+        match err {
+            LedgerError::Overdrawn { .. } => {
+                ApiError::Conflict(format!("Not enough campaign points: {err}."))
+            }
+            LedgerError::NegativeAmount => ApiError::validation("amount", "must not be negative"),
+            LedgerError::Db(e) => e.into(),
+        }
+    }
+}
+
+/// The newest entry of a force, if any.
+pub fn last(conn: &mut Db, force_id: &str) -> QueryResult<Option<LedgerEntry>> {
+    force_ledger::table
+        .filter(force_ledger::force_id.eq(force_id))
+        .order(force_ledger::seq.desc())
+        .select(LedgerEntry::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// The current balance (0 for a force without entries).
+pub fn balance(conn: &mut Db, force_id: &str) -> QueryResult<i64> {
+    Ok(last(conn, force_id)?.map_or(0, |e| e.balance))
+}
+
+/// Appends `entries` in order, in the caller's transaction; returns the new balance. Refuses
+/// the whole batch (writing nothing of it) when any entry would make the balance negative.
+pub fn append(
+    conn: &mut Db,
+    force_id: &str,
+    entries: &[NewLedgerEntry],
+    now: NaiveDateTime,
+) -> Result<i64, LedgerError> {
+    let last = last(conn, force_id)?;
+    let (mut seq, mut balance) = last.map_or((0, 0), |e| (e.seq, e.balance));
+    let mut rows = Vec::with_capacity(entries.len());
+    for entry in entries {
+        if entry.amount < 0 {
+            return Err(LedgerError::NegativeAmount);
+        }
+        balance = match entry.kind {
+            LedgerKind::Earned => balance.saturating_add(entry.amount),
+            LedgerKind::Spent if entry.amount > balance => {
+                return Err(LedgerError::Overdrawn {
+                    balance,
+                    wanted: entry.amount,
+                });
+            }
+            LedgerKind::Spent => balance - entry.amount,
+        };
+        seq += 1;
+        rows.push(LedgerEntry {
+            id: super::new_id(),
+            force_id: force_id.to_owned(),
+            seq,
+            at: now,
+            kind: entry.kind.as_str().to_owned(),
+            amount: entry.amount,
+            balance,
+            actor_id: entry.cause.actor_id.clone(),
+            cause_kind: entry.cause.kind.clone(),
+            cause_id: entry.cause.id.clone(),
+            note: entry.note.clone(),
+        });
+    }
+    // One row at a time: multi-row inserts need a backend-specific path on SQLite.
+    for row in &rows {
+        diesel::insert_into(force_ledger::table)
+            .values(row)
+            .execute(conn)?;
+    }
+    Ok(balance)
+}
+
+/// Every entry of a force, oldest first.
+pub fn list(conn: &mut Db, force_id: &str) -> QueryResult<Vec<LedgerEntry>> {
+    force_ledger::table
+        .filter(force_ledger::force_id.eq(force_id))
+        .order(force_ledger::seq.asc())
+        .select(LedgerEntry::as_select())
+        .load(conn)
+}

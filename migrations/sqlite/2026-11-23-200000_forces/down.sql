@@ -1,0 +1,3 @@
+DROP TABLE force_ledger;
+DROP TABLE force_history;
+DROP TABLE forces;
