@@ -125,6 +125,39 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// Battles: sides, state, result (issue 6).
+    battles (id) {
+        id -> Text,
+        campaign_id -> Text,
+        state -> Text,
+        sides -> Text,
+        result -> Nullable<Text>,
+        result_by -> Nullable<Text>,
+        confirmed_by -> Nullable<Text>,
+        version -> BigInt,
+        created_by -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// One player side's post-battle sequence.
+    battle_aftermaths (battle_id, force_id) {
+        battle_id -> Text,
+        force_id -> Text,
+        battle_start -> Text,
+        force_version -> BigInt,
+        stage -> Text,
+        state -> Nullable<Text>,
+        outcome -> Nullable<Text>,
+        version -> BigInt,
+        updated_at -> Timestamp,
+    }
+}
+
+
 diesel::joinable!(forces -> campaigns (campaign_id));
 diesel::joinable!(force_history -> forces (force_id));
 diesel::joinable!(force_ledger -> forces (force_id));
@@ -139,7 +172,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     idempotency_keys,
     forces,
     force_history,
-    force_ledger
+    force_ledger,
+    battles,
+    battle_aftermaths
 );
 
 diesel::table! {

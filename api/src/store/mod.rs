@@ -1,7 +1,9 @@
 //! Queries, one module per aggregate. Functions take `&mut Db` and return diesel results, so
 //! they compose inside one [`Database::transaction`](crate::db::Database::transaction).
 
+pub mod aftermath;
 pub mod api_keys;
+pub mod battles;
 pub mod campaigns;
 pub mod forces;
 pub mod history;

@@ -1,7 +1,359 @@
-//! Routes for battles, results and the post-battle sequence (API.md › Battles), under `/api/v1`.
-//! Handlers live one per file in this directory and are registered in [`configure`].
+//! Routes for battles, results and the post-battle sequence (API.md › Battles; RULES.md §2;
+//! issue 6), under `/api/v1`. Handlers live one per file in this directory and are registered
+//! in [`configure`]; this module holds what they share: the response shapes, the access checks
+//! and [`idempotent`], the `Idempotency-Key` wrapper every battle POST runs in.
+//!
+//! When the losses hit the roster: recording a result snapshots each player force's roster as
+//! "battle start" (with the force version) and validates the losses against it; nothing in the
+//! stored roster changes until that force's aftermath is finalized, which commits losses,
+//! steps 1–6 and the player's choices as one history entry (cause `battle`, with the roll log)
+//! plus the ledger entries, in one transaction. A disputed pending result thus changes nothing.
 
+pub mod aftermath;
+pub mod confirm;
+pub mod create;
+pub mod list;
+pub mod read;
+pub mod result;
+pub mod timeline;
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::AppState;
+use crate::auth::{CampaignAccess, Caller, Need, campaign_access};
+use crate::db::Db;
+use crate::error::ApiError;
+use crate::store::idempotency::{self, IdempotentResponse};
+use crate::store::{self, aftermath as rows, battles};
+
 /// Registers this resource's handlers (paths are relative to `/api/v1`).
-pub fn configure(_cfg: &mut ServiceConfig) {}
+pub fn configure(cfg: &mut ServiceConfig) {
+    cfg.service(create::create_battle)
+        .service(list::list_battles)
+        .service(read::get_battle)
+        .service(result::record_result)
+        .service(confirm::confirm_result)
+        .service(timeline::get_timeline)
+        .service(aftermath::read::get_aftermath)
+        .service(aftermath::roll::roll_aftermath)
+        .service(aftermath::reinforcements::reinforce_aftermath)
+        .service(aftermath::purchases::purchase_aftermath)
+        .service(aftermath::finalize::finalize_aftermath);
+}
+
+/// Battle states.
+pub mod states {
+    /// Created; no result yet (a scenario may be played).
+    pub const SCENARIO: &str = "scenario";
+    /// A result is recorded and waits for confirmation.
+    pub const PENDING: &str = "pending";
+    /// The result stands; the player sides run their post-battle sequences.
+    pub const AFTERMATH: &str = "aftermath";
+    /// Every player side has finalized.
+    pub const COMPLETE: &str = "complete";
+}
+
+/// One side of a battle: a stored force or a non-player force.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Side {
+    /// The stored force, for a player side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub force_id: Option<String>,
+    /// The non-player force's description, for a non-player side (free-form).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub non_player: Option<Value>,
+}
+
+/// The recorded result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct BattleResult {
+    /// `win` or `draw`.
+    pub outcome: String,
+    /// The winning force; `null` for a draw or when the non-player side won.
+    pub winner_force_id: Option<String>,
+    /// Per-unit losses, each with the force it belongs to.
+    pub losses: Vec<RecordedLoss>,
+}
+
+/// One unit's losses in a recorded result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct RecordedLoss {
+    /// The force the unit belongs to.
+    pub force_id: String,
+    /// The unit.
+    pub unit_id: String,
+    /// Figures lost (C2).
+    pub figures_lost: u32,
+    /// Wiped out (C4).
+    pub eliminated: bool,
+    /// `damaged` or `destroyed`, for vehicles.
+    pub vehicle_damage: Option<String>,
+    /// A recon unit destroyed by ambush (C2).
+    pub destroyed_on_recon: bool,
+}
+
+/// One player side's post-battle sequence, in brief.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct AftermathSummary {
+    /// The force.
+    pub force_id: String,
+    /// `open` (waiting for `roll`), `rolled` or `finalized`.
+    pub stage: String,
+    /// The step version.
+    pub version: i64,
+}
+
+/// A battle.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct BattleResponse {
+    /// The battle id.
+    pub id: String,
+    /// Its campaign.
+    pub campaign_id: String,
+    /// `scenario`, `pending`, `aftermath` or `complete`.
+    pub state: String,
+    /// The two sides.
+    pub sides: Vec<Side>,
+    /// The result, once recorded.
+    pub result: Option<BattleResult>,
+    /// Who recorded the result.
+    pub result_by: Option<String>,
+    /// Who confirmed it.
+    pub confirmed_by: Option<String>,
+    /// Each player side's post-battle sequence, once the result is recorded.
+    pub aftermath: Vec<AftermathSummary>,
+    /// Optimistic-concurrency version.
+    pub version: i64,
+    /// Creation time (RFC 3339 UTC).
+    pub created_at: DateTime<Utc>,
+    /// Last change (RFC 3339 UTC).
+    pub updated_at: DateTime<Utc>,
+}
+
+fn internal(e: impl std::fmt::Display) -> ApiError {
+    ApiError::Internal(anyhow::anyhow!("{e}"))
+}
+
+impl BattleResponse {
+    /// The response for a stored battle and its aftermath rows.
+    pub fn new(battle: battles::Battle, aftermaths: &[rows::AftermathRow]) -> Result<Self, ApiError> {
+        let sides: Vec<Side> = serde_json::from_str(&battle.sides).map_err(internal)?;
+        let result = battle
+            .result
+            .as_deref()
+            .map(serde_json::from_str)
+            .transpose()
+            .map_err(internal)?;
+        Ok(Self {
+            id: battle.id,
+            campaign_id: battle.campaign_id,
+            state: battle.state,
+            sides,
+            result,
+            result_by: battle.result_by,
+            confirmed_by: battle.confirmed_by,
+            aftermath: aftermaths
+                .iter()
+                .map(|r| AftermathSummary {
+                    force_id: r.force_id.clone(),
+                    stage: r.stage.clone(),
+                    version: r.version,
+                })
+                .collect(),
+            version: battle.version,
+            created_at: battle.created_at.and_utc(),
+            updated_at: battle.updated_at.and_utc(),
+        })
+    }
+
+    /// Loads the battle's aftermath rows and builds the response.
+    pub fn load(conn: &mut Db, battle: battles::Battle) -> Result<Self, ApiError> {
+        let aftermaths = rows::list_for_battle(conn, &battle.id)?;
+        Self::new(battle, &aftermaths)
+    }
+}
+
+/// The 404 for a battle the caller may not see.
+pub fn battle_not_found() -> ApiError {
+    ApiError::not_found("battle")
+}
+
+/// Loads a battle and checks the caller's access to its campaign (outsiders get 404).
+pub fn authorize_battle(
+    conn: &mut Db,
+    caller: &Caller,
+    battle_id: &str,
+    need: Need,
+) -> Result<(battles::Battle, CampaignAccess), ApiError> {
+    let battle = battles::find_by_id(conn, battle_id)?.ok_or_else(battle_not_found)?;
+    let access = campaign_access(conn, caller, &battle.campaign_id, need).map_err(|e| match e {
+        ApiError::NotFound(_) => battle_not_found(),
+        other => other,
+    })?;
+    Ok((battle, access))
+}
+
+/// The player forces of a battle's sides.
+pub fn player_forces(battle: &battles::Battle) -> Result<Vec<String>, ApiError> {
+    let sides: Vec<Side> = serde_json::from_str(&battle.sides).map_err(internal)?;
+    Ok(sides.into_iter().filter_map(|s| s.force_id).collect())
+}
+
+/// Whether the caller owns one of `force_ids` (returns the owned ids).
+pub fn owned_forces(
+    conn: &mut Db,
+    access: &CampaignAccess,
+    force_ids: &[String],
+) -> Result<Vec<String>, ApiError> {
+    let mut out = Vec::new();
+    for id in force_ids {
+        if let Some(force) = store::forces::find_by_id(conn, id)?
+            && access.user_id.as_deref() == Some(force.owner_id.as_str())
+        {
+            out.push(id.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Takes the battle's row lock for the rest of the transaction (bumps its version): battle
+/// writes of one battle then run one after the other, across server processes too, and each
+/// sees what the previous one committed.
+pub fn lock_battle(conn: &mut Db, battle_id: &str) -> Result<battles::Battle, ApiError> {
+    use diesel::prelude::*;
+
+    use crate::schema::battles as t;
+    diesel::update(t::table.filter(t::id.eq(battle_id)))
+        .set((t::version.eq(t::version + 1), t::updated_at.eq(store::now())))
+        .execute(conn)?;
+    battles::find_by_id(conn, battle_id)?.ok_or_else(battle_not_found)
+}
+
+/// Reads the `Idempotency-Key` header (at most 200 characters).
+pub fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
+    match req.headers().get("idempotency-key") {
+        None => Ok(None),
+        Some(value) => {
+            let key = value
+                .to_str()
+                .map_err(|_| ApiError::bad_request("Idempotency-Key must be visible ASCII."))?
+                .trim();
+            if key.is_empty() || key.len() > idempotency::MAX_KEY_LEN {
+                return Err(ApiError::validation(
+                    "Idempotency-Key",
+                    "must be 1 to 200 characters",
+                ));
+            }
+            Ok(Some(key.to_owned()))
+        }
+    }
+}
+
+/// Runs a battle write in one transaction, honouring `Idempotency-Key`: the same key with the
+/// same body returns the stored first response (nothing runs again), with another body 422.
+/// The first response is stored in the write's own transaction, so two concurrent first uses of
+/// one key cannot both commit (the primary key decides); the loser then answers the winner's
+/// stored response.
+pub async fn idempotent<F>(
+    state: &AppState,
+    user_id: &str,
+    scope: String,
+    key: Option<String>,
+    body: &[u8],
+    work: F,
+) -> Result<HttpResponse, ApiError>
+where
+    F: FnOnce(&mut Db) -> Result<(StatusCode, Value), ApiError> + Send + 'static,
+{
+    let hash = idempotency::hash_body(body);
+    let user = user_id.to_owned();
+    let (k, s, h) = (key.clone(), scope.clone(), hash.clone());
+    let outcome = state
+        .db
+        .transaction(move |conn| {
+            if let Some(key) = &k {
+                if let Some(stored) = idempotency::find(conn, &user, &s, key)? {
+                    return replay(&stored, &h);
+                }
+            }
+            let (status, value) = work(conn)?;
+            if let Some(key) = k {
+                idempotency::insert(
+                    conn,
+                    &IdempotentResponse {
+                        user_id: user,
+                        scope: s,
+                        idempotency_key: key,
+                        request_hash: h,
+                        status: i32::from(status.as_u16()),
+                        response: value.to_string(),
+                        created_at: store::now(),
+                    },
+                )?;
+            }
+            Ok((status, value))
+        })
+        .await;
+    let (status, value) = match (outcome, key) {
+        (Ok(done), _) => done,
+        (Err(err), Some(key)) => {
+            // A concurrent first use of the same key may have won; answer as it did.
+            let user = user_id.to_owned();
+            let stored = state
+                .db
+                .run(move |conn| Ok(idempotency::find(conn, &user, &scope, &key)?))
+                .await?;
+            match stored {
+                Some(stored) => replay(&stored, &hash)?,
+                None => return Err(err),
+            }
+        }
+        (Err(err), None) => return Err(err),
+    };
+    Ok(HttpResponse::build(status).json(value))
+}
+
+fn replay(stored: &IdempotentResponse, hash: &str) -> Result<(StatusCode, Value), ApiError> {
+    if stored.request_hash != hash {
+        return Err(ApiError::validation(
+            "Idempotency-Key",
+            "this key was used with a different request body",
+        ));
+    }
+    let status = u16::try_from(stored.status)
+        .ok()
+        .and_then(|s| StatusCode::from_u16(s).ok())
+        .ok_or_else(|| internal("stored status"))?;
+    let value = serde_json::from_str(&stored.response).map_err(internal)?;
+    Ok((status, value))
+}
+
+/// Converts domain problems into a 422.
+pub fn problems(list: Vec<fad_domain::roster::Problem>) -> ApiError {
+    ApiError::Validation(
+        list.into_iter()
+            .map(|p| crate::error::FieldError::new(p.field, p.message))
+            .collect(),
+    )
+}
+
+/// Serializes a response value.
+pub fn to_value<T: Serialize>(value: &T) -> Result<Value, ApiError> {
+    serde_json::to_value(value).map_err(internal)
+}
+
+/// Parses a JSON body; an empty body reads as `{}`.
+pub fn parse_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        crate::extract::parse_json(b"{}")
+    } else {
+        crate::extract::parse_json(body)
+    }
+}

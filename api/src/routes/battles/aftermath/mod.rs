@@ -1,0 +1,276 @@
+//! One player force's post-battle sequence over HTTP (RULES.md §2.1–§2.3, C1–C24; S000 ›
+//! CAMPAIGN RULES – QUICK): `roll`, `reinforcements`, `purchases`, `finalize` and `GET`.
+//!
+//! The domain [`Aftermath`] is stored as JSON per (battle, force) with a `version`. Each step
+//! is one transaction: lock the battle row, load, call the domain, and
+//! `UPDATE … WHERE version = ?` (0 rows: 409). Dice already rolled live in the stored state
+//! and are never rolled again; `roll` runs once (a second one is 409).
+
+pub mod finalize;
+pub mod purchases;
+pub mod read;
+pub mod reinforcements;
+pub mod roll;
+
+use std::collections::BTreeMap;
+
+use fad_domain::campaign::Aftermath;
+use fad_domain::campaign::reinforcements::can_take_troopers;
+use fad_domain::dice::{DiceError, EnteredDice, RollLog, ServerDice, TableDice, parse_steps};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::auth::{CampaignAccess, Caller, Need};
+use crate::db::Db;
+use crate::error::{ApiError, FieldError};
+use crate::store::{self, aftermath as rows, campaigns};
+
+use super::{authorize_battle, lock_battle, states};
+
+/// Player-entered dice, keyed by step and then subject (API.md › Dice).
+pub type RawDice = BTreeMap<String, BTreeMap<String, Vec<u8>>>;
+
+/// What a unit may still receive from the pool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct UnitRoom {
+    /// The unit.
+    pub unit_id: String,
+    /// Its name.
+    pub name: String,
+    /// Troopers it may still receive (up to its establishment, C9).
+    pub may_receive: u32,
+}
+
+/// The choices still open before `finalize`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Pending {
+    /// Campaign points available: the banked balance plus this battle's 2 × P (C12).
+    pub cp_available: u32,
+    /// Spent by the current purchases.
+    pub cp_spent: u32,
+    /// The pool's size: the 2d6 plus the extra dice bought (C11).
+    pub pool_total: u32,
+    /// Troopers allocated by the current choice (existing units and new squad).
+    pub pool_allocated: u32,
+    /// Per multi-figure infantry unit, the troopers it may still receive.
+    pub units: Vec<UnitRoom>,
+}
+
+/// One force's post-battle sequence.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct AftermathResponse {
+    /// The battle.
+    pub battle_id: String,
+    /// The force.
+    pub force_id: String,
+    /// `open` (waiting for `roll`), `rolled` or `finalized`.
+    pub stage: String,
+    /// The step version.
+    pub version: i64,
+    /// The sequence so far (roster, per-unit changes, campaign points, purchases, pool, and the
+    /// whole roll log); `null` before `roll`.
+    #[schema(value_type = Option<Object>)]
+    pub outcome: Option<Value>,
+    /// The rolls this request made (empty for a read).
+    #[schema(value_type = Vec<Object>)]
+    pub rolls: RollLog,
+    /// Entered values no rule called for, by step and subject.
+    #[schema(value_type = Object)]
+    pub unused_dice: EnteredDice,
+    /// The choices still open (absent once finalized or before `roll`).
+    pub pending: Option<Pending>,
+}
+
+/// A body that may carry entered dice.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DiceRequest {
+    /// Player-entered dice (API.md › Dice).
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub dice: Option<RawDice>,
+}
+
+fn internal(e: impl std::fmt::Display) -> ApiError {
+    ApiError::Internal(anyhow::anyhow!("{e}"))
+}
+
+/// Converts dice problems into a 422.
+pub fn dice_errors(errors: Vec<DiceError>) -> ApiError {
+    ApiError::Validation(
+        errors
+            .into_iter()
+            .map(|e| FieldError::new(e.field(), e.to_string()))
+            .collect(),
+    )
+}
+
+/// Builds the dice source: entered values (checked for range and step names) with server
+/// fallback from a seed drawn from the OS.
+pub fn table_dice(raw: Option<&RawDice>) -> Result<TableDice, ApiError> {
+    let empty = RawDice::new();
+    let entered = parse_steps(raw.unwrap_or(&empty)).map_err(|unknown| {
+        ApiError::Validation(
+            unknown
+                .into_iter()
+                .map(|u| {
+                    FieldError::new(
+                        format!("dice.{}", u.value),
+                        format!("unknown step; accepted: {}", u.accepted.join(", ")),
+                    )
+                })
+                .collect(),
+        )
+    })?;
+    let mut seed = [0u8; 32];
+    getrandom::fill(&mut seed).map_err(internal)?;
+    TableDice::new(&entered, ServerDice::from_seed(seed)).map_err(dice_errors)
+}
+
+/// A step's context, loaded under the battle's row lock.
+pub struct Step {
+    /// The aftermath row.
+    pub row: rows::AftermathRow,
+    /// The caller's access.
+    pub access: CampaignAccess,
+    /// The campaign's house rules.
+    pub rules: fad_domain::house_rules::HouseRules,
+}
+
+/// Authorizes a step (the force's owner or the organiser), locks the battle, and loads the row.
+/// 409 unless the battle is in `aftermath`.
+pub fn begin(
+    conn: &mut Db,
+    caller: &Caller,
+    battle_id: &str,
+    force_id: &str,
+) -> Result<Step, ApiError> {
+    let (_, access) = authorize_battle(conn, caller, battle_id, Need::Write)?;
+    let battle = lock_battle(conn, battle_id)?;
+    let row = rows::find(conn, battle_id, force_id)?.ok_or_else(|| {
+        ApiError::NotFound("That force has no post-battle sequence in this battle.".to_owned())
+    })?;
+    let force = store::forces::find_by_id(conn, force_id)?
+        .ok_or_else(|| ApiError::not_found("force"))?;
+    if !access.is_user_or_organiser(&force.owner_id) {
+        return Err(ApiError::Forbidden(
+            "Only the force's owner or the organiser may run its post-battle sequence.".to_owned(),
+        ));
+    }
+    match battle.state.as_str() {
+        states::AFTERMATH | states::COMPLETE => {}
+        states::PENDING => {
+            return Err(ApiError::Conflict(
+                "The result awaits confirmation by the other side or the organiser.".to_owned(),
+            ));
+        }
+        _ => {
+            return Err(ApiError::Conflict(
+                "No result is recorded for this battle yet.".to_owned(),
+            ));
+        }
+    }
+    let campaign = campaigns::find_by_id(conn, &battle.campaign_id)?
+        .ok_or_else(super::battle_not_found)?;
+    let rules = campaign.settings().map_err(internal)?.house_rules;
+    Ok(Step { row, access, rules })
+}
+
+/// The stored domain state; 409 before `roll` and after `finalize`.
+pub fn rolled_state(row: &rows::AftermathRow) -> Result<Aftermath, ApiError> {
+    match row.stage.as_str() {
+        rows::OPEN => Err(ApiError::Conflict(
+            "Roll first: the post-battle rolls have not been made.".to_owned(),
+        )),
+        rows::FINALIZED => Err(ApiError::Conflict(
+            "This post-battle sequence is finalized.".to_owned(),
+        )),
+        _ => parse_state(row)?.ok_or_else(|| internal("rolled aftermath without state")),
+    }
+}
+
+fn parse_state(row: &rows::AftermathRow) -> Result<Option<Aftermath>, ApiError> {
+    row.state
+        .as_deref()
+        .map(serde_json::from_str)
+        .transpose()
+        .map_err(internal)
+}
+
+/// Saves the next state when nobody else changed the row meanwhile (else 409).
+pub fn save(
+    conn: &mut Db,
+    row: &rows::AftermathRow,
+    stage: &str,
+    state: &Aftermath,
+    outcome: Option<String>,
+) -> Result<rows::AftermathRow, ApiError> {
+    let next = rows::AftermathRow {
+        stage: stage.to_owned(),
+        state: Some(serde_json::to_string(state).map_err(internal)?),
+        outcome,
+        version: row.version + 1,
+        updated_at: store::now(),
+        ..row.clone()
+    };
+    if !rows::update_if_version(conn, &next)? {
+        return Err(ApiError::Conflict(
+            "A concurrent step changed this post-battle sequence; reload and retry.".to_owned(),
+        ));
+    }
+    Ok(next)
+}
+
+/// The response for a row, with this request's rolls and unused dice.
+pub fn response(
+    row: &rows::AftermathRow,
+    rolls: RollLog,
+    unused_dice: EnteredDice,
+) -> Result<AftermathResponse, ApiError> {
+    let state = parse_state(row)?;
+    let (outcome, pending) = match (&row.outcome, &state) {
+        (Some(done), _) => (Some(serde_json::from_str(done).map_err(internal)?), None),
+        (None, Some(aftermath)) => {
+            let outcome = aftermath.outcome().map_err(super::problems)?;
+            let bought = aftermath.purchase_effects().map_err(super::problems)?;
+            let pending = Pending {
+                cp_available: aftermath.cp_available(),
+                cp_spent: outcome.campaign_points.spent,
+                pool_total: outcome.reinforcements.total,
+                pool_allocated: outcome.reinforcements.allocated
+                    + outcome.reinforcements.new_squad,
+                units: bought
+                    .roster
+                    .units()
+                    .filter(|u| can_take_troopers(u))
+                    .map(|u| UnitRoom {
+                        unit_id: u.id.clone(),
+                        name: u.name.clone(),
+                        may_receive: u.starting_strength.saturating_sub(u.strength),
+                    })
+                    .collect(),
+            };
+            (
+                Some(serde_json::to_value(&outcome).map_err(internal)?),
+                Some(pending),
+            )
+        }
+        (None, None) => (None, None),
+    };
+    Ok(AftermathResponse {
+        battle_id: row.battle_id.clone(),
+        force_id: row.force_id.clone(),
+        stage: row.stage.clone(),
+        version: row.version,
+        outcome,
+        rolls,
+        unused_dice,
+        pending,
+    })
+}
+
+/// Scope string for the idempotency store.
+pub fn scope(battle_id: &str, force_id: &str, step: &str) -> String {
+    format!("POST /api/v1/battles/{battle_id}/aftermath/{force_id}/{step}")
+}

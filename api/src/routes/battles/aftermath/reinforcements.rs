@@ -1,0 +1,74 @@
+//! `POST /api/v1/battles/{battle_id}/aftermath/{force_id}/reinforcements`: how the pool is
+//! spent (RULES.md C9, C10: up to each unit's establishment; an optional new squad of 5–8).
+//! Redoable until `finalize`; each call replaces the allocation.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, post, web};
+use fad_domain::campaign::ReinforcementChoice;
+use serde::Deserialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::auth::AuthUser;
+use crate::error::{ApiError, Problem};
+use crate::store::aftermath as rows;
+
+use super::super::{idempotency_key, idempotent, problems, to_value};
+use super::{AftermathResponse, begin, response, rolled_state, save, scope};
+
+/// A reinforcement allocation (API.md).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ReinforcementsRequest {
+    /// `[{unit_id, troopers}]`.
+    #[schema(value_type = Vec<Object>)]
+    pub allocations: Vec<Value>,
+    /// `null` or `{name, troopers, platoon?, id?}`.
+    #[schema(value_type = Option<Object>)]
+    pub new_squad: Option<Value>,
+}
+
+/// Sets the reinforcement allocation.
+#[utoipa::path(
+    tag = "battles",
+    operation_id = "reinforce_aftermath",
+    security(("bearer" = [])),
+    params(
+        ("battle_id" = String, Path, description = "The battle id"),
+        ("force_id" = String, Path, description = "The force"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Replays the first response for the same key and body"),
+    ),
+    request_body = ReinforcementsRequest,
+    responses(
+        (status = 200, description = "The sequence with the new allocation", body = AftermathResponse),
+        (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Neither the force's owner nor the organiser", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such battle, the caller may not see it, or the force is not a player side", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Not rolled yet, finalized, or a concurrent step won", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Over the pool or an establishment, a unit that cannot take troopers, a new squad outside 5–8; or a reused Idempotency-Key", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/battles/{battle_id}/aftermath/{force_id}/reinforcements")]
+pub async fn reinforce_aftermath(
+    user: AuthUser,
+    state: web::Data<AppState>,
+    path: web::Path<(String, String)>,
+    req: HttpRequest,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let (battle_id, force_id) = path.into_inner();
+    let key = idempotency_key(&req)?;
+    let choice: ReinforcementChoice = crate::extract::parse_json(&body)?;
+    let caller = user.caller();
+    let scope = scope(&battle_id, &force_id, "reinforcements");
+    idempotent(&state, &user.user_id, scope, key, &body, move |conn| {
+        let step = begin(conn, &caller, &battle_id, &force_id)?;
+        let mut aftermath = rolled_state(&step.row)?;
+        aftermath.reinforce(choice).map_err(problems)?;
+        let row = save(conn, &step.row, rows::ROLLED, &aftermath, None)?;
+        Ok((StatusCode::OK, to_value(&response(&row, Vec::new(), Default::default())?)?))
+    })
+    .await
+}

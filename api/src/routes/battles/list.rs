@@ -1,0 +1,53 @@
+//! `GET /api/v1/campaigns/{campaign_id}/battles`: a campaign's battles, oldest first. Members
+//! and the campaign's integration keys may read it.
+
+use actix_web::{get, web};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::auth::{Caller, Need, campaign_access};
+use crate::error::{ApiError, Problem};
+use crate::store::battles;
+
+use super::BattleResponse;
+
+/// A campaign's battles.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BattleList {
+    /// Oldest first.
+    pub battles: Vec<BattleResponse>,
+}
+
+/// Lists a campaign's battles.
+#[utoipa::path(
+    tag = "battles",
+    operation_id = "list_battles",
+    security(("bearer" = []), ("api_key" = [])),
+    params(("campaign_id" = String, Path, description = "The campaign id")),
+    responses(
+        (status = 200, description = "The battles", body = BattleList),
+        (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such campaign, or the caller may not read it", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/campaigns/{campaign_id}/battles")]
+pub async fn list_battles(
+    caller: Caller,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<web::Json<BattleList>, ApiError> {
+    let campaign_id = path.into_inner();
+    let list = state
+        .db
+        .read(move |conn| {
+            campaign_access(conn, &caller, &campaign_id, Need::Read)?;
+            battles::list_for_campaign(conn, &campaign_id)?
+                .into_iter()
+                .map(|b| BattleResponse::load(conn, b))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .await?;
+    Ok(web::Json(BattleList { battles: list }))
+}

@@ -1,0 +1,300 @@
+//! `POST /api/v1/battles/{battle_id}/result`: the outcome and per-unit losses (API.md ›
+//! Battles; RULES.md C2–C4, C16). Either side's owner or the organiser records it.
+//!
+//! The losses are checked against each player force's roster as it stands now, which becomes
+//! that force's "battle start" snapshot for its post-battle sequence. The result is `pending`
+//! until the other side or the organiser confirms it; it confirms itself when the campaign's
+//! `results_need_confirmation` is off or the organiser records it. Recording the same result
+//! again is harmless; a different one is 409.
+
+use std::collections::BTreeMap;
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, post, web};
+use fad_domain::campaign::report::check_report;
+use fad_domain::campaign::{BattleReport, UnitLosses, VehicleDamage};
+use fad_domain::names::Named;
+use fad_domain::roster::Force as Roster;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::auth::{AuthUser, Need};
+use crate::error::{ApiError, FieldError, Problem};
+use crate::store::{self, aftermath as rows, battles, campaigns};
+
+use super::{
+    BattleResponse, BattleResult, RecordedLoss, authorize_battle, idempotency_key, idempotent,
+    lock_battle, owned_forces, player_forces, states, to_value,
+};
+
+/// `win` or `draw`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BattleOutcome {
+    /// One side won.
+    Win,
+    /// A draw.
+    Draw,
+}
+
+/// One unit's losses.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LossRequest {
+    /// A unit of either player force.
+    pub unit_id: String,
+    /// Figures lost (dead, captured or untreated wounded at battle end, C2).
+    #[serde(default)]
+    pub figures_lost: u32,
+    /// The unit was wiped out (C4).
+    #[serde(default)]
+    pub eliminated: bool,
+    /// `null`, `damaged` or `destroyed` (vehicles, C16).
+    #[serde(default)]
+    pub vehicle_damage: Option<String>,
+    /// A recon unit destroyed by ambush (all its figures are lost, C2).
+    #[serde(default)]
+    pub destroyed_on_recon: bool,
+}
+
+/// A battle result.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResultRequest {
+    /// `win` or `draw`.
+    pub outcome: BattleOutcome,
+    /// The winner for `win`: a player force, or `null` when the non-player side won.
+    #[serde(default)]
+    pub winner_force_id: Option<String>,
+    /// Per-unit losses; units not listed lost nothing.
+    #[serde(default)]
+    pub losses: Vec<LossRequest>,
+}
+
+/// Each player force's roster now, with its version: the battle-start snapshots.
+type Snapshots = BTreeMap<String, (Roster, i64)>;
+
+/// Checks the request against the sides and the snapshots; returns the stored result.
+fn check_result(
+    request: &ResultRequest,
+    forces: &[String],
+    has_non_player: bool,
+    snapshots: &Snapshots,
+) -> Result<BattleResult, ApiError> {
+    let mut errors = Vec::new();
+    match (request.outcome, &request.winner_force_id) {
+        (BattleOutcome::Draw, Some(_)) => errors.push(FieldError::new(
+            "winner_force_id",
+            "a draw has no winner",
+        )),
+        (BattleOutcome::Win, Some(id)) if !forces.contains(id) => errors.push(FieldError::new(
+            "winner_force_id",
+            "not a player force of this battle",
+        )),
+        (BattleOutcome::Win, None) if !has_non_player => errors.push(FieldError::new(
+            "winner_force_id",
+            "name the winning force",
+        )),
+        _ => {}
+    }
+    let mut per_force: BTreeMap<&str, (BattleReport, Vec<usize>)> = BTreeMap::new();
+    let mut recorded = Vec::new();
+    for (i, line) in request.losses.iter().enumerate() {
+        let vehicle_damage = match &line.vehicle_damage {
+            None => None,
+            Some(name) => match VehicleDamage::parse(name) {
+                Ok(v) => Some(v),
+                Err(_) => {
+                    errors.push(FieldError::new(
+                        format!("losses[{i}].vehicle_damage"),
+                        "must be null, damaged or destroyed",
+                    ));
+                    continue;
+                }
+            },
+        };
+        let Some((force_id, _)) = snapshots
+            .iter()
+            .find(|(_, (roster, _))| roster.unit(&line.unit_id).is_some())
+        else {
+            errors.push(FieldError::new(
+                format!("losses[{i}].unit_id"),
+                "not a unit of either player force",
+            ));
+            continue;
+        };
+        let entry = per_force.entry(force_id.as_str()).or_default();
+        entry.0.losses.push(UnitLosses {
+            unit_id: line.unit_id.clone(),
+            figures_lost: line.figures_lost,
+            eliminated: line.eliminated,
+            vehicle_damage,
+            destroyed_on_recon: line.destroyed_on_recon,
+        });
+        entry.1.push(i);
+        recorded.push(RecordedLoss {
+            force_id: force_id.clone(),
+            unit_id: line.unit_id.clone(),
+            figures_lost: line.figures_lost,
+            eliminated: line.eliminated,
+            vehicle_damage: vehicle_damage.map(|v| v.name().to_owned()),
+            destroyed_on_recon: line.destroyed_on_recon,
+        });
+    }
+    for (force_id, (report, indices)) in &per_force {
+        let Some((roster, _)) = snapshots.get(*force_id) else {
+            continue;
+        };
+        if let Err(problems) = check_report(roster, report) {
+            for p in problems {
+                // The domain numbers lines per force; point at the request's own line.
+                let field = match p.field.strip_prefix("losses[").and_then(|r| r.split_once(']')) {
+                    Some((n, rest)) => match n.parse::<usize>().ok().and_then(|n| indices.get(n)) {
+                        Some(i) => format!("losses[{i}]{rest}"),
+                        None => p.field.clone(),
+                    },
+                    None => p.field.clone(),
+                };
+                errors.push(FieldError::new(field, p.message));
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(BattleResult {
+            outcome: match request.outcome {
+                BattleOutcome::Win => "win",
+                BattleOutcome::Draw => "draw",
+            }
+            .to_owned(),
+            winner_force_id: request.winner_force_id.clone(),
+            losses: recorded,
+        })
+    } else {
+        Err(ApiError::Validation(errors))
+    }
+}
+
+/// Records a battle's result. Honours `Idempotency-Key`.
+#[utoipa::path(
+    tag = "battles",
+    operation_id = "record_battle_result",
+    security(("bearer" = [])),
+    params(
+        ("battle_id" = String, Path, description = "The battle id"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Replays the first response for the same key and body"),
+    ),
+    request_body = ResultRequest,
+    responses(
+        (status = 200, description = "The battle, `pending` or (confirmation off, or recorded by the organiser) `aftermath`", body = BattleResponse),
+        (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Neither a side's owner nor the organiser", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such battle, or the caller may not see it", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A different result is already recorded", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Losses that do not fit the rosters, a bad winner, or a reused Idempotency-Key", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/battles/{battle_id}/result")]
+pub async fn record_result(
+    user: AuthUser,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    req: HttpRequest,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let battle_id = path.into_inner();
+    let key = idempotency_key(&req)?;
+    let request: ResultRequest = crate::extract::parse_json(&body)?;
+    let caller = user.caller();
+    let actor = user.user_id.clone();
+    let scope = format!("POST /api/v1/battles/{battle_id}/result");
+    idempotent(&state, &user.user_id, scope, key, &body, move |conn| {
+        let (_, access) = authorize_battle(conn, &caller, &battle_id, Need::Write)?;
+        let battle = lock_battle(conn, &battle_id)?;
+        let forces = player_forces(&battle)?;
+        if !access.is_organiser() && owned_forces(conn, &access, &forces)?.is_empty() {
+            return Err(ApiError::Forbidden(
+                "Only a side's owner or the organiser may record the result.".to_owned(),
+            ));
+        }
+        let has_non_player = forces.len() < 2;
+        if battle.state != states::SCENARIO {
+            // The same result again is harmless; a different one conflicts.
+            let existing = rows::list_for_battle(conn, &battle_id)?;
+            let snapshots = existing
+                .iter()
+                .map(|r| {
+                    let roster: Roster = serde_json::from_str(&r.battle_start)
+                        .map_err(|e| ApiError::Internal(e.into()))?;
+                    Ok((r.force_id.clone(), (roster, r.force_version)))
+                })
+                .collect::<Result<Snapshots, ApiError>>()?;
+            let same = check_result(&request, &forces, has_non_player, &snapshots)
+                .ok()
+                .and_then(|r| serde_json::to_string(&r).ok());
+            if same.is_some() && same == battle.result {
+                return Ok((StatusCode::OK, to_value(&BattleResponse::new(battle, &existing)?)?));
+            }
+            return Err(ApiError::Conflict(
+                "A different result is already recorded for this battle; the organiser must void it first."
+                    .to_owned(),
+            ));
+        }
+        let mut snapshots = Snapshots::new();
+        for id in &forces {
+            let force = store::forces::find_by_id(conn, id)?
+                .ok_or_else(|| ApiError::Conflict(format!("Force {id} no longer exists.")))?;
+            let roster = force.roster().map_err(|e| ApiError::Internal(e.into()))?;
+            snapshots.insert(id.clone(), (roster, force.version));
+        }
+        let result = check_result(&request, &forces, has_non_player, &snapshots)?;
+        let campaign = campaigns::find_by_id(conn, &battle.campaign_id)?
+            .ok_or_else(super::battle_not_found)?;
+        let settings = campaign
+            .settings()
+            .map_err(|e| ApiError::Internal(e.into()))?;
+        let confirmed = !settings.results_need_confirmation || access.is_organiser();
+        let now = store::now();
+        let mut aftermaths = Vec::new();
+        for (force_id, (roster, version)) in &snapshots {
+            let row = rows::AftermathRow {
+                battle_id: battle_id.clone(),
+                force_id: force_id.clone(),
+                battle_start: serde_json::to_string(roster)
+                    .map_err(|e| ApiError::Internal(e.into()))?,
+                force_version: *version,
+                stage: rows::OPEN.to_owned(),
+                state: None,
+                outcome: None,
+                version: 1,
+                updated_at: now,
+            };
+            rows::insert(conn, &row)?;
+            aftermaths.push(row);
+        }
+        let next = battles::Battle {
+            state: if confirmed {
+                states::AFTERMATH
+            } else {
+                states::PENDING
+            }
+            .to_owned(),
+            result: Some(
+                serde_json::to_string(&result).map_err(|e| ApiError::Internal(e.into()))?,
+            ),
+            result_by: Some(actor.clone()),
+            confirmed_by: confirmed.then(|| actor.clone()),
+            version: battle.version + 1,
+            updated_at: now,
+            ..battle
+        };
+        if !battles::update_if_version(conn, &next)? {
+            return Err(ApiError::Conflict("The battle changed; retry.".to_owned()));
+        }
+        tracing::info!(battle.id = %next.id, state = %next.state, "Recorded result");
+        Ok((StatusCode::OK, to_value(&BattleResponse::new(next, &aftermaths)?)?))
+    })
+    .await
+}

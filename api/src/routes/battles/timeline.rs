@@ -1,0 +1,103 @@
+//! `GET /api/v1/campaigns/{campaign_id}/timeline`: the campaign's battles in order, each with
+//! its result and every player side's aftermath summary (stage, campaign points, changes).
+//! Readable with the campaign's integration key; it holds no secrets.
+
+use actix_web::{get, web};
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::auth::{Caller, Need, campaign_access};
+use crate::error::{ApiError, Problem};
+use crate::store::{aftermath as rows, battles};
+
+use super::BattleResponse;
+
+/// One side's aftermath in the timeline.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TimelineAftermath {
+    /// The force.
+    pub force_id: String,
+    /// `open`, `rolled` or `finalized`.
+    pub stage: String,
+    /// Campaign points (banked before, earned, spent, forfeited, balance), once finalized.
+    #[schema(value_type = Option<Object>)]
+    pub campaign_points: Option<Value>,
+    /// Per-unit changes, once finalized.
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub changes: Option<Value>,
+}
+
+/// One battle in the timeline.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TimelineEntry {
+    /// The battle with its result.
+    pub battle: BattleResponse,
+    /// Each player side's aftermath.
+    pub aftermath: Vec<TimelineAftermath>,
+}
+
+/// A campaign's timeline.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Timeline {
+    /// Battles, oldest first.
+    pub entries: Vec<TimelineEntry>,
+}
+
+/// Reads a campaign's timeline.
+#[utoipa::path(
+    tag = "battles",
+    operation_id = "get_timeline",
+    security(("bearer" = []), ("api_key" = [])),
+    params(("campaign_id" = String, Path, description = "The campaign id")),
+    responses(
+        (status = 200, description = "The timeline", body = Timeline),
+        (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such campaign, or the caller may not read it", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/campaigns/{campaign_id}/timeline")]
+pub async fn get_timeline(
+    caller: Caller,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<web::Json<Timeline>, ApiError> {
+    let campaign_id = path.into_inner();
+    let entries = state
+        .db
+        .read(move |conn| {
+            campaign_access(conn, &caller, &campaign_id, Need::Read)?;
+            let mut out = Vec::new();
+            for battle in battles::list_for_campaign(conn, &campaign_id)? {
+                let aftermaths = rows::list_for_battle(conn, &battle.id)?;
+                let summaries = aftermaths
+                    .iter()
+                    .map(|r| {
+                        let outcome: Option<Value> = r
+                            .outcome
+                            .as_deref()
+                            .map(serde_json::from_str)
+                            .transpose()
+                            .map_err(|e| ApiError::Internal(e.into()))?;
+                        Ok(TimelineAftermath {
+                            force_id: r.force_id.clone(),
+                            stage: r.stage.clone(),
+                            campaign_points: outcome
+                                .as_ref()
+                                .and_then(|o| o.get("campaign_points").cloned()),
+                            changes: outcome.as_ref().and_then(|o| o.get("changes").cloned()),
+                        })
+                    })
+                    .collect::<Result<Vec<_>, ApiError>>()?;
+                out.push(TimelineEntry {
+                    battle: BattleResponse::new(battle, &aftermaths)?,
+                    aftermath: summaries,
+                });
+            }
+            Ok(out)
+        })
+        .await?;
+    Ok(web::Json(Timeline { entries }))
+}

@@ -1,0 +1,94 @@
+//! Post-battle sequences (RULES.md §2; API.md › Battles): one row per (battle, player force)
+//! holding the roster at battle start, the domain [`fad_domain::campaign::Aftermath`] as JSON
+//! between steps, and a `version`. Every step is load → domain call →
+//! `UPDATE … WHERE version = ?` in one transaction; 0 rows means a concurrent step won.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use crate::db::Db;
+use crate::schema::battle_aftermaths;
+
+/// Waiting for the `roll` step.
+pub const OPEN: &str = "open";
+/// Rolled: purchases and reinforcements may be (re)done.
+pub const ROLLED: &str = "rolled";
+/// Finalized: committed to the roster and ledger.
+pub const FINALIZED: &str = "finalized";
+
+/// An aftermath row.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
+#[diesel(table_name = battle_aftermaths)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub struct AftermathRow {
+    /// The battle.
+    pub battle_id: String,
+    /// The force.
+    pub force_id: String,
+    /// The roster at battle start, as JSON.
+    pub battle_start: String,
+    /// The force version the snapshot was taken at.
+    pub force_version: i64,
+    /// [`OPEN`], [`ROLLED`] or [`FINALIZED`].
+    pub stage: String,
+    /// The domain `Aftermath` as JSON, once rolled.
+    pub state: Option<String>,
+    /// The committed `Outcome` as JSON, once finalized.
+    pub outcome: Option<String>,
+    /// Optimistic-concurrency version, starting at 1.
+    pub version: i64,
+    /// Last change (UTC).
+    pub updated_at: NaiveDateTime,
+}
+
+/// Inserts an aftermath row.
+pub fn insert(conn: &mut Db, row: &AftermathRow) -> QueryResult<()> {
+    diesel::insert_into(battle_aftermaths::table)
+        .values(row)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// The rows of a battle.
+pub fn list_for_battle(conn: &mut Db, battle_id: &str) -> QueryResult<Vec<AftermathRow>> {
+    battle_aftermaths::table
+        .filter(battle_aftermaths::battle_id.eq(battle_id))
+        .order(battle_aftermaths::force_id.asc())
+        .select(AftermathRow::as_select())
+        .load(conn)
+}
+
+/// The row of one force in one battle.
+pub fn find(conn: &mut Db, battle_id: &str, force_id: &str) -> QueryResult<Option<AftermathRow>> {
+    battle_aftermaths::table
+        .find((battle_id, force_id))
+        .select(AftermathRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Deletes the rows of a battle (a result reopened before any aftermath step).
+pub fn delete_for_battle(conn: &mut Db, battle_id: &str) -> QueryResult<usize> {
+    diesel::delete(battle_aftermaths::table.filter(battle_aftermaths::battle_id.eq(battle_id)))
+        .execute(conn)
+}
+
+/// Writes `next` (stage, state, outcome) when the stored version is `next.version - 1`.
+/// Returns whether a row changed (false: a concurrent step won).
+pub fn update_if_version(conn: &mut Db, next: &AftermathRow) -> QueryResult<bool> {
+    let changed = diesel::update(
+        battle_aftermaths::table
+            .filter(battle_aftermaths::battle_id.eq(&next.battle_id))
+            .filter(battle_aftermaths::force_id.eq(&next.force_id))
+            .filter(battle_aftermaths::version.eq(next.version - 1)),
+    )
+    .set((
+        battle_aftermaths::stage.eq(&next.stage),
+        battle_aftermaths::state.eq(&next.state),
+        battle_aftermaths::outcome.eq(&next.outcome),
+        battle_aftermaths::version.eq(next.version),
+        battle_aftermaths::updated_at.eq(next.updated_at),
+    ))
+    .execute(conn)?;
+    Ok(changed == 1)
+}

@@ -1,0 +1,2 @@
+DROP TABLE battle_aftermaths;
+DROP TABLE battles;
