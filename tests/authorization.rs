@@ -129,6 +129,20 @@ pub const ROWS: &[Row] = &[
     row("GET", "/api/v1/forces/{force}/ledger", None, [401, 404, 200, 200, 200, 200, 401, 401]),
     row("POST", "/api/v1/forces/{force}/ledger", Some(r#"{"kind": "earned", "amount": 2}"#), [401, 404, 403, 403, 201, 403, 401, 401]),
     row("GET", "/api/v1/forces/{force}/export", None, [401, 404, 200, 200, 200, 200, 401, 401]),
+    // Battles (issue 6): a side's owner or the organiser writes, members and keys read. The
+    // world's battle is the force against a non-player force, its draw already recorded, so the
+    // same result again is 200 and the steps after `roll` are 409 until it is rolled.
+    row("POST", "/api/v1/campaigns/{campaign}/battles", Some(r#"{"sides": [{"force_id": "{force}"}, {"non_player": {}}]}"#), [401, 404, 403, 201, 201, 403, 401, 401]),
+    row("GET", "/api/v1/campaigns/{campaign}/battles", None, [401, 404, 200, 200, 200, 200, 401, 401]),
+    row("GET", "/api/v1/campaigns/{campaign}/timeline", None, [401, 404, 200, 200, 200, 200, 401, 401]),
+    row("GET", "/api/v1/battles/{battle}", None, [401, 404, 200, 200, 200, 200, 401, 401]),
+    row("POST", "/api/v1/battles/{battle}/result", Some(r#"{"outcome": "draw"}"#), [401, 404, 403, 200, 200, 403, 401, 401]),
+    row("POST", "/api/v1/battles/{battle}/result/confirm", Some("{}"), [401, 404, 403, 200, 200, 403, 401, 401]),
+    row("GET", "/api/v1/battles/{battle}/aftermath/{force}", None, [401, 404, 200, 200, 200, 200, 401, 401]),
+    row("POST", "/api/v1/battles/{battle}/aftermath/{force}/roll", Some("{}"), [401, 404, 403, 200, 200, 403, 401, 401]),
+    row("POST", "/api/v1/battles/{battle}/aftermath/{force}/reinforcements", Some(r#"{"allocations": []}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
+    row("POST", "/api/v1/battles/{battle}/aftermath/{force}/purchases", Some(r#"{"purchases": []}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
+    row("POST", "/api/v1/battles/{battle}/aftermath/{force}/finalize", Some("{}"), [401, 404, 403, 409, 409, 403, 401, 401]),
 ];
 
 impl World {
@@ -141,6 +155,7 @@ impl World {
             .replace("{key}", &self.key_id)
             .replace("{force_entry}", &self.force_entry_id)
             .replace("{force}", &self.force_id)
+            .replace("{battle}", &self.battle_id)
             .replace("{organiser}", &people.organiser.id)
             .replace("{player}", &people.player.id)
             .replace("{owner}", &people.owner.id)

@@ -108,6 +108,9 @@ pub struct World {
     pub force_id: String,
     /// The force's first history entry.
     pub force_entry_id: String,
+    /// A battle of the force against a non-player force, its draw recorded by the organiser
+    /// (issue 6): in `aftermath`, the force's sequence not rolled yet.
+    pub battle_id: String,
 }
 
 impl World {
@@ -147,6 +150,21 @@ impl World {
             .json()
             .unwrap();
         let force_entry_id = history["entries"][0]["id"].as_str().unwrap().to_owned();
+        let battle: Value = app
+            .post_json_with_token(
+                &format!("/api/v1/campaigns/{campaign_id}/battles"),
+                &json!({"sides": [{"force_id": force_id}, {"non_player": {"name": "Militia"}}]}),
+                &people.owner.token,
+            )
+            .json()
+            .unwrap();
+        let battle_id = battle["id"].as_str().unwrap().to_owned();
+        let recorded = app.post_json_with_token(
+            &format!("/api/v1/battles/{battle_id}/result"),
+            &json!({"outcome": "draw"}),
+            &people.organiser.token,
+        );
+        assert_eq!(recorded.status(), 200);
         Self {
             campaign_id,
             invite_id: invite["id"].as_str().unwrap().to_owned(),
@@ -157,6 +175,7 @@ impl World {
             revoked_key,
             force_id,
             force_entry_id,
+            battle_id,
         }
     }
 }

@@ -10,6 +10,7 @@ mod common;
 
 mod auth;
 mod authorization;
+mod battles;
 mod campaigns;
 mod db_faults;
 mod db_transactions;

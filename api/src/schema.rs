@@ -157,7 +157,6 @@ diesel::table! {
     }
 }
 
-
 diesel::joinable!(forces -> campaigns (campaign_id));
 diesel::joinable!(force_history -> forces (force_id));
 diesel::joinable!(force_ledger -> forces (force_id));

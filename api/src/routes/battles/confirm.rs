@@ -23,6 +23,7 @@ use super::{
         ("battle_id" = String, Path, description = "The battle id"),
         ("Idempotency-Key" = Option<String>, Header, description = "Replays the first response for the same key and body"),
     ),
+    request_body(content = Option<super::EmptyBody>, description = "Empty, or `{}`"),
     responses(
         (status = 200, description = "The battle, now `aftermath` (or as it was, if already confirmed)", body = BattleResponse),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
@@ -49,6 +50,15 @@ pub async fn confirm_result(
     idempotent(&state, &user.user_id, scope, key, &body, move |conn| {
         let (_, access) = authorize_battle(conn, &caller, &battle_id, Need::Write)?;
         let battle = lock_battle(conn, &battle_id)?;
+        let owns = !owned_forces(conn, &access, &player_forces(&battle)?)?.is_empty();
+        let forbidden = || {
+            ApiError::Forbidden(
+                "Only the other side's owner or the organiser may confirm the result.".to_owned(),
+            )
+        };
+        if !access.is_organiser() && !owns {
+            return Err(forbidden());
+        }
         match battle.state.as_str() {
             states::PENDING => {}
             states::SCENARIO => {
@@ -56,14 +66,16 @@ pub async fn confirm_result(
                     "No result is recorded for this battle yet.".to_owned(),
                 ));
             }
-            _ => return Ok((StatusCode::OK, to_value(&BattleResponse::load(conn, battle)?)?)),
+            _ => {
+                return Ok((
+                    StatusCode::OK,
+                    to_value(&BattleResponse::load(conn, battle)?)?,
+                ));
+            }
         }
-        let owns = !owned_forces(conn, &access, &player_forces(&battle)?)?.is_empty();
         let recorder = battle.result_by.as_deref() == Some(actor.as_str());
-        if !access.is_organiser() && !(owns && !recorder) {
-            return Err(ApiError::Forbidden(
-                "Only the other side's owner or the organiser may confirm the result.".to_owned(),
-            ));
+        if !access.is_organiser() && recorder {
+            return Err(forbidden());
         }
         let next = battles::Battle {
             state: states::AFTERMATH.to_owned(),
@@ -75,7 +87,10 @@ pub async fn confirm_result(
         if !battles::update_if_version(conn, &next)? {
             return Err(ApiError::Conflict("The battle changed; retry.".to_owned()));
         }
-        Ok((StatusCode::OK, to_value(&BattleResponse::load(conn, next)?)?))
+        Ok((
+            StatusCode::OK,
+            to_value(&BattleResponse::load(conn, next)?)?,
+        ))
     })
     .await
 }

@@ -50,7 +50,10 @@ fn check_sides(sides: &[Side]) -> Result<Vec<String>, ApiError> {
         }
     }
     if errors.is_empty() && forces.is_empty() {
-        errors.push(FieldError::new("sides", "at least one side is a player force"));
+        errors.push(FieldError::new(
+            "sides",
+            "at least one side is a player force",
+        ));
     }
     if errors.is_empty() {
         Ok(forces)
@@ -106,7 +109,10 @@ pub async fn create_battle(
                     return Err(ApiError::validation(field(), "the force is archived"));
                 }
                 _ => {
-                    return Err(ApiError::validation(field(), "no such force in this campaign"));
+                    return Err(ApiError::validation(
+                        field(),
+                        "no such force in this campaign",
+                    ));
                 }
             }
         }

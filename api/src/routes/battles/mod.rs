@@ -26,7 +26,7 @@ use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::AppState;
-use crate::auth::{CampaignAccess, Caller, Need, campaign_access};
+use crate::auth::{Caller, CampaignAccess, Need, campaign_access};
 use crate::db::Db;
 use crate::error::ApiError;
 use crate::store::idempotency::{self, IdempotentResponse};
@@ -58,6 +58,10 @@ pub mod states {
     /// Every player side has finalized.
     pub const COMPLETE: &str = "complete";
 }
+
+/// A body with no fields: empty, or `{}`.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct EmptyBody {}
 
 /// One side of a battle: a stored force or a non-player force.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -143,7 +147,10 @@ fn internal(e: impl std::fmt::Display) -> ApiError {
 
 impl BattleResponse {
     /// The response for a stored battle and its aftermath rows.
-    pub fn new(battle: battles::Battle, aftermaths: &[rows::AftermathRow]) -> Result<Self, ApiError> {
+    pub fn new(
+        battle: battles::Battle,
+        aftermaths: &[rows::AftermathRow],
+    ) -> Result<Self, ApiError> {
         let sides: Vec<Side> = serde_json::from_str(&battle.sides).map_err(internal)?;
         let result = battle
             .result
@@ -231,7 +238,10 @@ pub fn lock_battle(conn: &mut Db, battle_id: &str) -> Result<battles::Battle, Ap
 
     use crate::schema::battles as t;
     diesel::update(t::table.filter(t::id.eq(battle_id)))
-        .set((t::version.eq(t::version + 1), t::updated_at.eq(store::now())))
+        .set((
+            t::version.eq(t::version + 1),
+            t::updated_at.eq(store::now()),
+        ))
         .execute(conn)?;
     battles::find_by_id(conn, battle_id)?.ok_or_else(battle_not_found)
 }

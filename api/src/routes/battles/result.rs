@@ -84,18 +84,16 @@ fn check_result(
 ) -> Result<BattleResult, ApiError> {
     let mut errors = Vec::new();
     match (request.outcome, &request.winner_force_id) {
-        (BattleOutcome::Draw, Some(_)) => errors.push(FieldError::new(
-            "winner_force_id",
-            "a draw has no winner",
-        )),
+        (BattleOutcome::Draw, Some(_)) => {
+            errors.push(FieldError::new("winner_force_id", "a draw has no winner"))
+        }
         (BattleOutcome::Win, Some(id)) if !forces.contains(id) => errors.push(FieldError::new(
             "winner_force_id",
             "not a player force of this battle",
         )),
-        (BattleOutcome::Win, None) if !has_non_player => errors.push(FieldError::new(
-            "winner_force_id",
-            "name the winning force",
-        )),
+        (BattleOutcome::Win, None) if !has_non_player => {
+            errors.push(FieldError::new("winner_force_id", "name the winning force"))
+        }
         _ => {}
     }
     let mut per_force: BTreeMap<&str, (BattleReport, Vec<usize>)> = BTreeMap::new();
@@ -149,7 +147,11 @@ fn check_result(
         if let Err(problems) = check_report(roster, report) {
             for p in problems {
                 // The domain numbers lines per force; point at the request's own line.
-                let field = match p.field.strip_prefix("losses[").and_then(|r| r.split_once(']')) {
+                let field = match p
+                    .field
+                    .strip_prefix("losses[")
+                    .and_then(|r| r.split_once(']'))
+                {
                     Some((n, rest)) => match n.parse::<usize>().ok().and_then(|n| indices.get(n)) {
                         Some(i) => format!("losses[{i}]{rest}"),
                         None => p.field.clone(),

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::auth::{CampaignAccess, Caller, Need};
+use crate::auth::{Caller, CampaignAccess, Need};
 use crate::db::Db;
 use crate::error::{ApiError, FieldError};
 use crate::store::{self, aftermath as rows, campaigns};
@@ -151,8 +151,8 @@ pub fn begin(
     let row = rows::find(conn, battle_id, force_id)?.ok_or_else(|| {
         ApiError::NotFound("That force has no post-battle sequence in this battle.".to_owned())
     })?;
-    let force = store::forces::find_by_id(conn, force_id)?
-        .ok_or_else(|| ApiError::not_found("force"))?;
+    let force =
+        store::forces::find_by_id(conn, force_id)?.ok_or_else(|| ApiError::not_found("force"))?;
     if !access.is_user_or_organiser(&force.owner_id) {
         return Err(ApiError::Forbidden(
             "Only the force's owner or the organiser may run its post-battle sequence.".to_owned(),
@@ -171,8 +171,8 @@ pub fn begin(
             ));
         }
     }
-    let campaign = campaigns::find_by_id(conn, &battle.campaign_id)?
-        .ok_or_else(super::battle_not_found)?;
+    let campaign =
+        campaigns::find_by_id(conn, &battle.campaign_id)?.ok_or_else(super::battle_not_found)?;
     let rules = campaign.settings().map_err(internal)?.house_rules;
     Ok(Step { row, access, rules })
 }
@@ -238,8 +238,7 @@ pub fn response(
                 cp_available: aftermath.cp_available(),
                 cp_spent: outcome.campaign_points.spent,
                 pool_total: outcome.reinforcements.total,
-                pool_allocated: outcome.reinforcements.allocated
-                    + outcome.reinforcements.new_squad,
+                pool_allocated: outcome.reinforcements.allocated + outcome.reinforcements.new_squad,
                 units: bought
                     .roster
                     .units()

@@ -17,8 +17,7 @@ use crate::store::aftermath as rows;
 
 use super::super::{idempotency_key, idempotent, problems, to_value};
 use super::{
-    AftermathResponse, RawDice, begin, dice_errors, response, rolled_state, save, scope,
-    table_dice,
+    AftermathResponse, RawDice, begin, dice_errors, response, rolled_state, save, scope, table_dice,
 };
 
 /// The purchases (API.md).
@@ -97,7 +96,10 @@ pub async fn purchase_aftermath(
             .map_err(problems)?;
         let row = save(conn, &step.row, rows::ROLLED, &aftermath, None)?;
         let rolls = dice.take_log();
-        Ok((StatusCode::OK, to_value(&response(&row, rolls, dice.unused())?)?))
+        Ok((
+            StatusCode::OK,
+            to_value(&response(&row, rolls, dice.unused())?)?,
+        ))
     })
     .await
 }

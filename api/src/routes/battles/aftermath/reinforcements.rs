@@ -68,7 +68,10 @@ pub async fn reinforce_aftermath(
         let mut aftermath = rolled_state(&step.row)?;
         aftermath.reinforce(choice).map_err(problems)?;
         let row = save(conn, &step.row, rows::ROLLED, &aftermath, None)?;
-        Ok((StatusCode::OK, to_value(&response(&row, Vec::new(), Default::default())?)?))
+        Ok((
+            StatusCode::OK,
+            to_value(&response(&row, Vec::new(), Default::default())?)?,
+        ))
     })
     .await
 }

@@ -4,9 +4,9 @@
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, post, web};
+use fad_domain::campaign::VehicleDamage;
 use fad_domain::campaign::{Aftermath, BattleReport, UnitLosses, roll_subject_allowed};
 use fad_domain::names::Named;
-use fad_domain::campaign::VehicleDamage;
 use fad_domain::roster::Force as Roster;
 
 use crate::AppState;
@@ -15,7 +15,9 @@ use crate::error::{ApiError, Problem};
 use crate::store::{self, aftermath as rows, battles};
 
 use super::super::{BattleResult, idempotency_key, idempotent, parse_body, problems, to_value};
-use super::{AftermathResponse, DiceRequest, begin, dice_errors, response, save, scope, table_dice};
+use super::{
+    AftermathResponse, DiceRequest, begin, dice_errors, response, save, scope, table_dice,
+};
 
 /// This force's lines of the recorded result.
 fn report_for(battle: &battles::Battle, force_id: &str) -> Result<BattleReport, ApiError> {
