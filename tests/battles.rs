@@ -265,6 +265,18 @@ both_backends! {
             .map(|a| (a["campaign_points"]["earned"].as_u64().unwrap(), a["campaign_points"]["balance"].as_u64().unwrap())).collect();
         assert_eq!(cp.len(), 2);
         assert!(cp.contains(&(2, 0)) && cp.contains(&(2, 2)), "{cp:?}");
+
+        // Standings fill in from the complete battle; the world's battle, still in its
+        // aftermath, does not count yet.
+        let standings: Value = get_with_api_key(app, &format!("/api/v1/campaigns/{}/standings", t.world.campaign_id), &key).json().unwrap();
+        let row = |id: &str| standings["forces"].as_array().unwrap().iter().find(|r| r["force_id"] == id).unwrap().clone();
+        let figures = |r: &Value| ["battles", "wins", "draws", "losses", "campaign_points"].map(|k| r[k].as_i64().unwrap());
+        assert_eq!(figures(&row(&blue)), [1, 1, 0, 0, 2]);
+        assert_eq!(figures(&row(&red)), [1, 0, 0, 1, 2]);
+        assert_eq!(standings["forces"][0]["force_id"], blue, "the winner ranks first");
+        assert_eq!(standings["forces"].as_array().unwrap().len(), 3);
+        let blue_now = get(app, &t.people.owner, &format!("/api/v1/forces/{blue}"));
+        assert_eq!(row(&blue)["roster_points"], blue_now["points"]);
     }
 
     fn server_dice_are_stored_and_the_roll_log_explains_every_change(app: &TestApp) {

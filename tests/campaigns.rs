@@ -452,7 +452,14 @@ both_backends! {
         // Assert
         assert_eq!(by_header.status(), 200);
         let standings: Value = by_header.json().unwrap();
-        assert_eq!(standings, json!({"campaign_id": id, "forces": []}));
+        // The world's one force, with zeros: its battle has not completed.
+        assert_eq!(standings["campaign_id"], id.as_str());
+        let rows = standings["forces"].as_array().unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0]["force_id"], world.force_id.as_str());
+        for figure in ["battles", "wins", "draws", "losses", "campaign_points"] {
+            assert_eq!(rows[0][figure], 0, "{figure}");
+        }
         assert_eq!(by_bearer.status(), 200);
         assert_problem(get_with_api_key(app, &format!("/api/v1/campaigns/{id}/standings"), &world.revoked_key), 401);
         assert_problem(get_with_api_key(app, &format!("/api/v1/campaigns/{id}/standings"), "fad_0000"), 401);

@@ -5,13 +5,20 @@ use actix_web::{get, web};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use diesel::prelude::*;
+use fad_domain::points::{force_points, round_points};
+
 use crate::AppState;
 use crate::auth::{Caller, Need, campaign_access};
 use crate::db::Db;
 use crate::error::{ApiError, Problem};
+use crate::routes::battles::{BattleResult, Side};
+use crate::schema::{battles, force_ledger};
+use crate::store;
+use crate::store::ledger::LedgerKind;
 
 /// One force's line in the standings.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct StandingRow {
     /// The force.
     pub force_id: String,
@@ -29,12 +36,12 @@ pub struct StandingRow {
     pub losses: i64,
     /// Campaign points earned.
     pub campaign_points: i64,
-    /// The roster's current points value.
-    pub roster_points: i64,
+    /// The roster's current points value (RULES.md §4.3, two decimals).
+    pub roster_points: f64,
 }
 
 /// The standings of a campaign.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct StandingsResponse {
     /// The campaign.
     pub campaign_id: String,
@@ -42,13 +49,70 @@ pub struct StandingsResponse {
     pub forces: Vec<StandingRow>,
 }
 
-/// The standings rows of a campaign.
-///
-/// The campaign has no forces or battles tables yet (the forces and battles issues add them);
-/// until then every campaign's table is empty. Those issues replace this body with the query
-/// over forces and confirmed battle results, keeping zeros for forces without battles.
-fn load_rows(_conn: &mut Db, _campaign_id: &str) -> Result<Vec<StandingRow>, ApiError> {
-    Ok(Vec::new())
+/// The standings rows of a campaign: every force that is not archived, with zeros until it has
+/// fought. Battle figures count `complete` battles only (every player side finalized, RULES.md
+/// C20: the outcome is recorded, it has no mechanical effect); campaign points are the points
+/// earned in the force's ledger; roster points are the roster's current value (§4.3).
+fn load_rows(conn: &mut Db, campaign_id: &str) -> Result<Vec<StandingRow>, ApiError> {
+    let forces = store::forces::list_for_campaign(conn, campaign_id, false)?;
+    let ids: Vec<&str> = forces.iter().map(|f| f.id.as_str()).collect();
+    let earned: Vec<(String, i64)> = force_ledger::table
+        .filter(force_ledger::force_id.eq_any(&ids))
+        .filter(force_ledger::kind.eq(LedgerKind::Earned.as_str()))
+        .select((force_ledger::force_id, force_ledger::amount))
+        .load(conn)?;
+    let complete: Vec<(String, Option<String>)> = battles::table
+        .filter(battles::campaign_id.eq(campaign_id))
+        .filter(battles::state.eq("complete"))
+        .select((battles::sides, battles::result))
+        .load(conn)?;
+    let results: Vec<(Vec<Side>, BattleResult)> = complete
+        .into_iter()
+        .filter_map(|(sides, result)| {
+            let sides = serde_json::from_str(&sides).ok()?;
+            let result = serde_json::from_str(&result?).ok()?;
+            Some((sides, result))
+        })
+        .collect();
+    forces
+        .iter()
+        .map(|force| {
+            let mut row = StandingRow {
+                force_id: force.id.clone(),
+                name: force.name.clone(),
+                owner_id: force.owner_id.clone(),
+                battles: 0,
+                wins: 0,
+                draws: 0,
+                losses: 0,
+                campaign_points: earned
+                    .iter()
+                    .filter(|(id, _)| *id == force.id)
+                    .map(|(_, amount)| amount)
+                    .sum(),
+                roster_points: round_points(force_points(
+                    &force.roster().map_err(|e| ApiError::Internal(e.into()))?,
+                )),
+            };
+            for (sides, result) in &results {
+                if !sides
+                    .iter()
+                    .any(|s| s.force_id.as_deref() == Some(force.id.as_str()))
+                {
+                    continue;
+                }
+                row.battles += 1;
+                if result.outcome == "draw" {
+                    row.draws += 1;
+                } else if result.winner_force_id.as_deref() == Some(force.id.as_str()) {
+                    row.wins += 1;
+                } else {
+                    row.losses += 1;
+                }
+            }
+            Ok(row)
+        })
+        .collect()
 }
 
 /// Sorts rows: most wins, then most campaign points, then fewest losses, then name.
@@ -112,7 +176,7 @@ mod tests {
             draws: 0,
             losses,
             campaign_points,
-            roster_points: 0,
+            roster_points: 0.0,
         }
     }
 
