@@ -511,6 +511,40 @@ both_backends! {
         assert_eq!(second["unused_dice"], json!({}));
     }
 
+    fn generate_force_with_an_idempotency_key_rolls_and_stores_once(app: &TestApp) {
+        // Arrange
+        let people = People::register(app);
+        let world = World::build(app, &people);
+        let path = format!("/api/v1/campaigns/{}/forces/generate", world.campaign_id);
+        let body = json!({"method": "basic", "platoons": 1});
+        let generate = |body: &Value, key: &str| {
+            send(app.request(Method::POST, &path).bearer_auth(&people.player.token)
+                .header("Idempotency-Key", key).json(body))
+        };
+        let list = |()| {
+            let response = app.get_with_token(&format!("/api/v1/campaigns/{}/forces", world.campaign_id), &people.player.token);
+            let forces: Value = response.json().unwrap();
+            forces
+        };
+        let before = list(());
+
+        // Act
+        let first = generate(&body, "gen-1");
+        let retry = generate(&body, "gen-1");
+        let other_body = generate(&json!({"method": "basic", "platoons": 2}), "gen-1");
+
+        // Assert
+        assert_eq!(first.status(), 201);
+        let first: Value = first.json().unwrap();
+        assert_eq!(retry.status(), 201);
+        let retry: Value = retry.json().unwrap();
+        assert_eq!(retry, first, "the retry answers the first response, rolls included");
+        assert_problem(other_body, 422);
+        let after = list(());
+        let count = |v: &Value| v.as_array().map_or_else(|| v["forces"].as_array().unwrap().len(), Vec::len);
+        assert_eq!(count(&after), count(&before) + 1, "exactly one force was stored");
+    }
+
     fn generate_force_refuses_invalid_choices_and_dice_and_stores_nothing(app: &TestApp) {
         let people = People::register(app);
         let world = World::build(app, &people);

@@ -8,7 +8,8 @@
 
 use std::collections::BTreeMap;
 
-use actix_web::{HttpResponse, post, web};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, post, web};
 use fad_domain::dice::{EnteredDice, RollLog, RollStep, ServerDice, TableDice, parse_steps};
 use fad_domain::forcegen::{
     GenerationChoices, GenerationError, PendingAward, PlatoonEffect, generate, subject_allowed,
@@ -22,10 +23,10 @@ use crate::AppState;
 use crate::auth::{AuthUser, Need, campaign_access, policy::campaign_not_found};
 use crate::error::{ApiError, FieldError, Problem};
 use crate::extract::Json;
-use crate::store::{campaigns, history::HistoryCause};
+use crate::routes::battles::{idempotency_key, idempotent, to_value};
+use crate::store::{self, campaigns, forces, history::HistoryCause};
 
 use super::ForceResponse;
-use super::create::store_new_force;
 
 /// The generated force and how it came about.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -81,20 +82,22 @@ fn dice_errors(errors: Vec<fad_domain::dice::DiceError>) -> ApiError {
 
 /// Generates a force from the player's choices and stores it. Invalid choices (an
 /// enhancement its limitation cancels, priority points over the allowance, ...) and bad
-/// entered dice get 422 and nothing is rolled or stored.
+/// entered dice get 422 and nothing is rolled or stored. Honours `Idempotency-Key`.
 #[utoipa::path(
     tag = "forces",
     operation_id = "generate_force",
     security(("bearer" = [])),
-    params(("campaign_id" = String, Path, description = "The campaign id")),
+    params(
+        ("campaign_id" = String, Path, description = "The campaign id"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Repeat-safe key: the same key and body answer the first response again and roll nothing"),
+    ),
     request_body = GenerateForceRequest,
     responses(
-        (status = 201, description = "The generated force with its rolls", body = GenerateForceResponse,
-            headers(("ETag" = String, description = "The force version"), ("Location" = String, description = "The force's URL"))),
+        (status = 201, description = "The generated force (its id and version are in the body) with its rolls", body = GenerateForceResponse),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Integration keys are read-only", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such campaign, or the caller is not a member", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid choices or entered dice", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid choices or entered dice, or an Idempotency-Key used with another body", body = Problem, content_type = "application/problem+json"),
         (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
@@ -104,10 +107,15 @@ pub async fn generate_force(
     user: AuthUser,
     state: web::Data<AppState>,
     path: web::Path<String>,
+    req: HttpRequest,
     body: Json<Value>,
 ) -> Result<HttpResponse, ApiError> {
     let campaign_id = path.into_inner();
-    let Value::Object(mut map) = body.into_inner() else {
+    let key = idempotency_key(&req)?;
+    let body = body.into_inner();
+    // serde_json's map is ordered, so this is a canonical form of the body for the key check.
+    let canonical_body = serde_json::to_vec(&body).map_err(|e| ApiError::Internal(e.into()))?;
+    let Value::Object(mut map) = body else {
         return Err(ApiError::validation("body", "must be an object"));
     };
     let raw_dice = match map.remove("dice") {
@@ -182,26 +190,43 @@ pub async fn generate_force(
         ApiError::Internal(anyhow::anyhow!("generated roster is invalid: {problems:?}"))
     })?;
     let cause = HistoryCause::new("generation", Some(&user.user_id));
-    let (force, _) = store_new_force(
+    let now = store::now();
+    let force = forces::Force {
+        id: store::new_id(),
+        campaign_id: campaign_id.clone(),
+        owner_id: user.user_id.clone(),
+        name: roster.name.clone(),
+        roster: serde_json::to_string(&roster).map_err(|e| ApiError::Internal(e.into()))?,
+        version: 1,
+        archived_at: None,
+        created_at: now,
+        updated_at: now,
+    };
+    let caller = user.caller();
+    let unused_dice = dice.unused();
+    let scope = format!("POST /api/v1/campaigns/{campaign_id}/forces/generate");
+    // The force is stored in the same transaction as the Idempotency-Key's first response, so a
+    // retried or concurrent request with the key never stores a second generated force.
+    idempotent(
         &state,
-        &user,
-        campaign_id,
-        roster,
-        cause,
-        generated.rolls.clone(),
+        &user.user_id,
+        scope,
+        key,
+        &canonical_body,
+        move |conn| {
+            campaign_access(conn, &caller, &force.campaign_id, Need::Write)?;
+            forces::insert(conn, &force, &roster, &cause, &generated.rolls)?;
+            tracing::info!(force.id = %force.id, "Generated force {}", force.id);
+            let body = GenerateForceResponse {
+                force: ForceResponse::new(force)?,
+                rolls: generated.rolls,
+                effects: generated.effects,
+                pending: generated.pending,
+                notes: generated.notes,
+                unused_dice,
+            };
+            Ok((StatusCode::CREATED, to_value(&body)?))
+        },
     )
-    .await?;
-    let location = format!("/api/v1/forces/{}", force.id);
-    let version = force.version;
-    Ok(HttpResponse::Created()
-        .insert_header(("Location", location))
-        .insert_header(super::etag(version))
-        .json(GenerateForceResponse {
-            force: ForceResponse::new(force)?,
-            rolls: generated.rolls,
-            effects: generated.effects,
-            pending: generated.pending,
-            notes: generated.notes,
-            unused_dice: dice.unused(),
-        }))
+    .await
 }
