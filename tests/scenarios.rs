@@ -130,6 +130,27 @@ both_backends! {
         assert!(rolls(&body, "recon_return").is_empty());
     }
 
+    fn a_stored_force_plays_a_side_and_only_for_those_who_may_read_it(app: &TestApp) {
+        // Arrange: the shared world has a force owned by `owner`.
+        let people = crate::campaigns::People::register(app);
+        let world = crate::campaigns::World::build(app, &people);
+        let stored = json!({"force_id": world.force_id, "stance": "neutral", "attitude": "cautious"});
+        let mut npf = force("Bandits");
+        npf["non_player"] = json!(true);
+        let body = json!({"sides": [stored, npf]});
+
+        // Act
+        let created = create(app, &people.owner, &body);
+        let refused = app.post_json_with_token("/api/v1/scenarios", &body, &people.outsider.token);
+
+        // Assert
+        assert_eq!(created["forces"][0]["force_id"], world.force_id.as_str());
+        assert_eq!(created["forces"][0]["stored"], true);
+        assert_eq!(created["sides"][0]["stance"], "neutral");
+        let problem = assert_problem(refused, 422);
+        assert_eq!(problem["errors"][0]["field"], "sides[0].force_id", "{problem}");
+    }
+
     fn a_non_player_force_rolls_its_stance_and_attitude(app: &TestApp) {
         let user = register(app, "gamemaster");
         let a = side("Red", "offensive", "aggressive", json!({}));

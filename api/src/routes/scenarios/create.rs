@@ -7,11 +7,16 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 
+use std::collections::BTreeMap;
+
+use fad_domain::roster::Force;
+
 use crate::AppState;
-use crate::auth::AuthUser;
 use crate::auth::secret::hash_secret;
+use crate::auth::{AuthUser, Need};
 use crate::error::{ApiError, Problem};
 use crate::extract::parse_json;
+use crate::routes::forces::authorize_force;
 use crate::store::idempotency::{self, IdempotentResponse, MAX_KEY_LEN};
 use crate::store::{
     self,
@@ -48,6 +53,41 @@ fn share_token() -> Result<String, ApiError> {
 }
 
 /// Generates and stores a scenario; 201 with the whole scenario and its `rolls`.
+/// The stored forces the request names that the caller may read, by id, as (name, roster). A
+/// force that is unknown or not readable is left out, and `prepare` refuses it (422, same text).
+async fn load_stored_forces(
+    state: &AppState,
+    user: &AuthUser,
+    request: &CreateScenarioRequest,
+) -> Result<BTreeMap<String, (String, Force)>, ApiError> {
+    let ids: Vec<String> = request
+        .sides
+        .iter()
+        .filter_map(|s| s.force_id.clone())
+        .collect();
+    if ids.is_empty() {
+        return Ok(BTreeMap::new());
+    }
+    let caller = user.caller();
+    state
+        .db
+        .read(move |conn| {
+            let mut found = BTreeMap::new();
+            for id in ids {
+                match authorize_force(conn, &caller, &id, Need::Read) {
+                    Ok((row, _)) => {
+                        let roster = row.roster().map_err(|e| ApiError::Internal(e.into()))?;
+                        found.insert(id, (row.name, roster));
+                    }
+                    Err(ApiError::NotFound(_) | ApiError::Forbidden(_)) => {}
+                    Err(other) => return Err(other),
+                }
+            }
+            Ok(found)
+        })
+        .await
+}
+
 #[utoipa::path(
     tag = "scenarios",
     operation_id = "create_scenario",
@@ -75,8 +115,8 @@ pub async fn create_scenario(
     let key = idempotency_key(&req)?;
     let request: CreateScenarioRequest = parse_json(&body)?;
     let share = request.share;
-    // Stored forces are not on main yet: a `force_id` side is refused with 422 on that field.
-    let prepared = prepare(request, |_| None).map_err(ApiError::Validation)?;
+    let stored = load_stored_forces(&state, &user, &request).await?;
+    let prepared = prepare(request, |id| stored.get(id).cloned()).map_err(ApiError::Validation)?;
     let request_hash = idempotency::hash_body(&body);
     let seed = generate::os_seed()?;
     let token = if share { Some(share_token()?) } else { None };
