@@ -52,7 +52,6 @@ fn share_token() -> Result<String, ApiError> {
     Ok(hex::encode(buf))
 }
 
-/// Generates and stores a scenario; 201 with the whole scenario and its `rolls`.
 /// The stored forces the request names that the caller may read, by id, as (name, roster). A
 /// force that is unknown or not readable is left out, and `prepare` refuses it (422, same text).
 async fn load_stored_forces(
@@ -88,6 +87,7 @@ async fn load_stored_forces(
         .await
 }
 
+/// Generates and stores a scenario; 201 with the whole scenario and its `rolls`.
 #[utoipa::path(
     tag = "scenarios",
     operation_id = "create_scenario",
