@@ -371,7 +371,11 @@ impl TestApp {
     /// Starts the service with extra environment variables (added after the defaults, so they
     /// override them).
     pub fn spawn_with(backend: Backend, env: &[(&str, &str)]) -> Self {
-        let db = TestDb::new(backend);
+        Self::spawn_on(TestDb::new(backend), env)
+    }
+
+    /// Starts the service on an existing database (e.g. one a test filled with `import`).
+    pub fn spawn_on(db: TestDb, env: &[(&str, &str)]) -> Self {
         let data_dir = tempfile::tempdir().expect("temporary directory");
         let mut cmd = command(&["serve", "--bind", "127.0.0.1:0"]);
         cmd.env("DATABASE_URL", db.url())

@@ -10,6 +10,7 @@ mod common;
 
 mod auth;
 mod authorization;
+mod backup;
 mod battles;
 mod campaigns;
 mod db_faults;

@@ -52,6 +52,59 @@ pub enum Command {
     Migrate(DbArgs),
     /// Print the OpenAPI document (JSON) to stdout.
     Openapi,
+    /// Write one campaign and everything it owns as a versioned JSON document (a backup, or a
+    /// move to another database).
+    Export(ExportArgs),
+    /// Read a document written by `export` into this database, in one transaction.
+    Import(ImportArgs),
+    /// Set an account's password, read from the first line of stdin (for accounts created by
+    /// `import`, or a forgotten password).
+    SetPassword(SetPasswordArgs),
+}
+
+/// Options of `fad-campaign set-password`.
+#[derive(Debug, Clone, Args)]
+pub struct SetPasswordArgs {
+    /// The account's name (case-insensitive).
+    #[arg(long)]
+    pub username: String,
+
+    /// Database location.
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+/// Options of `fad-campaign export`.
+#[derive(Debug, Clone, Args)]
+pub struct ExportArgs {
+    /// The id of the campaign to export.
+    #[arg(long = "campaign", value_name = "ID")]
+    pub campaign_id: String,
+
+    /// File to write (replaced only once the export is complete). Default: stdout.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Database location.
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+/// Options of `fad-campaign import`.
+#[derive(Debug, Clone, Args)]
+pub struct ImportArgs {
+    /// File to read. Default: stdin.
+    #[arg(long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+
+    /// Replace a campaign with the same id (deleting it and everything it owns first, in the
+    /// same transaction). Without this flag such an import is refused.
+    #[arg(long)]
+    pub replace: bool,
+
+    /// Database location.
+    #[command(flatten)]
+    pub db: DbArgs,
 }
 
 /// Where the data lives: shared by `serve` and `migrate`.

@@ -360,6 +360,19 @@ pub fn run_migrations(conn: &mut Db) -> anyhow::Result<Vec<String>> {
     }
 }
 
+/// The names of migrations not yet applied to the connection's database.
+pub fn pending_migrations(conn: &mut Db) -> anyhow::Result<Vec<String>> {
+    let pending = match conn {
+        Db::Pg(pg) => pg
+            .pending_migrations(POSTGRES_MIGRATIONS)
+            .map(|m| m.iter().map(|m| m.name().to_string()).collect()),
+        Db::Sqlite(sqlite) => sqlite
+            .pending_migrations(SQLITE_MIGRATIONS)
+            .map(|m| m.iter().map(|m| m.name().to_string()).collect()),
+    };
+    pending.map_err(|e| anyhow!("reading migrations: {e}"))
+}
+
 fn apply_pending<C, B>(conn: &mut C, source: EmbeddedMigrations) -> anyhow::Result<Vec<String>>
 where
     C: MigrationHarness<B>,

@@ -57,3 +57,11 @@ pub fn find_by_username(conn: &mut Db, username: &str) -> QueryResult<Option<Use
         .first(conn)
         .optional()
 }
+
+/// Replaces the password hash of the user whose name equals `username` ignoring case; returns
+/// the number of rows changed (0 when there is no such user).
+pub fn set_password_hash(conn: &mut Db, username: &str, password_hash: &str) -> QueryResult<usize> {
+    diesel::update(users::table.filter(users::username_lower.eq(username.to_lowercase())))
+        .set(users::password_hash.eq(password_hash))
+        .execute(conn)
+}

@@ -1,0 +1,425 @@
+//! Reading and checking a [`Document`], and writing it into a database in one transaction.
+//!
+//! The document is checked completely before anything is written (format and version, every
+//! reference inside it, every JSON column against the type the service reads it as), so a
+//! document the server could not serve is refused with the path of the first problem. The
+//! database's constraints are the second line: any failure rolls the whole import back.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use anyhow::{Context, anyhow, bail};
+use diesel::prelude::*;
+use serde::de::DeserializeOwned;
+
+use crate::auth::password::hash_password;
+use crate::db::Db;
+use crate::routes::battles::{BattleResult, Side};
+use crate::routes::scenarios::ScenarioDocument;
+use crate::schema::{
+    battle_aftermaths, battles, campaigns, force_history, force_ledger, forces, invites,
+    memberships, scenarios,
+};
+use crate::store::campaigns::CampaignSettings;
+use crate::store::history::RosterDiff;
+use crate::store::{self, users};
+
+use super::document::{Document, FORMAT, FORMAT_VERSION, ScenarioRecord};
+
+/// How to import.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ImportOptions {
+    /// Replace a campaign with the same id in the target (deleting it and everything it owns
+    /// first, in the same transaction). Without it such an import is refused.
+    pub replace: bool,
+}
+
+/// What an import did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportSummary {
+    /// The campaign id (as exported).
+    pub campaign_id: String,
+    /// The campaign name.
+    pub campaign_name: String,
+    /// Whether an existing campaign with this id was replaced.
+    pub replaced: bool,
+    /// Accounts that already existed in the target (matched by name).
+    pub matched_accounts: Vec<String>,
+    /// Accounts created without a usable password.
+    pub created_accounts: Vec<String>,
+    /// Rows written per table.
+    pub rows: Vec<(&'static str, usize)>,
+}
+
+/// Parses an export: first the format and its version (so an unknown version gets that
+/// message, not a field error), then the whole document, then [`check`].
+pub fn parse_document(text: &str) -> anyhow::Result<Document> {
+    let value: serde_json::Value = serde_json::from_str(text)
+        .context("the input is not a complete JSON document (truncated or not an export?)")?;
+    let format = value.get("format").and_then(serde_json::Value::as_str);
+    if format != Some(FORMAT) {
+        bail!(
+            "the input is not a fad-campaign campaign export (`format` is {}, expected \
+             \"{FORMAT}\")",
+            value
+                .get("format")
+                .map_or("missing".to_owned(), ToString::to_string)
+        );
+    }
+    match value
+        .get("format_version")
+        .and_then(serde_json::Value::as_u64)
+    {
+        Some(v) if v == u64::from(FORMAT_VERSION) => {}
+        Some(v) => bail!(
+            "unsupported export format version {v}: this fad-campaign {} reads version \
+             {FORMAT_VERSION}",
+            env!("CARGO_PKG_VERSION")
+        ),
+        None => bail!("the export has no valid `format_version`"),
+    }
+    let document: Document = serde_path_to_error::deserialize(value)
+        .map_err(|e| anyhow!("invalid export at `{}`: {}", e.path(), e.inner()))?;
+    check(&document)?;
+    Ok(document)
+}
+
+fn parse_json<T: DeserializeOwned>(text: &str, at: impl FnOnce() -> String) -> anyhow::Result<T> {
+    serde_json::from_str(text).map_err(|e| anyhow!("invalid export at `{}`: {e}", at()))
+}
+
+/// Checks what the database cannot: references inside the document and JSON columns.
+fn check(doc: &Document) -> anyhow::Result<()> {
+    let campaign_id = doc.campaign.id.as_str();
+    parse_json::<CampaignSettings>(&doc.campaign.settings, || "campaign.settings".into())?;
+    let users: BTreeSet<&str> = doc.users.iter().map(|u| u.id.as_str()).collect();
+    let mut names = BTreeSet::new();
+    for (i, user) in doc.users.iter().enumerate() {
+        crate::auth::password::validate_username(&user.username)
+            .map_err(|e| anyhow!("invalid export at `users[{i}].username`: {e}"))?;
+        if !names.insert(user.username.to_lowercase()) {
+            bail!(
+                "invalid export at `users[{i}]`: the name {} is listed twice",
+                user.username
+            );
+        }
+    }
+    let user = |id: &str, at: String| -> anyhow::Result<()> {
+        if users.contains(id) {
+            Ok(())
+        } else {
+            Err(anyhow!(
+                "invalid export at `{at}`: account {id} is not in `users`"
+            ))
+        }
+    };
+    let same_campaign = |id: &str, at: String| -> anyhow::Result<()> {
+        if id == campaign_id {
+            Ok(())
+        } else {
+            Err(anyhow!(
+                "invalid export at `{at}`: campaign {id} is not the exported campaign"
+            ))
+        }
+    };
+    user(&doc.campaign.created_by, "campaign.created_by".into())?;
+    for (i, m) in doc.memberships.iter().enumerate() {
+        same_campaign(&m.campaign_id, format!("memberships[{i}].campaign_id"))?;
+        user(&m.user_id, format!("memberships[{i}].user_id"))?;
+        if !matches!(m.role.as_str(), "organiser" | "player") {
+            bail!(
+                "invalid export at `memberships[{i}].role`: unknown role {}",
+                m.role
+            );
+        }
+    }
+    for (i, invite) in doc.invites.iter().enumerate() {
+        same_campaign(&invite.campaign_id, format!("invites[{i}].campaign_id"))?;
+        user(&invite.created_by, format!("invites[{i}].created_by"))?;
+    }
+    let force_ids: BTreeSet<&str> = doc.forces.iter().map(|f| f.id.as_str()).collect();
+    for (i, force) in doc.forces.iter().enumerate() {
+        same_campaign(&force.campaign_id, format!("forces[{i}].campaign_id"))?;
+        user(&force.owner_id, format!("forces[{i}].owner_id"))?;
+        parse_json::<fad_domain::roster::Force>(&force.roster, || format!("forces[{i}].roster"))?;
+    }
+    let force = |id: &str, at: String| -> anyhow::Result<()> {
+        if force_ids.contains(id) {
+            Ok(())
+        } else {
+            Err(anyhow!(
+                "invalid export at `{at}`: force {id} is not in `forces`"
+            ))
+        }
+    };
+    for (i, h) in doc.force_history.iter().enumerate() {
+        force(&h.force_id, format!("force_history[{i}].force_id"))?;
+        if let Some(actor) = &h.actor_id {
+            user(actor, format!("force_history[{i}].actor_id"))?;
+        }
+        parse_json::<RosterDiff>(&h.diff, || format!("force_history[{i}].diff"))?;
+        parse_json::<fad_domain::dice::RollLog>(&h.rolls, || format!("force_history[{i}].rolls"))?;
+        parse_json::<fad_domain::roster::Force>(&h.snapshot, || {
+            format!("force_history[{i}].snapshot")
+        })?;
+    }
+    for (i, l) in doc.force_ledger.iter().enumerate() {
+        force(&l.force_id, format!("force_ledger[{i}].force_id"))?;
+        if let Some(actor) = &l.actor_id {
+            user(actor, format!("force_ledger[{i}].actor_id"))?;
+        }
+        if !matches!(l.kind.as_str(), "earned" | "spent") {
+            bail!(
+                "invalid export at `force_ledger[{i}].kind`: unknown kind {}",
+                l.kind
+            );
+        }
+    }
+    let battle_ids: BTreeSet<&str> = doc.battles.iter().map(|b| b.id.as_str()).collect();
+    for (i, b) in doc.battles.iter().enumerate() {
+        same_campaign(&b.campaign_id, format!("battles[{i}].campaign_id"))?;
+        user(&b.created_by, format!("battles[{i}].created_by"))?;
+        for (column, id) in [
+            ("result_by", &b.result_by),
+            ("confirmed_by", &b.confirmed_by),
+        ] {
+            if let Some(id) = id {
+                user(id, format!("battles[{i}].{column}"))?;
+            }
+        }
+        parse_json::<Vec<Side>>(&b.sides, || format!("battles[{i}].sides"))?;
+        if let Some(result) = &b.result {
+            parse_json::<BattleResult>(result, || format!("battles[{i}].result"))?;
+        }
+    }
+    for (i, a) in doc.battle_aftermaths.iter().enumerate() {
+        if !battle_ids.contains(a.battle_id.as_str()) {
+            bail!("invalid export at `battle_aftermaths[{i}].battle_id`: not in `battles`");
+        }
+        force(&a.force_id, format!("battle_aftermaths[{i}].force_id"))?;
+        parse_json::<fad_domain::roster::Force>(&a.battle_start, || {
+            format!("battle_aftermaths[{i}].battle_start")
+        })?;
+        if let Some(state) = &a.state {
+            parse_json::<fad_domain::campaign::sequence::Aftermath>(state, || {
+                format!("battle_aftermaths[{i}].state")
+            })?;
+        }
+        if let Some(outcome) = &a.outcome {
+            parse_json::<fad_domain::campaign::sequence::Outcome>(outcome, || {
+                format!("battle_aftermaths[{i}].outcome")
+            })?;
+        }
+    }
+    for (i, s) in doc.scenarios.iter().enumerate() {
+        user(&s.created_by, format!("scenarios[{i}].created_by"))?;
+        parse_json::<ScenarioDocument>(&s.document, || format!("scenarios[{i}].document"))?;
+    }
+    Ok(())
+}
+
+/// Writes `doc` into the database behind `conn` in one transaction: all of it or nothing.
+/// Refuses (changing nothing) when the campaign exists, unless `options.replace`.
+pub fn import_document(
+    conn: &mut Db,
+    doc: &Document,
+    options: ImportOptions,
+) -> anyhow::Result<ImportSummary> {
+    conn.transaction(|conn| write_document(conn, doc, options))
+}
+
+fn write_document(
+    conn: &mut Db,
+    doc: &Document,
+    options: ImportOptions,
+) -> anyhow::Result<ImportSummary> {
+    let id = doc.campaign.id.as_str();
+    let existing = store::campaigns::find_by_id(conn, id).context("looking for the campaign")?;
+    let replaced = match existing {
+        Some(existing) if !options.replace => bail!(
+            "campaign {id} (\"{}\") already exists in this database; nothing was imported \
+             (pass --replace to replace it and everything it owns)",
+            existing.name
+        ),
+        Some(_) => {
+            // Memberships, invitations, keys, forces (with history, ledger and aftermaths) and
+            // battles go with it: their foreign keys cascade.
+            diesel::delete(campaigns::table.find(id))
+                .execute(conn)
+                .context("deleting the campaign being replaced")?;
+            true
+        }
+        None => false,
+    };
+
+    let mut matched_accounts = Vec::new();
+    let mut created_accounts = Vec::new();
+    let mut user_map: BTreeMap<&str, String> = BTreeMap::new();
+    for user in &doc.users {
+        let target =
+            match users::find_by_username(conn, &user.username).context("looking up accounts")? {
+                Some(found) => {
+                    matched_accounts.push(found.username);
+                    found.id
+                }
+                None => {
+                    let id_taken = users::find_by_id(conn, &user.id)
+                        .context("looking up accounts")?
+                        .is_some();
+                    let new = users::User {
+                        id: if id_taken {
+                            store::new_id()
+                        } else {
+                            user.id.clone()
+                        },
+                        username: user.username.clone(),
+                        username_lower: user.username.to_lowercase(),
+                        password_hash: unusable_password_hash()?,
+                        created_at: user.created_at,
+                    };
+                    users::insert(conn, &new)
+                        .with_context(|| format!("creating account {}", user.username))?;
+                    created_accounts.push(new.username);
+                    new.id
+                }
+            };
+        user_map.insert(user.id.as_str(), target);
+    }
+    let map = |id: &str| -> anyhow::Result<String> {
+        user_map
+            .get(id)
+            .cloned()
+            .ok_or_else(|| anyhow!("account {id} is not in `users`"))
+    };
+    let map_opt = |id: &Option<String>| -> anyhow::Result<Option<String>> {
+        id.as_deref().map(map).transpose()
+    };
+
+    let mut campaign = doc.campaign.clone();
+    campaign.created_by = map(&campaign.created_by)?;
+    diesel::insert_into(campaigns::table)
+        .values(&campaign)
+        .execute(conn)
+        .context("writing the campaign")?;
+
+    for row in &doc.memberships {
+        let mut row = row.clone();
+        row.user_id = map(&row.user_id)?;
+        diesel::insert_into(memberships::table)
+            .values(&row)
+            .execute(conn)
+            .context("writing memberships")?;
+    }
+    for row in &doc.invites {
+        let mut row = row.clone();
+        row.created_by = map(&row.created_by)?;
+        diesel::insert_into(invites::table)
+            .values(&row)
+            .execute(conn)
+            .context("writing invitations")?;
+    }
+    for row in &doc.forces {
+        let mut row = row.clone();
+        row.owner_id = map(&row.owner_id)?;
+        diesel::insert_into(forces::table)
+            .values(&row)
+            .execute(conn)
+            .with_context(|| format!("writing force {}", row.id))?;
+    }
+    for row in &doc.force_history {
+        let mut row = row.clone();
+        row.actor_id = map_opt(&row.actor_id)?;
+        diesel::insert_into(force_history::table)
+            .values(&row)
+            .execute(conn)
+            .context("writing force history")?;
+    }
+    for row in &doc.force_ledger {
+        let mut row = row.clone();
+        row.actor_id = map_opt(&row.actor_id)?;
+        diesel::insert_into(force_ledger::table)
+            .values(&row)
+            .execute(conn)
+            .context("writing ledgers")?;
+    }
+    for row in &doc.battles {
+        let mut row = row.clone();
+        row.created_by = map(&row.created_by)?;
+        row.result_by = map_opt(&row.result_by)?;
+        row.confirmed_by = map_opt(&row.confirmed_by)?;
+        diesel::insert_into(battles::table)
+            .values(&row)
+            .execute(conn)
+            .with_context(|| format!("writing battle {}", row.id))?;
+    }
+    for row in &doc.battle_aftermaths {
+        diesel::insert_into(battle_aftermaths::table)
+            .values(row)
+            .execute(conn)
+            .context("writing aftermaths")?;
+    }
+    let mut scenario_rows = 0;
+    for row in &doc.scenarios {
+        let mut row = row.clone();
+        row.created_by = map(&row.created_by)?;
+        if write_scenario(conn, &row, options.replace)? {
+            scenario_rows += 1;
+        }
+    }
+
+    Ok(ImportSummary {
+        campaign_id: doc.campaign.id.clone(),
+        campaign_name: doc.campaign.name.clone(),
+        replaced,
+        matched_accounts,
+        created_accounts,
+        rows: vec![
+            ("memberships", doc.memberships.len()),
+            ("invites", doc.invites.len()),
+            ("forces", doc.forces.len()),
+            ("force_history", doc.force_history.len()),
+            ("force_ledger", doc.force_ledger.len()),
+            ("battles", doc.battles.len()),
+            ("battle_aftermaths", doc.battle_aftermaths.len()),
+            ("scenarios", scenario_rows),
+        ],
+    })
+}
+
+/// Writes a one-shot scenario; returns whether a row was written. Scenarios belong to their
+/// creator, so one may already be there (exported with another campaign it also used): the
+/// same row is left as it is; a different row with the same id is an error unless replacing.
+fn write_scenario(conn: &mut Db, row: &ScenarioRecord, replace: bool) -> anyhow::Result<bool> {
+    let existing: Option<ScenarioRecord> = scenarios::table
+        .find(&row.id)
+        .select(ScenarioRecord::as_select())
+        .first(conn)
+        .optional()
+        .context("reading scenarios")?;
+    match existing {
+        Some(existing) if existing == *row => return Ok(false),
+        Some(_) if !replace => bail!(
+            "scenario {} already exists in this database with other content; nothing was \
+             imported (pass --replace to overwrite it)",
+            row.id
+        ),
+        Some(_) => {
+            diesel::delete(scenarios::table.find(&row.id))
+                .execute(conn)
+                .context("deleting a scenario being replaced")?;
+        }
+        None => {}
+    }
+    diesel::insert_into(scenarios::table)
+        .values(row)
+        .execute(conn)
+        .with_context(|| format!("writing scenario {}", row.id))?;
+    Ok(true)
+}
+
+/// The Argon2 hash of 32 random bytes nobody ever sees: a well-formed hash (login takes the
+/// usual time and fails) that no password matches.
+fn unusable_password_hash() -> anyhow::Result<String> {
+    let mut secret = [0u8; 32];
+    getrandom::fill(&mut secret).map_err(|e| anyhow!("no system randomness: {e}"))?;
+    Ok(hash_password(&hex::encode(secret))?)
+}
