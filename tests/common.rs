@@ -238,6 +238,23 @@ pub fn command(args: &[&str]) -> Command {
     cmd
 }
 
+/// `fad-campaign serve` on a free loopback port against `database_url`, with the test
+/// defaults (test JWT secret, 2 workers, a pool of 4 with a 1 s timeout, no practical login
+/// rate limit); add or override variables with `.env(...)` before starting it.
+pub fn serve_command(database_url: &str, data_dir: &std::path::Path) -> Command {
+    let mut cmd = command(&["serve", "--bind", "127.0.0.1:0"]);
+    cmd.env("DATABASE_URL", database_url)
+        .env("FAD_DATA_DIR", data_dir)
+        .env("FAD_JWT_SECRET", TEST_JWT_SECRET)
+        .env("FAD_WORKERS", "2")
+        .env("FAD_DB_POOL_SIZE", "4")
+        .env("FAD_DB_TIMEOUT_SECS", "1")
+        // Every test client shares 127.0.0.1: only tests of the limit itself lower it.
+        .env("FAD_AUTH_RATE_PER_MINUTE", "100000")
+        .env("FAD_AUTH_RATE_BURST", "100000");
+    cmd
+}
+
 /// How a server start ended when it did not print its address.
 #[derive(Debug)]
 pub struct StartFailure {
@@ -377,16 +394,7 @@ impl TestApp {
     /// Starts the service on an existing database (e.g. one a test filled with `import`).
     pub fn spawn_on(db: TestDb, env: &[(&str, &str)]) -> Self {
         let data_dir = tempfile::tempdir().expect("temporary directory");
-        let mut cmd = command(&["serve", "--bind", "127.0.0.1:0"]);
-        cmd.env("DATABASE_URL", db.url())
-            .env("FAD_DATA_DIR", data_dir.path())
-            .env("FAD_JWT_SECRET", TEST_JWT_SECRET)
-            .env("FAD_WORKERS", "2")
-            .env("FAD_DB_POOL_SIZE", "4")
-            .env("FAD_DB_TIMEOUT_SECS", "1")
-            // Every test client shares 127.0.0.1: only tests of the limit itself lower it.
-            .env("FAD_AUTH_RATE_PER_MINUTE", "100000")
-            .env("FAD_AUTH_RATE_BURST", "100000");
+        let mut cmd = serve_command(db.url(), data_dir.path());
         for (key, value) in env {
             cmd.env(key, value);
         }
