@@ -454,6 +454,13 @@ fn a_campaign_moves_sqlite_to_postgres_and_back_losslessly_and_refusals_change_n
         &export(dir.path(), "sqlite2.json", lite.url(), &c),
         "PostgreSQL → SQLite",
     );
+    let message = failed(&import(lite.url(), &broken, &["--replace"]));
+    assert!(message.contains("nothing was written"), "{message}");
+    assert_same(
+        &first,
+        &export(dir.path(), "sqlite3.json", lite.url(), &c),
+        "SQLite after a refused --replace",
+    );
     let on_lite = TestApp::spawn_on(lite, &[]);
     same_answers(&s, &on_pg, &on_lite);
 }
@@ -479,4 +486,61 @@ fn a_bad_document_into_an_empty_database_leaves_no_campaign() {
         target.url(),
     ));
     assert!(missing.contains("does not exist"), "{missing}");
+}
+
+#[test]
+fn accounts_are_matched_by_name_and_missing_ones_are_created_locked() {
+    // Arrange: the campaign on SQLite; a PostgreSQL service where `Player` already has an
+    // account (another id, another password, the name in another case).
+    let dir = tempfile::tempdir().unwrap();
+    let source = TestApp::spawn(Backend::Sqlite);
+    let people = People::register(&source);
+    let world = World::build(&source, &people);
+    let c = world.campaign_id.clone();
+    export(dir.path(), "doc.json", source.db.url(), &c);
+    let target = TestApp::spawn(Backend::Postgres);
+    let response = target.post_json(
+        "/api/v1/auth/register",
+        &json!({"username": "Player", "password": "the target's own password"}),
+    );
+    assert_eq!(response.status(), 201);
+    let local_id = response.json::<Value>().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_ne!(local_id, people.player.id);
+
+    // Act: import while the target service runs.
+    let output = succeeded(&import(target.db.url(), &dir.path().join("doc.json"), &[]));
+
+    // Assert
+    assert!(
+        output.contains("existing accounts used (matched by name): Player"),
+        "{output}"
+    );
+    assert!(output.contains("organiser, owner"), "{output}");
+    let token = crate::auth::login(&target, "player", "the target's own password");
+    let mine = ok(&target, "/api/v1/campaigns", &token);
+    assert!(
+        mine.as_array()
+            .unwrap()
+            .iter()
+            .any(|x| x["id"] == c.as_str()),
+        "the local Player is a member: {mine}"
+    );
+    let members = ok(&target, &format!("/api/v1/campaigns/{c}/members"), &token);
+    assert!(members.to_string().contains(&local_id), "{members}");
+    assert!(
+        !members.to_string().contains(&people.player.id),
+        "{members}"
+    );
+    assert_eq!(login_status(&target, "organiser", PASSWORD), 401);
+    // The created accounts keep their ids: the old tokens (same secret) still work.
+    ok(
+        &target,
+        &format!("/api/v1/forces/{}", world.force_id),
+        &people.owner.token,
+    );
+    let moved = export(dir.path(), "moved.json", target.db.url(), &c);
+    assert!(moved.contains(&local_id) && !moved.contains(&people.player.id));
 }

@@ -8,6 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::{Context, anyhow, bail};
+use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use serde::de::DeserializeOwned;
 
@@ -224,7 +225,27 @@ pub fn import_document(
     doc: &Document,
     options: ImportOptions,
 ) -> anyhow::Result<ImportSummary> {
-    conn.transaction(|conn| write_document(conn, doc, options))
+    match conn {
+        Db::Pg(_) => conn.transaction(|conn| write_document(conn, doc, options)),
+        // `BEGIN IMMEDIATE` takes the write lock before the first read: a deferred transaction
+        // that reads and then writes fails outright (SQLITE_BUSY_SNAPSHOT) when a running server
+        // commits in between, whereas waiting for the lock is covered by the busy timeout.
+        Db::Sqlite(_) => {
+            conn.batch_execute("BEGIN IMMEDIATE")
+                .context("starting the import transaction")?;
+            let written = write_document(conn, doc, options).and_then(|summary| {
+                conn.batch_execute("COMMIT")
+                    .context("committing the import")?;
+                Ok(summary)
+            });
+            if written.is_err() {
+                // Nothing to undo if BEGIN's transaction already ended; the error that matters
+                // is the one being returned.
+                let _ = conn.batch_execute("ROLLBACK");
+            }
+            written
+        }
+    }
 }
 
 fn write_document(
