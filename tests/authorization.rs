@@ -143,6 +143,18 @@ pub const ROWS: &[Row] = &[
     row("POST", "/api/v1/battles/{battle}/aftermath/{force}/reinforcements", Some(r#"{"allocations": []}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
     row("POST", "/api/v1/battles/{battle}/aftermath/{force}/purchases", Some(r#"{"purchases": []}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
     row("POST", "/api/v1/battles/{battle}/aftermath/{force}/finalize", Some("{}"), [401, 404, 403, 409, 409, 403, 401, 401]),
+    // A battle's scenario (issue 7): members and keys read (each as the rules reveal to it); the
+    // force's owner, or an organiser who plays neither side, acts for it. The world's scenario
+    // battle waits for orders, so the later steps are 409 for those who may act.
+    row("GET", "/api/v1/battles/{scenario_battle}/scenario", None, [401, 404, 200, 200, 200, 200, 401, 401]),
+    row("GET", "/api/v1/battles/{scenario_battle}/scenario?force_id={force}", None, [401, 404, 403, 200, 200, 403, 401, 401]),
+    row("GET", "/api/v1/battles/{scenario_battle}/scenario/sheet", None, [401, 404, 200, 200, 200, 200, 401, 401]),
+    row("POST", "/api/v1/battles/{scenario_battle}/scenario/orders", Some(r#"{"force_id": "{force}", "stance": "neutral", "attitude": "cautious"}"#), [401, 404, 403, 200, 200, 403, 401, 401]),
+    row("POST", "/api/v1/battles/{scenario_battle}/scenario/mission-bonuses", Some(r#"{"force_id": "{force}", "missions": []}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
+    row("POST", "/api/v1/battles/{scenario_battle}/scenario/mission-choice", Some(r#"{"force_id": "{force}", "mission": "hold"}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
+    row("POST", "/api/v1/battles/{scenario_battle}/scenario/recon-actions", Some(r#"{"force_id": "{force}", "action": "pass"}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
+    // A battle with a result has a closed scenario.
+    row("POST", "/api/v1/battles/{battle}/scenario/orders", Some(r#"{"force_id": "{force}", "stance": "neutral", "attitude": "cautious"}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
 ];
 
 impl World {
@@ -156,6 +168,7 @@ impl World {
             .replace("{force_entry}", &self.force_entry_id)
             .replace("{force}", &self.force_id)
             .replace("{battle}", &self.battle_id)
+            .replace("{scenario_battle}", &self.scenario_battle_id)
             .replace("{organiser}", &people.organiser.id)
             .replace("{player}", &people.player.id)
             .replace("{owner}", &people.owner.id)

@@ -254,11 +254,12 @@ both_backends! {
         assert_eq!(done["state"], "complete");
         let (_, key) = create_key(app, &t.people.organiser, &t.world.campaign_id);
         let timeline: Value = get_with_api_key(app, &format!("/api/v1/campaigns/{}/timeline", t.world.campaign_id), &key).json().unwrap();
-        // The world's own battle (against a non-player force) comes first, then this one.
+        // The world's own battles (against non-player forces) come first, then this one.
         let entries = timeline["entries"].as_array().unwrap();
-        assert_eq!(entries.len(), 2);
+        assert_eq!(entries.len(), 3);
         assert_eq!(entries[0]["battle"]["id"], t.world.battle_id.as_str());
-        let entry = &entries[1];
+        assert_eq!(entries[1]["battle"]["id"], t.world.scenario_battle_id.as_str());
+        let entry = &entries[2];
         assert_eq!(entry["battle"]["id"], battle.as_str());
         assert_eq!(entry["battle"]["result"]["outcome"], "win");
         let cp: Vec<(u64, u64)> = entry["aftermath"].as_array().unwrap().iter()
@@ -443,7 +444,7 @@ both_backends! {
         assert_eq!(by_key.status(), 200);
         let listed: Value = list_by_key.json().unwrap();
         let ids: Vec<&str> = listed["battles"].as_array().unwrap().iter().map(|b| b["id"].as_str().unwrap()).collect();
-        assert_eq!(ids, [t.world.battle_id.as_str(), battle.as_str()]);
+        assert_eq!(ids, [t.world.battle_id.as_str(), t.world.scenario_battle_id.as_str(), battle.as_str()]);
         assert_problem(key_write, 403);
         assert_problem(other_player, 403);
         assert_eq!(organiser.status(), 200);

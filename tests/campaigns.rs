@@ -65,6 +65,7 @@ pub fn get_with_api_key(app: &TestApp, path: &str, key: &str) -> Response {
 }
 
 /// The users of a campaign test: they exist once per app.
+#[derive(Clone)]
 pub struct People {
     /// Creates campaigns.
     pub organiser: TestUser,
@@ -89,6 +90,7 @@ impl People {
 }
 
 /// A campaign with an organiser, two players, an unused invitation and two keys (one revoked).
+#[derive(Clone)]
 pub struct World {
     /// The campaign id.
     pub campaign_id: String,
@@ -111,6 +113,9 @@ pub struct World {
     /// A battle of the force against a non-player force, its draw recorded by the organiser
     /// (issue 6): in `aftermath`, the force's sequence not rolled yet.
     pub battle_id: String,
+    /// A battle of the force against a non-player force with no result: its scenario waits
+    /// for the force's orders (issue 7).
+    pub scenario_battle_id: String,
 }
 
 impl World {
@@ -159,6 +164,15 @@ impl World {
             .json()
             .unwrap();
         let battle_id = battle["id"].as_str().unwrap().to_owned();
+        let scenario_battle: Value = app
+            .post_json_with_token(
+                &format!("/api/v1/campaigns/{campaign_id}/battles"),
+                &json!({"sides": [{"force_id": force_id}, {"non_player": {"name": "Raiders"}}]}),
+                &people.owner.token,
+            )
+            .json()
+            .unwrap();
+        let scenario_battle_id = scenario_battle["id"].as_str().unwrap().to_owned();
         let recorded = app.post_json_with_token(
             &format!("/api/v1/battles/{battle_id}/result"),
             &json!({"outcome": "draw"}),
@@ -176,6 +190,7 @@ impl World {
             force_id,
             force_entry_id,
             battle_id,
+            scenario_battle_id,
         }
     }
 }

@@ -11,6 +11,7 @@ mod common;
 mod auth;
 mod authorization;
 mod backup;
+mod battle_scenarios;
 mod battles;
 mod campaigns;
 mod crash_safety;

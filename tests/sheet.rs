@@ -86,6 +86,100 @@ both_backends! {
     }
 }
 
+both_backends! {
+    fn a_battle_sheet_shows_its_side_and_only_what_the_rules_reveal_of_the_other(app: &TestApp) {
+        let g = crate::battle_scenarios::ready_game(app);
+        let path = format!("/api/v1/battles/{}/scenario/sheet", g.battle);
+        let sheet = |token: &str| {
+            let r = app.get_with_token(&path, token);
+            assert_eq!(r.status(), 200);
+            assert_eq!(r.headers()["x-content-type-options"], "nosniff");
+            assert!(r.headers()["content-security-policy"].to_str().unwrap().starts_with("default-src 'none'"));
+            r.text().unwrap()
+        };
+        let blue = sheet(&g.people.owner.token);
+        assert!(blue.contains("Sheet for Blue"), "{blue}");
+        assert!(blue.contains("Mission: hold") && blue.contains("15\""), "Blue's own mission (§3.10)");
+        assert!(!blue.contains("Mission: strike"), "Red's mission is hidden from Blue (S11)");
+        assert!(blue.contains("<svg") && blue.contains("class=\"zone\""));
+        assert!(blue.contains("class=\"defence\""), "Blue's field defences on the map");
+        assert!(blue.contains("Recon duty"));
+        let red = sheet(&g.people.player.token);
+        assert!(red.contains("Sheet for Red") && red.contains("Mission: strike"));
+        assert!(!red.contains("Mission: hold"), "Blue's mission is hidden from Red");
+        // The organiser referees: both; the key: neither.
+        let both = sheet(&g.people.organiser.token);
+        assert!(both.contains("Mission: hold") && both.contains("Mission: strike"));
+        let r = crate::campaigns::get_with_api_key(app, &path, &g.world.key);
+        assert_eq!(r.status(), 200);
+        assert!(!r.text().unwrap().contains("Mission:"));
+        // A side's owner may ask for its own side only.
+        let r = app.get_with_token(&format!("{path}?force_id={}", g.red_id()), &g.people.owner.token);
+        assert_problem(r, 403);
+        assert_problem(app.get(&path), 401);
+    }
+}
+
+/// Headless Chromium renders a battle's per-side sheet (fetched with the side's token and
+/// opened from a file, since Chromium cannot send a Bearer header).
+#[test]
+fn the_battle_sheet_renders_in_headless_chromium() {
+    let app = TestApp::spawn(Backend::Sqlite);
+    let g = crate::battle_scenarios::ready_game(&app);
+    let r = app.get_with_token(
+        &format!("/api/v1/battles/{}/scenario/sheet", g.battle),
+        &g.people.owner.token,
+    );
+    assert_eq!(r.status(), 200);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("battle-sheet.html");
+    std::fs::write(&file, r.text().unwrap()).unwrap();
+    let url = format!("file://{}", file.display());
+    let shot = dir.path().join("battle-sheet.png");
+    chromium(
+        &url,
+        &[
+            format!("--screenshot={}", shot.display()),
+            "--window-size=1240,1754".into(),
+        ],
+    );
+    let png = std::fs::read(&shot).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    assert!(png.len() > 20_000, "screenshot is only {} bytes", png.len());
+    let dom = String::from_utf8(chromium(&url, &["--dump-dom".into()]).stdout).unwrap();
+    assert!(dom.contains("<svg"), "no <svg> in the DOM");
+    assert!(dom.contains("Mission: hold"));
+}
+
+/// Runs headless Chromium on `url` with `extra` flags; panics when it fails.
+fn chromium(url: &str, extra: &[String]) -> std::process::Output {
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "chromium".into());
+    let profile = tempfile::tempdir().unwrap();
+    let out = Command::new(&chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .args(extra)
+        .arg(url)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {chromium} (install Debian's chromium): {e}"));
+    assert!(
+        out.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// Headless Chromium renders the sheet: a non-trivial screenshot and a DOM with the SVG map.
 /// CI installs Debian's `chromium` (`.ci/run`); set `CHROMIUM` to use another binary.
 #[test]

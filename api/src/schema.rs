@@ -157,6 +157,17 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// A battle's scenario workflow: the machine state, roll log and pending dice as JSON.
+    battle_scenarios (battle_id) {
+        battle_id -> Text,
+        document -> Text,
+        version -> BigInt,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(forces -> campaigns (campaign_id));
 diesel::joinable!(force_history -> forces (force_id));
 diesel::joinable!(force_ledger -> forces (force_id));
@@ -173,7 +184,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     force_history,
     force_ledger,
     battles,
-    battle_aftermaths
+    battle_aftermaths,
+    battle_scenarios
 );
 
 diesel::table! {

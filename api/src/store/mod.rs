@@ -3,6 +3,7 @@
 
 pub mod aftermath;
 pub mod api_keys;
+pub mod battle_scenarios;
 pub mod battles;
 pub mod campaigns;
 pub mod forces;

@@ -38,7 +38,12 @@ fn check_sides(sides: &[Side]) -> Result<Vec<String>, ApiError> {
                 }
                 forces.push(id.clone());
             }
-            (None, Some(np)) if np.is_object() => {}
+            (None, Some(np)) if np.is_object() => {
+                // The scenario reads it (name, stance, attitude, units): refuse what it cannot.
+                if let Err(problems) = super::scenario::non_player::parse(i, np) {
+                    errors.extend(problems);
+                }
+            }
             (None, Some(_)) => errors.push(FieldError::new(
                 format!("sides[{i}].non_player"),
                 "must be an object",

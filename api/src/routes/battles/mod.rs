@@ -15,6 +15,7 @@ pub mod create;
 pub mod list;
 pub mod read;
 pub mod result;
+pub mod scenario;
 pub mod timeline;
 
 use actix_web::http::StatusCode;
@@ -44,7 +45,13 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(aftermath::roll::roll_aftermath)
         .service(aftermath::reinforcements::reinforce_aftermath)
         .service(aftermath::purchases::purchase_aftermath)
-        .service(aftermath::finalize::finalize_aftermath);
+        .service(aftermath::finalize::finalize_aftermath)
+        .service(scenario::read::get_scenario)
+        .service(scenario::sheet::get_scenario_sheet)
+        .service(scenario::orders::submit_orders)
+        .service(scenario::missions::submit_mission_bonuses)
+        .service(scenario::choice::submit_mission_choice)
+        .service(scenario::recon::submit_recon_action);
 }
 
 /// Battle states.
@@ -69,7 +76,9 @@ pub struct Side {
     /// The stored force, for a player side.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub force_id: Option<String>,
-    /// The non-player force's description, for a non-player side (free-form).
+    /// The non-player force's description, for a non-player side: optional `name`, `stance`
+    /// and `attitude` (rolled when absent, RULES.md §3.12) and an inline force (`platoons`,
+    /// `units`) as in `POST /scenarios`; other fields are kept as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
     pub non_player: Option<Value>,
@@ -133,6 +142,11 @@ pub struct BattleResponse {
     pub confirmed_by: Option<String>,
     /// Each player side's post-battle sequence, once the result is recorded.
     pub aftermath: Vec<AftermathSummary>,
+    /// The scenario as the caller may see it, once its workflow has started (`GET
+    /// /battles/{id}` shows the caller's own side in full; lists, the timeline and integration
+    /// keys only what the rules have revealed to both sides). See `GET .../scenario`.
+    #[schema(value_type = Option<Object>)]
+    pub scenario: Option<fad_domain::scenario::ScenarioView>,
     /// Optimistic-concurrency version.
     pub version: i64,
     /// Creation time (RFC 3339 UTC).
@@ -174,16 +188,24 @@ impl BattleResponse {
                     version: r.version,
                 })
                 .collect(),
+            scenario: None,
             version: battle.version,
             created_at: battle.created_at.and_utc(),
             updated_at: battle.updated_at.and_utc(),
         })
     }
 
-    /// Loads the battle's aftermath rows and builds the response.
+    /// Loads the battle's aftermath rows and builds the response, with the scenario's public
+    /// view.
     pub fn load(conn: &mut Db, battle: battles::Battle) -> Result<Self, ApiError> {
         let aftermaths = rows::list_for_battle(conn, &battle.id)?;
-        Self::new(battle, &aftermaths)
+        Self::new(battle, &aftermaths)?.with_public_scenario(conn)
+    }
+
+    /// Adds the scenario as everyone may see it (what the rules have revealed to both sides).
+    pub fn with_public_scenario(mut self, conn: &mut Db) -> Result<Self, ApiError> {
+        self.scenario = scenario::public_view(conn, &self.id)?;
+        Ok(self)
     }
 }
 

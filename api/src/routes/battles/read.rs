@@ -1,4 +1,5 @@
-//! `GET /api/v1/battles/{battle_id}`: state, sides, result and each side's aftermath stage.
+//! `GET /api/v1/battles/{battle_id}`: state, sides, the scenario as the caller may see it,
+//! result and each side's aftermath stage.
 
 use actix_web::{get, web};
 
@@ -6,7 +7,7 @@ use crate::AppState;
 use crate::auth::{Caller, Need};
 use crate::error::{ApiError, Problem};
 
-use super::{BattleResponse, authorize_battle};
+use super::{BattleResponse, authorize_battle, scenario};
 
 /// Reads a battle. Members and the campaign's integration keys may read it.
 #[utoipa::path(
@@ -32,7 +33,12 @@ pub async fn get_battle(
         .db
         .read(move |conn| {
             let (battle, _) = authorize_battle(conn, &caller, &battle_id, Need::Read)?;
-            BattleResponse::load(conn, battle)
+            let mut response = BattleResponse::load(conn, battle)?;
+            if response.scenario.is_some() {
+                let seen = scenario::read::seen_by(conn, &caller, &battle_id, None)?;
+                response.scenario = Some(seen.doc.scenario.view_for(seen.viewer));
+            }
+            Ok(response)
         })
         .await?;
     Ok(web::Json(battle))

@@ -92,7 +92,7 @@ pub async fn get_timeline(
                     })
                     .collect::<Result<Vec<_>, ApiError>>()?;
                 out.push(TimelineEntry {
-                    battle: BattleResponse::new(battle, &aftermaths)?,
+                    battle: BattleResponse::new(battle, &aftermaths)?.with_public_scenario(conn)?,
                     aftermath: summaries,
                 });
             }

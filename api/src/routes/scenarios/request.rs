@@ -185,7 +185,11 @@ fn inline_unit(side: usize, n: usize, u: InlineUnit) -> Unit {
 }
 
 /// Builds an inline force, every problem with its path.
-fn inline_force(i: usize, body: &mut SideBody, errors: &mut Vec<FieldError>) -> Option<Force> {
+pub(crate) fn inline_force(
+    i: usize,
+    body: &mut SideBody,
+    errors: &mut Vec<FieldError>,
+) -> Option<Force> {
     let at = |f: &str| format!("sides[{i}].{f}");
     let name = body.name.take().unwrap_or_default();
     if name.trim().is_empty() || name.chars().count() > 100 {

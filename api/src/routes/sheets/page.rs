@@ -3,7 +3,10 @@
 //! markers, recon duty, pre-battle events (§3.11), the narrative circumstances (§5) if rolled,
 //! the map, and the roll log. Every value goes through maud's escaping.
 
+use fad_domain::dice::Roll;
+use fad_domain::narrative::Narrative;
 use fad_domain::roster::Force;
+use fad_domain::scenario::Scenario;
 use fad_domain::scenario::missions::mission_detail;
 use fad_domain::scenario::view::SideView;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
@@ -128,21 +131,60 @@ fn side_section(i: usize, side: &SideView, force_ref: Option<&ForceRef>, force: 
     }
 }
 
-/// Renders the whole sheet.
+/// Renders the whole sheet of a one-shot scenario (its creator sees everything).
 pub fn render(id: &str, created: &str, doc: &ScenarioDocument) -> String {
-    let view = doc.scenario.view_for(Viewer::Everything);
+    render_sheet(&Sheet {
+        label: format!("scenario {id}"),
+        created,
+        scenario: &doc.scenario,
+        viewer: Viewer::Everything,
+        forces: &doc.forces,
+        narrative: doc.narrative.as_ref(),
+        rolls: &doc.rolls,
+        seen_by: None,
+    })
+}
+
+/// What a sheet shows, and to whom.
+pub struct Sheet<'a> {
+    /// What the sheet is of, for the meta line (`scenario <id>`, `battle <id>`).
+    pub label: String,
+    /// When it was generated or last changed, as text.
+    pub created: &'a str,
+    /// The machine state.
+    pub scenario: &'a Scenario,
+    /// Who looks: only what the rules reveal to it is shown ([`Scenario::view_for`]).
+    pub viewer: Viewer,
+    /// The sides' forces.
+    pub forces: &'a [ForceRef],
+    /// The narrative, if rolled.
+    pub narrative: Option<&'a Narrative>,
+    /// The roll log (filtered for the viewer here).
+    pub rolls: &'a [Roll],
+    /// The side the sheet is printed for, named in the heading.
+    pub seen_by: Option<String>,
+}
+
+/// Renders a sheet as `sheet.viewer` may see it.
+pub fn render_sheet(sheet: &Sheet<'_>) -> String {
+    let view = sheet.scenario.view_for(sheet.viewer);
+    let rolls = sheet.scenario.visible_rolls(sheet.rolls, sheet.viewer);
+    let created = sheet.created;
+    let id = &sheet.label;
     let names: [String; 2] = [0, 1].map(|i| {
-        doc.forces
+        sheet
+            .forces
             .get(i)
             .map_or_else(|| format!("Side {}", i + 1), |f| f.name.clone())
     });
     let name_of = |force_id: &str| {
-        doc.forces
+        sheet
+            .forces
             .iter()
             .find(|f| f.force_id == force_id)
             .map_or_else(|| force_id.to_owned(), |f| f.name.clone())
     };
-    let platoons = doc
+    let platoons = sheet
         .scenario
         .sides
         .iter()
@@ -161,7 +203,8 @@ pub fn render(id: &str, created: &str, doc: &ScenarioDocument) -> String {
             }
             body {
                 h1 { "Scenario: " (title) }
-                p class="meta" { "Generated " (created) " · scenario " (id) " · table "
+                @if let Some(side) = &sheet.seen_by { p class="banner" { "Sheet for " (side) ": the other side is shown only as far as the rules have revealed it." } }
+                p class="meta" { "Generated " (created) " · " (id) " · table "
                     (map::table_width(platoons) / 12) "'×" (map::DEPTH / 12) "'" }
                 @if view.escalating_engagement {
                     p class="banner" { "Escalating Engagement: both sides rolled the same mission. Orders are cancelled; recon forces have collided (RULES.md §3.10, S19)." }
@@ -189,12 +232,12 @@ pub fn render(id: &str, created: &str, doc: &ScenarioDocument) -> String {
                 h2 { "Sides" }
                 div class="sides" {
                     @for (i, side) in view.sides.iter().enumerate() {
-                        @if let Some(state) = doc.scenario.sides.get(i) {
-                            (side_section(i, side, doc.forces.get(i), &state.force))
+                        @if let Some(state) = sheet.scenario.sides.get(i) {
+                            (side_section(i, side, sheet.forces.get(i), &state.force))
                         }
                     }
                 }
-                @if let Some(n) = &doc.narrative {
+                @if let Some(n) = sheet.narrative {
                     section {
                         h2 { "Circumstances of war" }
                         table {
@@ -209,7 +252,7 @@ pub fn render(id: &str, created: &str, doc: &ScenarioDocument) -> String {
                     h2 { "Roll log" }
                     table class="rolls" {
                         tr { th { "#" } th { "Step" } th { "Side" } th { "Subject" } th { "Dice" } th { "Values" } th { "By" } }
-                        @for (k, r) in doc.rolls.iter().enumerate() {
+                        @for (k, r) in rolls.iter().enumerate() {
                             tr {
                                 td { (k + 1) } td { (label(&r.step)) }
                                 td { (r.force_id.as_deref().map(&name_of).unwrap_or_default()) }

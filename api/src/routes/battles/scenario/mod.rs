@@ -1,0 +1,540 @@
+//! A battle's scenario workflow (issue 7 items 1–3; API.md › Scenario generation; RULES.md §3):
+//! `GET /battles/{id}/scenario`, the four `POST /battles/{id}/scenario/…` steps and the per-side
+//! printable sheet, driven by the domain state machine ([`fad_domain::scenario::Scenario`]).
+//!
+//! Storage: one `battle_scenarios` row per battle ([`BattleScenarioDocument`] as JSON: machine
+//! state with both sides' secrets, the roll log, and each side's entered dice not used yet),
+//! created by the first submission from the battle's sides, the player forces' rosters at that
+//! moment and the campaign's house rules. Before it exists, reads build the same document
+//! without storing it.
+//!
+//! Each POST is one transaction ([`super::idempotent`], so `Idempotency-Key` replays the first
+//! answer): the battle's row lock, then the step on the machine, then `UPDATE … WHERE version =
+//! ?` (a stale body `version` or a lost race is 409). The machine runs every step that needs no
+//! more input (the non-player side's automatic choices included), so `state` always names what
+//! it waits for and `waiting_for` from whom.
+//!
+//! Who acts and who sees what: a caller acts for the player sides whose force it owns; an
+//! organiser who plays neither side (a referee) acts for both; anyone else acts for none. A
+//! caller sees the sides it acts for in full and the rest only as the rules have revealed
+//! ([`fad_domain::scenario::view`]): an opponent and an integration key see the same, and so do
+//! the battle read, list and timeline.
+
+pub mod choice;
+pub mod missions;
+pub mod non_player;
+pub mod orders;
+pub mod read;
+pub mod recon;
+pub mod sheet;
+
+use std::collections::BTreeMap;
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse};
+use fad_domain::dice::{DiceError, EnteredDice, RollLog, RollStep, ServerDice};
+use fad_domain::names::Named;
+use fad_domain::scenario::side_dice::{EnteredBySide, SideDice};
+use fad_domain::scenario::{
+    Scenario, ScenarioConfig, ScenarioError, ScenarioView, SideSetup, Viewer,
+};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::auth::{AuthUser, CampaignAccess, Need};
+use crate::db::Db;
+use crate::error::{ApiError, FieldError};
+use crate::routes::scenarios::ForceRef;
+use crate::routes::scenarios::generate::os_seed;
+use crate::store::{self, battle_scenarios, battles, campaigns};
+
+use super::{Side, authorize_battle, idempotency_key, idempotent, lock_battle, states, to_value};
+
+use non_player::NON_PLAYER_ID;
+
+/// Entered dice as sent: step → subject → values.
+pub type RawDice = BTreeMap<String, BTreeMap<String, Vec<u8>>>;
+
+/// The steps a player may enter dice for in a battle's scenario (the non-player side's rolls
+/// and the tie pick are the service's).
+pub const ENTERABLE_STEPS: [RollStep; 7] = [
+    RollStep::TableEdge,
+    RollStep::Mission,
+    RollStep::ReconReturn,
+    RollStep::PlacementOrder,
+    RollStep::ReconBlock,
+    RollStep::PreBattleEvent,
+    RollStep::PreBattleEventTable,
+];
+
+/// What is stored per battle (JSON text in `battle_scenarios.document`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BattleScenarioDocument {
+    /// The machine state (both sides' secrets).
+    pub scenario: Scenario,
+    /// The sides' forces, in side order.
+    pub forces: Vec<ForceRef>,
+    /// Every roll, in order.
+    #[serde(default)]
+    pub rolls: RollLog,
+    /// Entered values waiting for their roll, per force id (secret to that side).
+    #[serde(default)]
+    pub pending_dice: EnteredBySide,
+}
+
+/// A battle's scenario as one caller may see it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct BattleScenarioResponse {
+    /// The battle.
+    pub battle_id: String,
+    /// Optimistic-concurrency version of the scenario (0 before the first submission); a
+    /// submission may send it as `version` and is refused with 409 when it is stale.
+    pub version: i64,
+    /// The forces the caller acts for (sees in full); empty for an opponent's view of the
+    /// other side, an integration key or a member who plays neither side.
+    pub acting_for: Vec<String>,
+    /// The sides' forces, in side order (a non-player side is `non_player`).
+    pub forces: Vec<ForceRef>,
+    /// `state` (`orders`, `mission_bonuses`, `mission_choice`, `recon`, `ready`),
+    /// `waiting_for` (force ids), `recon_prompt` (`turn` or `block`), `escalating_engagement`,
+    /// `table_edge_chooser`, `first_to_place_markers`, `marker_placement`, `objectives`,
+    /// `recon`, `escalating_setup`, and `sides`: per side `force_id`, `non_player`,
+    /// `orders_submitted`, `mission_bonuses_submitted` and, as far as the caller may see them,
+    /// `stance`, `attitude`, `recon_points`, `recon_unit_ids`, `table_edge_roll`,
+    /// `deployment_zone_inches`, `field_defences`, `mission_bonuses`, `mission_rolls`,
+    /// `mission_totals`, `tied_missions`, `mission`, `bonus`, `bonus_traits`,
+    /// `contact_markers` (own side), `contact_marker_total`, `recon_duty`, `dispersion`,
+    /// `pre_battle_events`.
+    #[serde(flatten)]
+    #[schema(value_type = Object)]
+    pub scenario: ScenarioView,
+    /// Rolls the caller may see, in order: the whole log for `GET`, this request's rolls for a
+    /// submission (API.md › Dice and the roll log).
+    #[schema(value_type = Vec<Object>)]
+    pub rolls: RollLog,
+    /// The caller's entered values that no roll has used yet (force id → step → subject →
+    /// values); once the scenario is `ready` these are values the rules never called for.
+    #[schema(value_type = Object)]
+    pub unused_dice: EnteredBySide,
+}
+
+/// The battle's sides as stored.
+fn battle_sides(battle: &battles::Battle) -> Result<Vec<Side>, ApiError> {
+    serde_json::from_str(&battle.sides).map_err(|e| ApiError::Internal(e.into()))
+}
+
+/// Builds a fresh document from the battle's sides, the forces' current rosters and the
+/// campaign's house rules.
+pub fn build(conn: &mut Db, battle: &battles::Battle) -> Result<BattleScenarioDocument, ApiError> {
+    let sides = battle_sides(battle)?;
+    let mut setups = Vec::new();
+    let mut forces = Vec::new();
+    for (i, side) in sides.iter().enumerate() {
+        match (&side.force_id, &side.non_player) {
+            (Some(id), _) => {
+                let row = store::forces::find_by_id(conn, id)?
+                    .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("battle force {id}")))?;
+                let roster = row.roster().map_err(|e| ApiError::Internal(e.into()))?;
+                forces.push(ForceRef {
+                    force_id: id.clone(),
+                    name: row.name.clone(),
+                    stored: true,
+                });
+                setups.push(SideSetup {
+                    force_id: id.clone(),
+                    force: roster,
+                    non_player: None,
+                });
+            }
+            (None, np) => {
+                let value = np.clone().unwrap_or_else(|| serde_json::json!({}));
+                let parsed = non_player::parse(i, &value).map_err(ApiError::Validation)?;
+                forces.push(ForceRef {
+                    force_id: NON_PLAYER_ID.to_owned(),
+                    name: parsed.force.name.clone(),
+                    stored: false,
+                });
+                setups.push(SideSetup {
+                    force_id: NON_PLAYER_ID.to_owned(),
+                    force: parsed.force,
+                    non_player: Some(parsed.setup),
+                });
+            }
+        }
+    }
+    let campaign =
+        campaigns::find_by_id(conn, &battle.campaign_id)?.ok_or_else(super::battle_not_found)?;
+    let settings = campaign
+        .settings()
+        .map_err(|e| ApiError::Internal(e.into()))?;
+    let config = ScenarioConfig {
+        house_rules: settings.house_rules,
+        pre_battle_events: true,
+        one_shot: false,
+    };
+    let setups: [SideSetup; 2] = setups
+        .try_into()
+        .map_err(|_| ApiError::Internal(anyhow::anyhow!("a battle has two sides")))?;
+    let scenario = Scenario::new(setups, config).map_err(super::problems)?;
+    Ok(BattleScenarioDocument {
+        scenario,
+        forces,
+        rolls: Vec::new(),
+        pending_dice: EnteredBySide::new(),
+    })
+}
+
+/// The stored row (if the workflow has started) and the document.
+pub fn load(
+    conn: &mut Db,
+    battle: &battles::Battle,
+) -> Result<
+    (
+        Option<battle_scenarios::BattleScenarioRow>,
+        BattleScenarioDocument,
+    ),
+    ApiError,
+> {
+    match battle_scenarios::find(conn, &battle.id)? {
+        Some(row) => {
+            let doc = serde_json::from_str(&row.document).map_err(|e| {
+                ApiError::Internal(anyhow::anyhow!("stored scenario of {}: {e}", battle.id))
+            })?;
+            Ok((Some(row), doc))
+        }
+        None => Ok((None, build(conn, battle)?)),
+    }
+}
+
+/// The side indexes the caller acts for: the player sides whose force it owns, or, for an
+/// organiser who plays neither side, every player side.
+pub fn acting_sides(
+    conn: &mut Db,
+    access: &CampaignAccess,
+    scenario: &Scenario,
+) -> Result<Vec<usize>, ApiError> {
+    let Some(user) = access.user_id.as_deref() else {
+        return Ok(Vec::new());
+    };
+    let mut owned = Vec::new();
+    for (i, side) in scenario.sides.iter().enumerate() {
+        if side.is_non_player() {
+            continue;
+        }
+        if let Some(force) = store::forces::find_by_id(conn, &side.force_id)?
+            && force.owner_id == user
+        {
+            owned.push(i);
+        }
+    }
+    if owned.is_empty() && access.is_organiser() {
+        owned = (0..2)
+            .filter(|i| !scenario.sides[*i].is_non_player())
+            .collect();
+    }
+    Ok(owned)
+}
+
+/// The viewer for a caller acting for `sides` (one side: that side; both: everything).
+pub fn viewer_of(sides: &[usize]) -> Viewer {
+    match sides {
+        [] => Viewer::Outsider,
+        [one] => Viewer::Side(*one),
+        _ => Viewer::Everything,
+    }
+}
+
+/// Whether `viewer` sees side `i` in full.
+fn sees_side(viewer: Viewer, i: usize) -> bool {
+    match viewer {
+        Viewer::Everything => true,
+        Viewer::Side(s) => s == i,
+        Viewer::Outsider => false,
+    }
+}
+
+impl BattleScenarioResponse {
+    /// The response for `viewer`, with `rolls` filtered to what it may see.
+    pub fn new(
+        battle_id: &str,
+        version: i64,
+        doc: &BattleScenarioDocument,
+        viewer: Viewer,
+        rolls: &[fad_domain::dice::Roll],
+    ) -> Self {
+        let sc = &doc.scenario;
+        let acting_for = (0..2)
+            .filter(|i| sees_side(viewer, *i))
+            .map(|i| sc.sides[i].force_id.clone())
+            .collect::<Vec<_>>();
+        let unused_dice = doc
+            .pending_dice
+            .iter()
+            .filter(|(force, _)| acting_for.contains(force))
+            .map(|(f, d)| (f.clone(), d.clone()))
+            .collect();
+        Self {
+            battle_id: battle_id.to_owned(),
+            version,
+            acting_for,
+            forces: doc.forces.clone(),
+            scenario: sc.view_for(viewer),
+            rolls: sc.visible_rolls(rolls, viewer),
+            unused_dice,
+        }
+    }
+}
+
+/// The public view of a battle's scenario (battle list, timeline, integration keys), if the
+/// workflow has started.
+pub fn public_view(conn: &mut Db, battle_id: &str) -> Result<Option<ScenarioView>, ApiError> {
+    let Some(row) = battle_scenarios::find(conn, battle_id)? else {
+        return Ok(None);
+    };
+    let doc: BattleScenarioDocument = serde_json::from_str(&row.document)
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("stored scenario of {battle_id}: {e}")))?;
+    Ok(Some(doc.scenario.view_for(Viewer::Outsider)))
+}
+
+/// Checks a side's entered dice: known steps a player may enter, subjects of this side's
+/// rolls, one or more values of 1..=6. Problems name `dice.<step>.<subject>`.
+pub fn check_dice(
+    scenario: &Scenario,
+    side: usize,
+    raw: &RawDice,
+) -> Result<EnteredDice, ApiError> {
+    let mut errors = Vec::new();
+    let mut out = EnteredDice::new();
+    for (step_name, subjects) in raw {
+        let step = match RollStep::parse(step_name) {
+            Ok(step) if ENTERABLE_STEPS.contains(&step) => step,
+            _ => {
+                errors.push(FieldError::new(
+                    format!("dice.{step_name}"),
+                    format!(
+                        "not a step a player rolls in a battle's scenario; accepted: {}",
+                        ENTERABLE_STEPS
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ));
+                continue;
+            }
+        };
+        for (subject, values) in subjects {
+            let field = format!("dice.{step_name}.{subject}");
+            if !scenario.dice_subject_allowed(side, step, subject) {
+                errors.push(FieldError::new(
+                    field,
+                    "not a subject of this side's rolls in this scenario",
+                ));
+                continue;
+            }
+            if values.is_empty() || values.len() > 20 {
+                errors.push(FieldError::new(field, "give 1 to 20 values"));
+            } else if let Some(bad) = values.iter().find(|v| !(1..=6).contains(*v)) {
+                errors.push(FieldError::new(
+                    field,
+                    format!("value {bad} is outside 1..=6"),
+                ));
+            } else {
+                out.entry(step)
+                    .or_default()
+                    .insert(subject.clone(), values.clone());
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(ApiError::Validation(errors))
+    }
+}
+
+/// A scenario error as an HTTP error.
+pub fn scenario_error(e: ScenarioError) -> ApiError {
+    match e {
+        ScenarioError::Conflict(m) => ApiError::Conflict(format!("{}.", capitalise(&m))),
+        ScenarioError::Invalid(p) => super::problems(p),
+        ScenarioError::Dice(e) => dice_error(&e),
+    }
+}
+
+fn dice_error(e: &DiceError) -> ApiError {
+    ApiError::Validation(vec![FieldError::new(e.field(), e.to_string())])
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// What every submission carries besides its step's fields.
+pub trait Submission: Send + 'static {
+    /// The side it is for.
+    fn force_id(&self) -> &str;
+    /// Entered dice for this side's rolls.
+    fn dice(&self) -> &RawDice;
+    /// The scenario version the client saw, if it sends one.
+    fn version(&self) -> Option<i64>;
+    /// Applies the step to the machine for side `side`.
+    fn apply(
+        self,
+        scenario: &mut Scenario,
+        side: usize,
+        dice: &mut SideDice,
+    ) -> Result<(), ScenarioError>;
+}
+
+/// Runs one submission: authorize, lock the battle, check the side and version, merge the
+/// entered dice, step the machine, store with a version check, answer as the side sees it.
+pub async fn submit<S: Submission>(
+    state: &AppState,
+    user: &AuthUser,
+    battle_id: String,
+    req: &HttpRequest,
+    body: &[u8],
+    step: &'static str,
+    submission: S,
+) -> Result<HttpResponse, ApiError> {
+    let key = idempotency_key(req)?;
+    let caller = user.caller();
+    let scope = format!("POST /api/v1/battles/{battle_id}/scenario/{step}");
+    let seed = os_seed()?;
+    idempotent(state, &user.user_id, scope, key, body, move |conn| {
+        let (_, access) = authorize_battle(conn, &caller, &battle_id, Need::Write)?;
+        let battle = lock_battle(conn, &battle_id)?;
+        let (row, mut doc) = load(conn, &battle)?;
+        let current = row.as_ref().map_or(0, |r| r.version);
+        let side = doc
+            .scenario
+            .side_index(submission.force_id())
+            .ok_or_else(|| ApiError::validation("force_id", "not a side of this battle"))?;
+        if doc.scenario.sides[side].is_non_player() {
+            return Err(ApiError::validation(
+                "force_id",
+                "the non-player side acts by the rules of RULES.md §3.12 and takes no input",
+            ));
+        }
+        if !acting_sides(conn, &access, &doc.scenario)?.contains(&side) {
+            return Err(ApiError::Forbidden(
+                "Only the force's owner, or an organiser who plays neither side, may act for it."
+                    .to_owned(),
+            ));
+        }
+        if battle.state != states::SCENARIO {
+            return Err(ApiError::Conflict(
+                "The battle has a result: its scenario is closed.".to_owned(),
+            ));
+        }
+        if let Some(v) = submission.version()
+            && v != current
+        {
+            return Err(ApiError::Conflict(format!(
+                "The scenario changed (version {current}, not {v}); reload and retry."
+            )));
+        }
+        let force_id = doc.scenario.sides[side].force_id.clone();
+        let entered = check_dice(&doc.scenario, side, submission.dice())?;
+        let mut pending = doc.pending_dice.clone();
+        let mine = pending.entry(force_id.clone()).or_default();
+        for (step, subjects) in entered {
+            mine.entry(step).or_default().extend(subjects);
+        }
+        pending.retain(|_, d| !d.is_empty());
+        let mut dice = SideDice::new(&pending, ServerDice::from_seed(seed)).map_err(|errs| {
+            errs.first()
+                .map_or_else(|| ApiError::Internal(anyhow::anyhow!("dice")), dice_error)
+        })?;
+        submission
+            .apply(&mut doc.scenario, side, &mut dice)
+            .map_err(scenario_error)?;
+        let rolls = dice.take_log();
+        doc.pending_dice = dice.unused();
+        doc.rolls.extend(rolls.iter().cloned());
+        let now = store::now();
+        let document = serde_json::to_string(&doc).map_err(|e| ApiError::Internal(e.into()))?;
+        match row {
+            None => battle_scenarios::insert(
+                conn,
+                &battle_scenarios::BattleScenarioRow {
+                    battle_id: battle_id.clone(),
+                    document,
+                    version: 1,
+                    created_at: now,
+                    updated_at: now,
+                },
+            )?,
+            Some(row) => {
+                let next = battle_scenarios::BattleScenarioRow {
+                    document,
+                    version: row.version + 1,
+                    updated_at: now,
+                    ..row
+                };
+                if !battle_scenarios::update_if_version(conn, &next)? {
+                    return Err(ApiError::Conflict(
+                        "A concurrent submission changed the scenario; reload and retry."
+                            .to_owned(),
+                    ));
+                }
+            }
+        }
+        tracing::info!(battle.id = %battle_id, step, "Scenario step submitted");
+        let response =
+            BattleScenarioResponse::new(&battle_id, current + 1, &doc, Viewer::Side(side), &rolls);
+        Ok((StatusCode::OK, to_value(&response)?))
+    })
+    .await
+}
+
+/// Stance names (documentation of the accepted values).
+#[derive(Debug, ToSchema)]
+#[schema(rename_all = "snake_case")]
+pub enum StanceName {
+    /// Offensive.
+    Offensive,
+    /// Neutral.
+    Neutral,
+    /// Defensive.
+    Defensive,
+}
+
+/// Attitude names (documentation of the accepted values).
+#[derive(Debug, ToSchema)]
+#[schema(rename_all = "snake_case")]
+pub enum AttitudeName {
+    /// Aggressive.
+    Aggressive,
+    /// Cautious.
+    Cautious,
+    /// Passive.
+    Passive,
+}
+
+/// The eight rolled missions (documentation of the accepted values).
+#[derive(Debug, ToSchema)]
+#[schema(rename_all = "snake_case")]
+pub enum MissionName {
+    /// Assault.
+    Assault,
+    /// Expand.
+    Expand,
+    /// Hold.
+    Hold,
+    /// Infiltrate.
+    Infiltrate,
+    /// Interfere.
+    Interfere,
+    /// Patrol.
+    Patrol,
+    /// Strike.
+    Strike,
+    /// Sweep.
+    Sweep,
+}

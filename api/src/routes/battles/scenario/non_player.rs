@@ -1,0 +1,160 @@
+//! A battle's non-player side (API.md › Battles `{non_player: {...}}`; RULES.md §3.12) as the
+//! scenario needs it: an optional `name`, `stance` and `attitude` (rolled when absent) and an
+//! optional inline force (`platoons` and `units`, as in the one-shot generator). Without units
+//! the force is P empty platoons (P = `platoons` as a number, default 1): its markers are then
+//! the dummy markers alone. Unknown fields are ignored (the description is the client's).
+
+use fad_domain::orders::{Attitude, Stance};
+use fad_domain::roster::{Force, Platoon};
+use fad_domain::scenario::non_player::NonPlayerSetup;
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::error::FieldError;
+use crate::routes::scenarios::request::{InlineUnit, MAX_PLATOONS, PlatoonsBody, SideBody};
+
+/// The id the scenario gives a battle's non-player side (it has no stored force).
+pub const NON_PLAYER_ID: &str = "non_player";
+
+/// Default name of a non-player force.
+const DEFAULT_NAME: &str = "Non-player force";
+
+/// The fields of a `non_player` object the scenario reads.
+#[derive(Debug, Deserialize)]
+struct NonPlayerBody {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    stance: Option<Stance>,
+    #[serde(default)]
+    attitude: Option<Attitude>,
+    #[serde(default)]
+    platoons: Option<PlatoonsBody>,
+    #[serde(default)]
+    units: Vec<InlineUnit>,
+}
+
+/// A parsed non-player side.
+#[derive(Debug, Clone)]
+pub struct NonPlayerSide {
+    /// Its force (units get ids `s<side>-u<n>`).
+    pub force: Force,
+    /// Chosen stance and attitude, if any.
+    pub setup: NonPlayerSetup,
+}
+
+fn empty_force(name: String, platoons: u32) -> Force {
+    Force {
+        name,
+        platoons: (1..=platoons.max(1))
+            .map(|k| Platoon {
+                name: format!("Platoon {k}"),
+                units: Vec::new(),
+            })
+            .collect(),
+    }
+}
+
+/// Parses side `i`'s `non_player` object; problems carry `sides[i].non_player.…` paths.
+pub fn parse(i: usize, value: &Value) -> Result<NonPlayerSide, Vec<FieldError>> {
+    let at = |f: &str| format!("sides[{i}].non_player{f}");
+    let body: NonPlayerBody = match serde_path_to_error::deserialize(value) {
+        Ok(b) => b,
+        Err(e) => {
+            let path = e.path().to_string();
+            let field = if path == "." {
+                at("")
+            } else {
+                at(&format!(".{path}"))
+            };
+            return Err(vec![FieldError::new(field, e.inner().to_string())]);
+        }
+    };
+    let name = body.name.unwrap_or_else(|| DEFAULT_NAME.to_owned());
+    let has_units = !body.units.is_empty()
+        || matches!(&body.platoons, Some(PlatoonsBody::List(list)) if list.iter().any(|p| !p.units.is_empty()));
+    let setup = NonPlayerSetup {
+        stance: body.stance,
+        attitude: body.attitude,
+    };
+    if !has_units {
+        let count = match &body.platoons {
+            None => 1,
+            Some(PlatoonsBody::Count(p)) => *p,
+            Some(PlatoonsBody::List(list)) => u32::try_from(list.len()).unwrap_or(u32::MAX),
+        };
+        if count == 0 || count > MAX_PLATOONS {
+            return Err(vec![FieldError::new(
+                at(".platoons"),
+                format!("between 1 and {MAX_PLATOONS}"),
+            )]);
+        }
+        if name.trim().is_empty() || name.chars().count() > 100 {
+            return Err(vec![FieldError::new(at(".name"), "1–100 characters")]);
+        }
+        return Ok(NonPlayerSide {
+            force: empty_force(name, count),
+            setup,
+        });
+    }
+    let mut side = SideBody {
+        force_id: None,
+        name: Some(name),
+        platoons: body.platoons,
+        units: body.units,
+        non_player: true,
+        stance: None,
+        attitude: None,
+        mission_bonuses: Vec::new(),
+        recon_unit_ids: Vec::new(),
+        attached_unit_ids: Vec::new(),
+        holo_projectors: 0,
+        dice: Default::default(),
+    };
+    let mut errors = Vec::new();
+    let force = crate::routes::scenarios::request::inline_force(i, &mut side, &mut errors);
+    let prefix = format!("sides[{i}].");
+    let errors: Vec<FieldError> = errors
+        .into_iter()
+        .map(|e| {
+            let rest = e.field.strip_prefix(&prefix).unwrap_or(&e.field).to_owned();
+            FieldError::new(at(&format!(".{rest}")), e.message)
+        })
+        .collect();
+    match force {
+        Some(force) if errors.is_empty() => Ok(NonPlayerSide { force, setup }),
+        _ => Err(errors),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_empty_description_is_one_empty_platoon_and_units_get_inline_ids() {
+        let empty = parse(1, &json!({})).unwrap();
+        assert_eq!(empty.force.platoon_count(), 1);
+        assert_eq!(empty.force.units().count(), 0);
+        assert_eq!(empty.setup.stance, None);
+        let full = parse(
+            1,
+            &json!({"name": "Militia", "stance": "defensive", "units": [
+                {"name": "Scouts", "kind": "squad", "traits": ["recon"]}
+            ]}),
+        )
+        .unwrap();
+        assert_eq!(full.force.name, "Militia");
+        assert_eq!(full.setup.stance, Some(Stance::Defensive));
+        assert_eq!(full.force.units().next().unwrap().id, "s2-u1");
+    }
+
+    #[test]
+    fn bad_fields_are_named_under_non_player() {
+        let err = parse(1, &json!({"stance": "sideways"})).unwrap_err();
+        assert_eq!(err[0].field, "sides[1].non_player.stance");
+        let err = parse(0, &json!({"platoons": 0})).unwrap_err();
+        assert_eq!(err[0].field, "sides[0].non_player.platoons");
+    }
+}

@@ -1,0 +1,124 @@
+//! `POST /api/v1/battles/{battle_id}/scenario/orders`: a side's secret steps 1–3 (stance,
+//! attitude, recon duty; RULES.md §3.1–§3.3, S4). Resubmitting before every player side has
+//! given orders replaces the earlier orders; afterwards 409. When the last orders arrive the
+//! service runs steps 3–4 (RP, the table-edge roll with re-rolled ties, deployment zones, field
+//! defences, objectives) and the non-player side's automatic choices (§3.12).
+
+use actix_web::{HttpRequest, HttpResponse, post, web};
+use fad_domain::orders::{Attitude, Stance};
+use fad_domain::scenario::side_dice::SideDice;
+use fad_domain::scenario::{Orders, Scenario, ScenarioError};
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::auth::AuthUser;
+use crate::error::{ApiError, Problem};
+
+use super::{AttitudeName, BattleScenarioResponse, RawDice, StanceName, Submission, submit};
+
+/// A side's orders.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OrdersRequest {
+    /// The side (a force of the battle that the caller acts for).
+    pub force_id: String,
+    /// Step 1.
+    #[schema(value_type = StanceName)]
+    pub stance: Stance,
+    /// Step 2.
+    #[schema(value_type = AttitudeName)]
+    pub attitude: Attitude,
+    /// Step 3: units on recon duty (RULES.md §3.3 eligibility, S4).
+    #[serde(default)]
+    pub recon_unit_ids: Vec<String>,
+    /// S14: units deploying attached to or embarked in another unit (they share its marker).
+    #[serde(default)]
+    pub attached_unit_ids: Vec<String>,
+    /// Holo Projectors in the force (+1 dummy marker each).
+    #[serde(default)]
+    #[schema(maximum = 100)]
+    pub holo_projectors: u32,
+    /// The scenario `version` the client saw (optional): a stale one is 409.
+    #[serde(default)]
+    pub version: Option<i64>,
+    /// Player-entered dice for this side's rolls: step → subject → values.
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub dice: RawDice,
+}
+
+impl Submission for OrdersRequest {
+    fn force_id(&self) -> &str {
+        &self.force_id
+    }
+    fn dice(&self) -> &RawDice {
+        &self.dice
+    }
+    fn version(&self) -> Option<i64> {
+        self.version
+    }
+    fn apply(
+        self,
+        scenario: &mut Scenario,
+        side: usize,
+        dice: &mut SideDice,
+    ) -> Result<(), ScenarioError> {
+        scenario.submit_orders(
+            side,
+            Orders {
+                stance: self.stance,
+                attitude: self.attitude,
+                recon_unit_ids: self.recon_unit_ids,
+                attached_unit_ids: self.attached_unit_ids,
+                holo_projectors: self.holo_projectors,
+            },
+            dice,
+        )
+    }
+}
+
+/// Submits (or replaces) a side's secret orders. Honours `Idempotency-Key`.
+#[utoipa::path(
+    tag = "battles",
+    operation_id = "submit_scenario_orders",
+    security(("bearer" = [])),
+    params(
+        ("battle_id" = String, Path, description = "The battle id"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Replays the first response for the same key and body"),
+    ),
+    request_body = OrdersRequest,
+    responses(
+        (status = 200, description = "The scenario as the side sees it, with this request's rolls", body = BattleScenarioResponse),
+        (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Integration key, or the caller may not act for that force", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such battle, or the caller may not read it", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Orders are closed, the battle has a result, or a stale version", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid orders, recon duty or dice, or a reused Idempotency-Key", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/battles/{battle_id}/scenario/orders")]
+pub async fn submit_orders(
+    user: AuthUser,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    req: HttpRequest,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let request: OrdersRequest = crate::extract::parse_json(&body)?;
+    if request.holo_projectors > 100 {
+        return Err(ApiError::validation("holo_projectors", "at most 100"));
+    }
+    submit(
+        &state,
+        &user,
+        path.into_inner(),
+        &req,
+        &body,
+        "orders",
+        request,
+    )
+    .await
+}

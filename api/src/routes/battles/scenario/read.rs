@@ -1,0 +1,114 @@
+//! `GET /api/v1/battles/{battle_id}/scenario`: the scenario as the caller may see it (API.md;
+//! RULES.md §3.0 "Secret?", S11): the sides it acts for in full, the rest as far as the rules
+//! have revealed, with the roll log filtered the same way.
+
+use actix_web::{get, web};
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use crate::AppState;
+use crate::auth::{Caller, Need};
+use crate::db::Db;
+use crate::error::{ApiError, Problem};
+
+use super::super::authorize_battle;
+use super::{BattleScenarioDocument, BattleScenarioResponse, acting_sides, load, viewer_of};
+
+/// Whose view to take.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ScenarioQuery {
+    /// One of the forces the caller acts for (the caller owns it, or is an organiser who plays
+    /// neither side); without it: the only such force, or both sides for a caller who acts for
+    /// both.
+    pub force_id: Option<String>,
+}
+
+/// What a read answers: the document, its version and the viewer.
+pub struct Seen {
+    /// The battle id.
+    pub battle_id: String,
+    /// The stored version (0 before the first submission).
+    pub version: i64,
+    /// The document.
+    pub doc: BattleScenarioDocument,
+    /// Who looks.
+    pub viewer: fad_domain::scenario::Viewer,
+}
+
+/// Loads a battle's scenario for the caller (403 when `force_id` names a side it does not act
+/// for).
+pub fn seen_by(
+    conn: &mut Db,
+    caller: &Caller,
+    battle_id: &str,
+    force_id: Option<&str>,
+) -> Result<Seen, ApiError> {
+    let (battle, access) = authorize_battle(conn, caller, battle_id, Need::Read)?;
+    let (row, doc) = load(conn, &battle)?;
+    let acting = acting_sides(conn, &access, &doc.scenario)?;
+    let sides = match force_id {
+        None => acting,
+        Some(id) => {
+            let side = doc
+                .scenario
+                .side_index(id)
+                .ok_or_else(|| ApiError::validation("force_id", "not a side of this battle"))?;
+            if !acting.contains(&side) {
+                return Err(ApiError::Forbidden(
+                    "Only the force's owner, or an organiser who plays neither side, may see it in full."
+                        .to_owned(),
+                ));
+            }
+            vec![side]
+        }
+    };
+    Ok(Seen {
+        battle_id: battle.id,
+        version: row.map_or(0, |r| r.version),
+        doc,
+        viewer: viewer_of(&sides),
+    })
+}
+
+/// Reads a battle's scenario. Members and the campaign's integration keys may read it; each
+/// sees only what the rules have revealed to it.
+#[utoipa::path(
+    tag = "battles",
+    operation_id = "get_battle_scenario",
+    security(("bearer" = []), ("api_key" = [])),
+    params(("battle_id" = String, Path, description = "The battle id"), ScenarioQuery),
+    responses(
+        (status = 200, description = "The scenario as the caller may see it", body = BattleScenarioResponse),
+        (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`force_id` names a side the caller does not act for", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such battle, or the caller may not read it", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`force_id` is not a side of this battle", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/battles/{battle_id}/scenario")]
+pub async fn get_scenario(
+    caller: Caller,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    query: web::Query<ScenarioQuery>,
+) -> Result<web::Json<BattleScenarioResponse>, ApiError> {
+    let battle_id = path.into_inner();
+    let force_id = query.into_inner().force_id;
+    let response = state
+        .db
+        .read(move |conn| {
+            let seen = seen_by(conn, &caller, &battle_id, force_id.as_deref())?;
+            Ok(BattleScenarioResponse::new(
+                &seen.battle_id,
+                seen.version,
+                &seen.doc,
+                seen.viewer,
+                &seen.doc.rolls,
+            ))
+        })
+        .await?;
+    Ok(web::Json(response))
+}
