@@ -208,6 +208,17 @@ fn build(app: &TestApp) -> Source {
     );
     assert_eq!(done["state"], "complete");
 
+    // The world's scenario battle (against a non-player force) has the owner's secret orders.
+    post(
+        app,
+        &people.owner,
+        &format!(
+            "/api/v1/battles/{}/scenario/orders",
+            world.scenario_battle_id
+        ),
+        &json!({"force_id": world.force_id, "stance": "defensive", "attitude": "passive"}),
+    );
+
     let stored = json!({"sides": [
         {"force_id": world.force_id, "stance": "neutral", "attitude": "cautious"},
         {"force_id": red_id, "stance": "defensive", "attitude": "passive"}
@@ -250,6 +261,14 @@ fn reads(s: &Source) -> Vec<(String, &TestUser)> {
         (format!("/api/v1/campaigns/{c}/standings"), organiser),
         (format!("/api/v1/battles/{}", s.battle_id), organiser),
         (format!("/api/v1/battles/{}", s.world.battle_id), organiser),
+        (
+            format!("/api/v1/battles/{}/scenario", s.world.scenario_battle_id),
+            &s.people.owner,
+        ),
+        (
+            format!("/api/v1/battles/{}/scenario", s.world.scenario_battle_id),
+            &s.people.player,
+        ),
         (
             format!("/api/v1/scenarios/{}", s.scenario_id),
             &s.people.owner,
@@ -315,8 +334,9 @@ fn a_campaign_moves_sqlite_to_postgres_and_back_losslessly_and_refusals_change_n
     assert_eq!(count("memberships"), 3);
     assert_eq!(count("invites"), 3, "two used invitations and the open one");
     assert_eq!(count("forces"), 3);
-    assert_eq!(count("battles"), 2);
+    assert_eq!(count("battles"), 3);
     assert_eq!(count("battle_aftermaths"), 3);
+    assert_eq!(count("battle_scenarios"), 1);
     assert!(count("force_history") >= 6, "{}", count("force_history"));
     assert_eq!(
         count("force_ledger"),

@@ -11,8 +11,8 @@ use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::schema::{
-    battle_aftermaths, battles, campaigns, force_history, force_ledger, forces, invites,
-    memberships, scenarios, users,
+    battle_aftermaths, battle_scenarios, battles, campaigns, force_history, force_ledger, forces,
+    invites, memberships, scenarios, users,
 };
 
 /// The value of [`Document::format`].
@@ -48,6 +48,9 @@ pub struct Document {
     pub battles: Vec<BattleRecord>,
     /// Post-battle sequences.
     pub battle_aftermaths: Vec<AftermathRecord>,
+    /// Battles' scenario workflows (absent in documents written before they existed).
+    #[serde(default)]
+    pub battle_scenarios: Vec<BattleScenarioRecord>,
     /// One-shot scenarios generated from the campaign's stored forces.
     pub scenarios: Vec<ScenarioRecord>,
 }
@@ -202,6 +205,20 @@ pub struct AftermathRecord {
     pub state: Option<String>,
     pub outcome: Option<String>,
     pub version: i64,
+    pub updated_at: NaiveDateTime,
+}
+
+/// `battle_scenarios` row (one field per column; see schema.rs).
+#[derive(
+    Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Queryable, Selectable, Insertable,
+)]
+#[diesel(table_name = battle_scenarios, check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+#[serde(deny_unknown_fields)]
+pub struct BattleScenarioRecord {
+    pub battle_id: String,
+    pub document: String,
+    pub version: i64,
+    pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
 }
 

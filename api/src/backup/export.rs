@@ -12,13 +12,14 @@ use diesel::prelude::*;
 
 use crate::db::Db;
 use crate::schema::{
-    battle_aftermaths, battles, campaigns, force_history, force_ledger, forces, invites,
-    memberships, scenarios, users,
+    battle_aftermaths, battle_scenarios, battles, campaigns, force_history, force_ledger, forces,
+    invites, memberships, scenarios, users,
 };
 
 use super::document::{
-    AftermathRecord, BattleRecord, CampaignRecord, Document, FORMAT, FORMAT_VERSION, ForceRecord,
-    HistoryRecord, InviteRecord, LedgerRecord, MembershipRecord, ScenarioRecord, UserRecord,
+    AftermathRecord, BattleRecord, BattleScenarioRecord, CampaignRecord, Document, FORMAT,
+    FORMAT_VERSION, ForceRecord, HistoryRecord, InviteRecord, LedgerRecord, MembershipRecord,
+    ScenarioRecord, UserRecord,
 };
 
 /// Reads campaign `campaign_id` and everything that belongs to it. Runs its own read-only
@@ -100,6 +101,16 @@ fn read_campaign(conn: &mut Db, campaign_id: &str) -> anyhow::Result<Document> {
         .context("reading aftermaths")?;
     battle_aftermaths.sort_by(|a, b| (&a.battle_id, &a.force_id).cmp(&(&b.battle_id, &b.force_id)));
 
+    let campaign_battles = battles::table
+        .filter(battles::campaign_id.eq(campaign_id))
+        .select(battles::id);
+    let mut battle_scenarios: Vec<BattleScenarioRecord> = battle_scenarios::table
+        .filter(battle_scenarios::battle_id.eq_any(campaign_battles))
+        .select(BattleScenarioRecord::as_select())
+        .load(conn)
+        .context("reading battle scenarios")?;
+    battle_scenarios.sort_by(|a, b| a.battle_id.cmp(&b.battle_id));
+
     // Accounts named by any row so far; scenario creators are among them (below).
     let mut user_ids: BTreeSet<String> = BTreeSet::new();
     user_ids.insert(campaign.created_by.clone());
@@ -143,6 +154,7 @@ fn read_campaign(conn: &mut Db, campaign_id: &str) -> anyhow::Result<Document> {
         force_ledger,
         battles,
         battle_aftermaths,
+        battle_scenarios,
         scenarios,
     })
 }

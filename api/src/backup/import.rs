@@ -17,8 +17,8 @@ use crate::db::Db;
 use crate::routes::battles::{BattleResult, Side};
 use crate::routes::scenarios::ScenarioDocument;
 use crate::schema::{
-    battle_aftermaths, battles, campaigns, force_history, force_ledger, forces, invites,
-    memberships, scenarios,
+    battle_aftermaths, battle_scenarios, battles, campaigns, force_history, force_ledger, forces,
+    invites, memberships, scenarios,
 };
 use crate::store::campaigns::CampaignSettings;
 use crate::store::history::RosterDiff;
@@ -211,6 +211,15 @@ fn check(doc: &Document) -> anyhow::Result<()> {
             })?;
         }
     }
+    for (i, s) in doc.battle_scenarios.iter().enumerate() {
+        if !battle_ids.contains(s.battle_id.as_str()) {
+            bail!("invalid export at `battle_scenarios[{i}].battle_id`: not in `battles`");
+        }
+        parse_json::<crate::routes::battles::scenario::BattleScenarioDocument>(
+            &s.document,
+            || format!("battle_scenarios[{i}].document"),
+        )?;
+    }
     for (i, s) in doc.scenarios.iter().enumerate() {
         user(&s.created_by, format!("scenarios[{i}].created_by"))?;
         parse_json::<ScenarioDocument>(&s.document, || format!("scenarios[{i}].document"))?;
@@ -378,6 +387,12 @@ fn write_document(
             .execute(conn)
             .context("writing aftermaths")?;
     }
+    for row in &doc.battle_scenarios {
+        diesel::insert_into(battle_scenarios::table)
+            .values(row)
+            .execute(conn)
+            .context("writing battle scenarios")?;
+    }
     let mut scenario_rows = 0;
     for row in &doc.scenarios {
         let mut row = row.clone();
@@ -401,6 +416,7 @@ fn write_document(
             ("force_ledger", doc.force_ledger.len()),
             ("battles", doc.battles.len()),
             ("battle_aftermaths", doc.battle_aftermaths.len()),
+            ("battle_scenarios", doc.battle_scenarios.len()),
             ("scenarios", scenario_rows),
         ],
     })

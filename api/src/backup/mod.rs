@@ -35,6 +35,7 @@ pub const EXPORTED_TABLES: &[&str] = &[
     "force_ledger",
     "battles",
     "battle_aftermaths",
+    "battle_scenarios",
     "scenarios",
 ];
 
@@ -121,6 +122,7 @@ mod tests {
             force_ledger: vec![Default::default()],
             battles: vec![Default::default()],
             battle_aftermaths: vec![Default::default()],
+            battle_scenarios: vec![Default::default()],
             scenarios: vec![Default::default()],
             ..Default::default()
         };
