@@ -481,3 +481,51 @@ fn the_checker_passes_service_data_and_reports_each_kind_of_damage() {
     .unwrap();
     reported("but history versions [2]");
 }
+
+both_backends! {
+    /// Regression: the roll kept the balance of its time, so a ledger adjustment before
+    /// `finalize` made the committed outcome (and the timeline showing it) disagree with the
+    /// ledger finalize wrote. RULES.md C12: available = banked + 2 × P, banked being the ledger.
+    fn an_adjustment_between_roll_and_finalize_counts_in_the_outcome_and_the_ledger(app: &crate::common::TestApp) {
+        use crate::fleet::{self, Http};
+        use serde_json::json;
+
+        // Arrange: rolled with 0 CP banked (2 CP earned).
+        let http = Http::for_base(app.base_url());
+        let (_, token) = fleet::user(&http, "organiser");
+        let campaign = fleet::campaign(&http, &token, "Adjusted");
+        let force = fleet::force(&http, &token, &campaign, "Adjusted");
+        let force_id = force["id"].as_str().unwrap();
+        let battle = fleet::battle_in_aftermath(&http, &token, &campaign, &[&force]);
+        let rolled = http.post_expect(&fleet::step(&battle, force_id, "roll"), &token, &json!({}), 200);
+
+        // Act: the organiser credits 5 CP; the player then spends 3 (more than the 2 of the
+        // roll's time) and finalizes.
+        http.post_expect(
+            &format!("/api/v1/forces/{force_id}/ledger"),
+            &token,
+            &json!({"kind": "earned", "amount": 5, "note": "painting prize"}),
+            201,
+        );
+        let view = http.get_ok(&format!("/api/v1/battles/{battle}/aftermath/{force_id}"), &token);
+        let bravo = fleet::unit_id(&force, "Bravo");
+        let bought = http.post_expect(
+            &fleet::step(&battle, force_id, "purchases"),
+            &token,
+            &json!({"purchases": [{"item": "improve_quality", "unit_id": bravo}, {"item": "extra_reinforcement_die"}, {"item": "extra_reinforcement_die"}]}),
+            200,
+        );
+        let done = http.post_expect(&fleet::step(&battle, force_id, "finalize"), &token, &json!({}), 200);
+
+        // Assert: 0 + 5 + 2 − 3 = 4, in the outcome and in the ledger.
+        assert_eq!(rolled["pending"]["cp_available"], 2);
+        assert_eq!(view["pending"]["cp_available"], 7, "{view}");
+        assert_eq!(bought["pending"]["cp_spent"], 3, "{bought}");
+        let cp = &done["outcome"]["campaign_points"];
+        let figures = ["banked_before", "earned", "spent", "balance"].map(|k| cp[k].as_i64());
+        assert_eq!(figures, [Some(5), Some(2), Some(3), Some(4)], "{cp}");
+        let ledger = http.get_ok(&format!("/api/v1/forces/{force_id}/ledger"), &token);
+        assert_eq!(ledger["balance"], 4, "{ledger}");
+        check(&app.db);
+    }
+}

@@ -151,6 +151,7 @@ pub fn begin(
     let row = rows::find(conn, battle_id, force_id)?.ok_or_else(|| {
         ApiError::NotFound("That force has no post-battle sequence in this battle.".to_owned())
     })?;
+    let row = with_current_bank(conn, row)?;
     let force =
         store::forces::find_by_id(conn, force_id)?.ok_or_else(|| ApiError::not_found("force"))?;
     if !access.is_user_or_organiser(&force.owner_id) {
@@ -175,6 +176,29 @@ pub fn begin(
         campaigns::find_by_id(conn, &battle.campaign_id)?.ok_or_else(super::battle_not_found)?;
     let rules = campaign.settings().map_err(internal)?.house_rules;
     Ok(Step { row, access, rules })
+}
+
+/// The row with its rolled state's banked campaign points set to the force's ledger balance
+/// as it is now (C12: available = banked + 2 × P). The roll stored the balance of its time; an
+/// organiser's ledger adjustment before `finalize` must count in the purchases' budget and in
+/// the committed outcome, or the outcome's balance would disagree with the ledger it writes.
+pub fn with_current_bank(
+    conn: &mut Db,
+    mut row: rows::AftermathRow,
+) -> Result<rows::AftermathRow, ApiError> {
+    if row.stage != rows::ROLLED {
+        return Ok(row);
+    }
+    let Some(mut aftermath) = parse_state(&row)? else {
+        return Ok(row);
+    };
+    let banked = store::ledger::balance(conn, &row.force_id)?;
+    let banked = u32::try_from(banked).unwrap_or(u32::MAX);
+    if aftermath.cp_banked != banked {
+        aftermath.cp_banked = banked;
+        row.state = Some(serde_json::to_string(&aftermath).map_err(internal)?);
+    }
+    Ok(row)
 }
 
 /// The stored domain state; 409 before `roll` and after `finalize`.

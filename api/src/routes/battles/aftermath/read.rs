@@ -45,7 +45,11 @@ pub async fn get_aftermath(
                     "That force has no post-battle sequence in this battle.".to_owned(),
                 )
             })?;
-            response(&row, Vec::new(), Default::default())
+            response(
+                &super::with_current_bank(conn, row)?,
+                Vec::new(),
+                Default::default(),
+            )
         })
         .await?;
     Ok(web::Json(out))
