@@ -1,10 +1,11 @@
 //! Crash safety (issue 9, item 4): `kill -9` the server while post-battle sequences are being
-//! finalized in parallel and other rosters are being edited, restart a server on the same
-//! database, and check the data ([`crate::invariants::check`]): every sequence fully finalized
-//! or untouched, ledgers adding up, histories replaying to the rosters. Also: every write the
-//! server acknowledged before the kill survived it, and a finalize retried with its
-//! `Idempotency-Key` after the restart answers 200 exactly once per sequence, whether or not
-//! the killed server had committed it. On PostgreSQL and on SQLite (WAL).
+//! rolled and finalized in parallel and other rosters are being edited, restart a server on the
+//! same database, and check the data ([`crate::invariants::check`]): every sequence fully
+//! finalized or untouched, ledgers adding up, histories replaying to the rosters. Also: every
+//! write the server acknowledged before the kill survived it, and a roll or finalize retried
+//! with its `Idempotency-Key` after the restart succeeds exactly once, whether or not the
+//! killed server had committed it: the dice a client was shown are the dice committed, never
+//! rolled again. On PostgreSQL and on SQLite (WAL).
 
 use crate::common::{Backend, Server, TestDb};
 use crate::fleet::{self, Http};
@@ -22,7 +23,7 @@ use std::time::{Duration, Instant};
 const BATTLES: usize = 20;
 /// Server kills; one more round then finishes the work on a server left running.
 const KILLS: usize = 3;
-/// Client threads finalizing.
+/// Client threads rolling and finalizing.
 const FINALIZERS: usize = 6;
 /// Client threads editing other forces all along.
 const EDITORS: usize = 2;
@@ -30,16 +31,21 @@ const EDITORS: usize = 2;
 /// One sequence: (battle id, force id).
 type Item = (String, String);
 
-fn finalize_key(item: &Item) -> String {
-    format!("crash-finalize-{}-{}", item.0, item.1)
+/// The roll log each sequence's client was shown by its `roll` answer.
+type Told = Arc<Mutex<BTreeMap<Item, Value>>>;
+
+fn key(step: &str, item: &Item) -> String {
+    format!("crash-{step}-{}-{}", item.0, item.1)
 }
 
 /// What one round of traffic did.
 #[derive(Default)]
 struct Round {
+    /// Rolls answered 200.
+    rolled: usize,
     /// Finalizes answered 200.
     finalized: Vec<Item>,
-    /// Finalizes sent but unanswered (the server died): committed or not, unknown.
+    /// Steps sent but unanswered (the server died): committed or not, unknown.
     in_doubt: Vec<Item>,
     /// Edits answered 200: (force id, version, name).
     edits: Vec<(String, i64, String)>,
@@ -47,11 +53,13 @@ struct Round {
     unexpected: Vec<String>,
 }
 
-/// Runs finalizes over `queue` and edits of `bystanders` against `http`. When `kill_after` is
-/// set, `kill -9`s the server once that many finalizes were answered, mid-traffic.
+/// Runs the sequences in `queue` to the end (roll unless `told` has its rolls, then finalize)
+/// and edits `bystanders` against `http`. When `kill_after` is set, `kill -9`s the server once
+/// that many steps were answered, mid-traffic.
 fn traffic(
     http: &Http,
     token: &str,
+    told: &Told,
     queue: Vec<Item>,
     bystanders: &[String],
     server: &mut Server,
@@ -64,9 +72,10 @@ fn traffic(
     let finalizers_done = Arc::new(AtomicUsize::new(0));
     let mut handles = Vec::new();
     for _ in 0..FINALIZERS {
-        let (http, token, queue, round, answered, dead, done) = (
+        let (http, token, told, queue, round, answered, dead, done) = (
             http.clone(),
             token.to_owned(),
+            Arc::clone(told),
             Arc::clone(&queue),
             Arc::clone(&round),
             Arc::clone(&answered),
@@ -78,8 +87,10 @@ fn traffic(
                 let Some(item) = queue.lock().unwrap().pop_front() else {
                     break;
                 };
-                let path = fleet::step(&item.0, &item.1, "finalize");
-                let key = finalize_key(&item);
+                let shown = told.lock().unwrap().get(&item).cloned();
+                let step = if shown.is_some() { "finalize" } else { "roll" };
+                let path = fleet::step(&item.0, &item.1, step);
+                let key = key(step, &item);
                 match http.try_call(
                     Method::POST,
                     &path,
@@ -87,15 +98,29 @@ fn traffic(
                     Some(&json!({})),
                     Some(&key),
                 ) {
+                    Ok((200, body)) if step == "roll" && body["stage"] == "rolled" => {
+                        told.lock()
+                            .unwrap()
+                            .insert(item.clone(), body["outcome"]["rolls"].clone());
+                        round.lock().unwrap().rolled += 1;
+                        answered.fetch_add(1, Ordering::SeqCst);
+                        queue.lock().unwrap().push_back(item);
+                    }
                     Ok((200, body)) if body["stage"] == "finalized" => {
-                        round.lock().unwrap().finalized.push(item);
+                        let mut round = round.lock().unwrap();
+                        if Some(&body["outcome"]["rolls"]) != shown.as_ref() {
+                            round.unexpected.push(format!(
+                                "finalize {item:?} committed other dice than its roll showed: {body}"
+                            ));
+                        }
+                        round.finalized.push(item);
                         answered.fetch_add(1, Ordering::SeqCst);
                     }
                     Ok((status, body)) => round
                         .lock()
                         .unwrap()
                         .unexpected
-                        .push(format!("finalize {item:?}: {status} {body}")),
+                        .push(format!("{step} {item:?}: {status} {body}")),
                     Err(_) => {
                         dead.store(true, Ordering::SeqCst);
                         round.lock().unwrap().in_doubt.push(item);
@@ -189,7 +214,7 @@ fn stage(http: &Http, token: &str, item: &Item) -> String {
 }
 
 fn kill_finalizing_servers_and_check_nothing_is_half_applied(backend: Backend) {
-    // Arrange: battles in their aftermath, every sequence rolled (server dice), and forces to
+    // Arrange: battles in their aftermath, half of them rolled (server dice), and forces to
     // edit on the side.
     let db = TestDb::new(backend);
     let data_dir = tempfile::tempdir().unwrap();
@@ -198,14 +223,21 @@ fn kill_finalizing_servers_and_check_nothing_is_half_applied(backend: Backend) {
     let (_, token) = fleet::user(&http, "organiser");
     let campaign = fleet::campaign(&http, &token, "Kill -9");
     let mut all = Vec::new();
+    let told: Told = Arc::default();
     for i in 0..BATTLES {
         let a = fleet::force(&http, &token, &campaign, &format!("A{i}"));
         let b = fleet::force(&http, &token, &campaign, &format!("B{i}"));
         let battle = fleet::battle_in_aftermath(&http, &token, &campaign, &[&a, &b]);
         for force in [&a, &b] {
-            let id = force["id"].as_str().unwrap().to_owned();
-            http.post_expect(&fleet::step(&battle, &id, "roll"), &token, &json!({}), 200);
-            all.push((battle.clone(), id));
+            let item = (battle.clone(), force["id"].as_str().unwrap().to_owned());
+            if i % 2 == 0 {
+                let path = fleet::step(&item.0, &item.1, "roll");
+                let rolled = http.post_expect(&path, &token, &json!({}), 200);
+                told.lock()
+                    .unwrap()
+                    .insert(item.clone(), rolled["outcome"]["rolls"].clone());
+            }
+            all.push(item);
         }
     }
     let bystanders: Vec<String> = (0..EDITORS)
@@ -217,23 +249,41 @@ fn kill_finalizing_servers_and_check_nothing_is_half_applied(backend: Backend) {
         })
         .collect();
     let before = invariants::check(&db);
+    let ready = told.lock().unwrap().len();
+    assert_eq!(ready, BATTLES);
     assert_eq!((before.finalized, before.unfinalized), (0, 2 * BATTLES));
 
     // Act and assert, round by round: traffic, kill -9, restart, check.
     let mut pending = all.clone();
     let mut acked: Vec<Item> = Vec::new();
     let mut edits: Vec<(String, i64, String)> = Vec::new();
-    let (mut kills, mut doubtful, mut doubtful_committed) = (0, 0, 0);
+    let (mut kills, mut doubtful, mut doubtful_committed, mut rolled) = (0, 0, 0, 0);
     for round_no in 0..=KILLS {
         let kill = round_no < KILLS;
-        let kill_after = kill.then(|| (pending.len() / (KILLS + 1 - round_no)).max(1));
-        let (round, left) = traffic(&http, &token, pending, &bystanders, &mut server, kill_after);
+        let steps: usize = {
+            let told = told.lock().unwrap();
+            pending
+                .iter()
+                .map(|i| if told.contains_key(i) { 1 } else { 2 })
+                .sum()
+        };
+        let kill_after = kill.then(|| (steps / (KILLS + 1 - round_no)).max(1));
+        let (round, left) = traffic(
+            &http,
+            &token,
+            &told,
+            pending,
+            &bystanders,
+            &mut server,
+            kill_after,
+        );
         assert!(
             round.unexpected.is_empty(),
             "round {round_no}: {:?}",
             round.unexpected
         );
         acked.extend(round.finalized.iter().cloned());
+        rolled += round.rolled;
         edits.extend(round.edits.iter().cloned());
         pending = round.in_doubt.iter().cloned().chain(left).collect();
         if kill {
@@ -271,12 +321,19 @@ fn kill_finalizing_servers_and_check_nothing_is_half_applied(backend: Backend) {
         }
         for item in &round.in_doubt {
             doubtful += 1;
-            if stage(&http, &token, item) == "finalized" {
+            // The step in doubt was the finalize if the roll had been answered, else the roll.
+            let committed = if told.lock().unwrap().contains_key(item) {
+                "finalized"
+            } else {
+                "rolled"
+            };
+            if stage(&http, &token, item) == committed {
                 doubtful_committed += 1;
             }
         }
         eprintln!(
-            "crash_safety[{backend:?}] round {round_no}: {} finalizes acknowledged, {} in doubt at the kill, {} edits; {checked:?}",
+            "crash_safety[{backend:?}] round {round_no}: {} rolls and {} finalizes acknowledged, {} steps in doubt at the kill, {} edits; {checked:?}",
+            round.rolled,
             round.finalized.len(),
             round.in_doubt.len(),
             round.edits.len()
@@ -304,7 +361,15 @@ fn kill_finalizing_servers_and_check_nothing_is_half_applied(backend: Backend) {
         .map(|b| b["state"].as_str().unwrap())
         .collect();
     assert_eq!(states, vec!["complete"; BATTLES]);
-    for (battle, force) in &all {
+    for item in &all {
+        let path = format!("/api/v1/battles/{}/aftermath/{}", item.0, item.1);
+        let committed = http.get_ok(&path, &token);
+        assert_eq!(
+            Some(&committed["outcome"]["rolls"]),
+            told.lock().unwrap().get(item),
+            "{item:?}: the committed dice are the ones its roll showed"
+        );
+        let (battle, force) = item;
         let ledger = http.get_ok(&format!("/api/v1/forces/{force}/ledger"), &token);
         let earned: Vec<&Value> = ledger["entries"]
             .as_array()
@@ -316,8 +381,9 @@ fn kill_finalizing_servers_and_check_nothing_is_half_applied(backend: Backend) {
     }
     eprintln!(
         "crash_safety[{backend:?}]: {kills} kill -9 under load, {} sequences finalized exactly once \
-         ({doubtful} in doubt at a kill, {doubtful_committed} of them had committed), {} edits \
-         acknowledged and all found after restarts; invariants hold: {end:?}",
+         ({rolled} of them also rolled under load, never twice; {doubtful} steps in doubt at a kill, \
+         {doubtful_committed} of them had committed), {} edits acknowledged and all found after \
+         restarts; invariants hold: {end:?}",
         all.len(),
         edits.len()
     );

@@ -181,16 +181,10 @@ pub fn unit_id(force: &Value, name: &str) -> String {
         .to_owned()
 }
 
-/// Creates a battle with the given sides, records a result as the organiser (so it needs no
-/// confirmation) where Alpha of every player force lost 3 figures; returns the battle id, now
-/// in `aftermath`.
+/// Creates a battle (state `scenario`) between `forces` (one force: against a non-player
+/// force); returns its id.
 #[track_caller]
-pub fn battle_in_aftermath(
-    http: &Http,
-    organiser: &str,
-    campaign_id: &str,
-    forces: &[&Value],
-) -> String {
+pub fn battle(http: &Http, organiser: &str, campaign_id: &str, forces: &[&Value]) -> String {
     let mut sides: Vec<Value> = forces
         .iter()
         .map(|f| json!({"force_id": f["id"]}))
@@ -204,20 +198,37 @@ pub fn battle_in_aftermath(
         &json!({"sides": sides}),
         201,
     );
-    let id = battle["id"].as_str().unwrap().to_owned();
+    battle["id"].as_str().unwrap().to_owned()
+}
+
+/// A result where Alpha of every player force lost 3 figures: the first force wins a
+/// two-force battle, a battle against a non-player force is a draw.
+pub fn result_body(forces: &[&Value]) -> Value {
     let losses: Vec<Value> = forces
         .iter()
         .map(|f| json!({"unit_id": unit_id(f, "Alpha"), "figures_lost": 3, "eliminated": false, "vehicle_damage": null}))
         .collect();
-    let result = if forces.len() == 2 {
+    if forces.len() == 2 {
         json!({"outcome": "win", "winner_force_id": forces[0]["id"], "losses": losses})
     } else {
         json!({"outcome": "draw", "losses": losses})
-    };
+    }
+}
+
+/// Creates a battle ([`battle`]) and records [`result_body`] as the organiser (so it needs
+/// no confirmation); returns the battle id, now in `aftermath`.
+#[track_caller]
+pub fn battle_in_aftermath(
+    http: &Http,
+    organiser: &str,
+    campaign_id: &str,
+    forces: &[&Value],
+) -> String {
+    let id = battle(http, organiser, campaign_id, forces);
     let recorded = http.post_expect(
         &format!("/api/v1/battles/{id}/result"),
         organiser,
-        &result,
+        &result_body(forces),
         200,
     );
     assert_eq!(recorded["state"], "aftermath", "{recorded}");

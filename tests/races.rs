@@ -6,7 +6,11 @@
 //!   winner's change is the one stored (no lost update, one history entry);
 //! - the same post-battle sequence finalized (twice through each process): exactly one 200;
 //! - the same `Idempotency-Key` (rolling a sequence, finalizing it, generating a force): one
-//!   roll, one stored change, and every answer the same.
+//!   roll, one stored change, and every answer the same; with two different bodies: one roll,
+//!   the other refused (422);
+//! - an edit of a force against the finalize of its sequence, one force's sequences of two
+//!   battles finalized at once, and two different results for one battle: exactly one wins,
+//!   and the loser changed nothing.
 //!
 //! After all rounds the data invariants ([`crate::invariants::check`]) hold.
 
@@ -243,6 +247,145 @@ fn two_processes_on_one_postgres_each_conflicting_write_has_exactly_one_winner()
         overlapping += usize::from(rolls_overlapped) + usize::from(finals_overlapped);
     }
 
+    // An edit and a finalize of the same force (from the version the battle started at).
+    let (mut edit_won, mut finalize_won) = (0, 0);
+    for round in 0..ROUNDS {
+        let force = fleet::force(
+            &a,
+            token,
+            &campaign,
+            &format!("Edited or finalized {round}"),
+        );
+        let force_id = force["id"].as_str().unwrap();
+        let battle = fleet::battle_in_aftermath(&a, token, &campaign, &[&force]);
+        a.post_expect(
+            &fleet::step(&battle, force_id, "roll"),
+            token,
+            &json!({}),
+            200,
+        );
+        let finalize = fleet::step(&battle, force_id, "finalize");
+        let edit = fleet::edit_body(&force, &format!("Edited {round}"), 2);
+        let path = format!("/api/v1/forces/{force_id}");
+        let body = json!({});
+        let (answers, overlapped) = at_once(vec![
+            Box::new(|| a.call(Method::PUT, &path, Some(token), Some(&edit))),
+            post(&b, &finalize, token, &body, None),
+        ]);
+        let stored = b.get_ok(&path, token);
+        let sequence = a.get_ok(
+            &format!("/api/v1/battles/{battle}/aftermath/{force_id}"),
+            token,
+        );
+        match (answers[0].0, answers[1].0) {
+            (200, 409) => {
+                edit_won += 1;
+                assert_eq!(stored["name"], edit["name"], "round {round}");
+                assert_eq!(sequence["stage"], "rolled", "round {round}");
+                assert_eq!(
+                    battle_entries(&a, token, force_id, &battle),
+                    0,
+                    "round {round}"
+                );
+                assert_eq!(earned_entries(&a, token, force_id), 0, "round {round}");
+            }
+            (409, 200) => {
+                finalize_won += 1;
+                assert_eq!(stored["name"], force["name"], "round {round}");
+                assert_eq!(sequence["stage"], "finalized", "round {round}");
+                assert_eq!(
+                    battle_entries(&a, token, force_id, &battle),
+                    1,
+                    "round {round}"
+                );
+            }
+            _ => panic!("round {round}: {answers:?}"),
+        }
+        assert_eq!(stored["version"], 2, "round {round}: exactly one change");
+        races += 1;
+        overlapping += usize::from(overlapped);
+    }
+
+    // One force in two battles, both sequences finalized at once: both started from the same
+    // roster, so only one may be committed over it.
+    for round in 0..ROUNDS {
+        let force = fleet::force(&a, token, &campaign, &format!("Twice {round}"));
+        let force_id = force["id"].as_str().unwrap();
+        let first = fleet::battle_in_aftermath(&a, token, &campaign, &[&force]);
+        let second = fleet::battle_in_aftermath(&b, token, &campaign, &[&force]);
+        for battle in [&first, &second] {
+            a.post_expect(
+                &fleet::step(battle, force_id, "roll"),
+                token,
+                &json!({}),
+                200,
+            );
+        }
+        let paths = [first.as_str(), second.as_str()].map(|b| fleet::step(b, force_id, "finalize"));
+        let body = json!({});
+        let (answers, overlapped) = at_once(vec![
+            post(&a, &paths[0], token, &body, None),
+            post(&b, &paths[1], token, &body, None),
+        ]);
+        assert_eq!(statuses(&answers), [200, 409], "round {round}: {answers:?}");
+        assert_eq!(earned_entries(&b, token, force_id), 1, "round {round}");
+        let stored = a.get_ok(&format!("/api/v1/forces/{force_id}"), token);
+        assert_eq!(stored["version"], 2, "round {round}");
+        races += 1;
+        overlapping += usize::from(overlapped);
+    }
+
+    // Two different results for one battle: one is recorded, the other is a 409.
+    for round in 0..ROUNDS {
+        let force = fleet::force(&a, token, &campaign, &format!("Result {round}"));
+        let battle = fleet::battle(&a, token, &campaign, &[&force]);
+        let path = format!("/api/v1/battles/{battle}/result");
+        let draw = fleet::result_body(&[&force]);
+        let mut win = draw.clone();
+        win["outcome"] = json!("win");
+        win["winner_force_id"] = force["id"].clone();
+        let (answers, overlapped) = at_once(vec![
+            post(&a, &path, token, &draw, None),
+            post(&b, &path, token, &win, None),
+        ]);
+        assert_eq!(statuses(&answers), [200, 409], "round {round}: {answers:?}");
+        let winner = answers.iter().position(|(s, _)| *s == 200).unwrap();
+        let stored = b.get_ok(&format!("/api/v1/battles/{battle}"), token);
+        assert_eq!(
+            stored["result"]["outcome"],
+            [&draw, &win][winner]["outcome"],
+            "round {round}"
+        );
+        races += 1;
+        overlapping += usize::from(overlapped);
+    }
+
+    // One Idempotency-Key with two different bodies: one roll, the other body refused.
+    for round in 0..ROUNDS {
+        let force = fleet::force(&a, token, &campaign, &format!("Reused key {round}"));
+        let force_id = force["id"].as_str().unwrap();
+        let alpha = fleet::unit_id(&force, "Alpha");
+        let battle = fleet::battle_in_aftermath(&a, token, &campaign, &[&force]);
+        let roll = fleet::step(&battle, force_id, "roll");
+        let server_dice = json!({});
+        let entered = json!({"dice": {"replacement": {alpha: [6]}}});
+        let key = format!("reused-{round}");
+        let (answers, overlapped) = at_once(vec![
+            post(&a, &roll, token, &server_dice, Some(&key)),
+            post(&b, &roll, token, &entered, Some(&key)),
+        ]);
+        assert_eq!(statuses(&answers), [200, 422], "round {round}: {answers:?}");
+        let winner = &answers.iter().find(|(s, _)| *s == 200).unwrap().1;
+        let read = a.get_ok(
+            &format!("/api/v1/battles/{battle}/aftermath/{force_id}"),
+            token,
+        );
+        assert_eq!(read["version"], 2, "round {round}: rolled once");
+        assert_eq!(read["outcome"]["rolls"], winner["rolls"], "round {round}");
+        races += 1;
+        overlapping += usize::from(overlapped);
+    }
+
     // Same Idempotency-Key generating a force with server dice: one force, one roll.
     let generate = format!("/api/v1/campaigns/{campaign}/forces/generate");
     let list = format!("/api/v1/campaigns/{campaign}/forces");
@@ -264,11 +407,13 @@ fn two_processes_on_one_postgres_each_conflicting_write_has_exactly_one_winner()
 
     // Assert: the data is whole after all of it.
     let checked = invariants::check(&pair.db);
-    assert_eq!(checked.finalized, 2 * ROUNDS, "{checked:?}");
+    assert_eq!(checked.finalized, 3 * ROUNDS + finalize_won, "{checked:?}");
     eprintln!(
         "races: {races} races between two server processes (pids {} and {}) on one PostgreSQL \
          ({ROUNDS} rounds each of: same-version edit, 4-way finalize, keyed roll, keyed finalize, \
-         keyed generate), {overlapping} of them with every request in flight at once; each had \
+         edit against finalize ({edit_won} edits and {finalize_won} finalizes won), one force \
+         finalized in two battles, two different results, one key with two bodies, keyed \
+         generate), {overlapping} of them with every request in flight at once; each had \
          exactly one winner and nothing was lost; invariants hold: {checked:?}",
         pair.a.pid(),
         pair.b.pid()
