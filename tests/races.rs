@@ -10,7 +10,10 @@
 //!   the other refused (422);
 //! - an edit of a force against the finalize of its sequence, one force's sequences of two
 //!   battles finalized at once, and two different results for one battle: exactly one wins,
-//!   and the loser changed nothing.
+//!   and the loser changed nothing;
+//! - battle scenario orders (issue 7): both sides' orders at once both count, one side's
+//!   orders from the same version twice: one wins; the closing orders twice (without and with
+//!   one key): the step closes once and the table edge is rolled once per side.
 //!
 //! After all rounds the data invariants ([`crate::invariants::check`]) hold.
 
@@ -134,6 +137,7 @@ fn two_processes_on_one_postgres_each_conflicting_write_has_exactly_one_winner()
     let token = token.as_str();
     let mut races = 0;
     let mut overlapping = 0;
+    let mut scenario_races = 0;
 
     // Same force, same version, one edit through each process.
     let force = fleet::force(&a, token, &campaign, "Contested");
@@ -386,6 +390,130 @@ fn two_processes_on_one_postgres_each_conflicting_write_has_exactly_one_winner()
         overlapping += usize::from(overlapped);
     }
 
+    // The battle scenario workflow (issue 7), cycling through three races: both sides' orders
+    // at once (both count); one side's orders twice from the same version (one wins); the
+    // closing orders twice, without and with one Idempotency-Key (the step closes once, the
+    // table edge is rolled once per side).
+    let blue = fleet::force(&a, token, &campaign, "Scenario Blue");
+    let red = fleet::force(&a, token, &campaign, "Scenario Red");
+    let orders = |force: &Value, stance: &str, version: Option<i64>| {
+        let mut body = json!({"force_id": force["id"], "stance": stance, "attitude": "cautious"});
+        if let Some(v) = version {
+            body["version"] = json!(v);
+        }
+        body
+    };
+    let stance = |view: &Value, force: &Value| -> Value {
+        view["sides"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["force_id"] == force["id"])
+            .unwrap_or_else(|| panic!("no side in {view}"))["stance"]
+            .clone()
+    };
+    // Table edge rolls in the log, and how many the sides' results account for (one per side
+    // per round; a tie rolls again): equal unless the step was rolled twice.
+    let edge_rolls = |view: &Value| {
+        let logged = view["rolls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["step"] == "table_edge")
+            .count();
+        let rounds: u64 = view["sides"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["table_edge_roll"]["rounds"].as_u64().unwrap())
+            .sum();
+        assert!(rounds >= 2, "{view}");
+        (logged, rounds as usize)
+    };
+    for round in 0..ROUNDS {
+        let battle = fleet::battle(&a, token, &campaign, &[&blue, &red]);
+        let path = format!("/api/v1/battles/{battle}/scenario/orders");
+        let view_path = format!("/api/v1/battles/{battle}/scenario");
+        let overlapped: usize = match round % 3 {
+            0 => {
+                let (blue_body, red_body) = (
+                    orders(&blue, "defensive", None),
+                    orders(&red, "offensive", None),
+                );
+                let (answers, overlapped) = at_once(vec![
+                    post(&a, &path, token, &blue_body, None),
+                    post(&b, &path, token, &red_body, None),
+                ]);
+                assert_eq!(statuses(&answers), [200, 200], "round {round}: {answers:?}");
+                let view = a.get_ok(&view_path, token);
+                assert_eq!(view["state"], "mission_bonuses", "round {round}: {view}");
+                assert_eq!(view["version"], 2, "round {round}");
+                assert_eq!(stance(&view, &blue), "defensive", "round {round}");
+                assert_eq!(stance(&view, &red), "offensive", "round {round}");
+                let (logged, expected) = edge_rolls(&view);
+                assert_eq!(logged, expected, "round {round}: {view}");
+                usize::from(overlapped)
+            }
+            1 => {
+                let bodies = [
+                    orders(&blue, "defensive", Some(0)),
+                    orders(&blue, "neutral", Some(0)),
+                ];
+                let (answers, overlapped) = at_once(vec![
+                    post(&a, &path, token, &bodies[0], None),
+                    post(&b, &path, token, &bodies[1], None),
+                ]);
+                assert_eq!(statuses(&answers), [200, 409], "round {round}: {answers:?}");
+                let winner = answers.iter().position(|(s, _)| *s == 200).unwrap();
+                let view = b.get_ok(&view_path, token);
+                assert_eq!(view["version"], 1, "round {round}");
+                assert_eq!(
+                    stance(&view, &blue),
+                    bodies[winner]["stance"],
+                    "round {round}"
+                );
+                usize::from(overlapped)
+            }
+            _ => {
+                a.post_expect(&path, token, &orders(&blue, "defensive", None), 200);
+                let closing = orders(&red, "offensive", None);
+                let (answers, first) = at_once(vec![
+                    post(&a, &path, token, &closing, None),
+                    post(&b, &path, token, &closing, None),
+                ]);
+                assert_eq!(statuses(&answers), [200, 409], "round {round}: {answers:?}");
+                let view = a.get_ok(&view_path, token);
+                assert_eq!(
+                    (view["state"].as_str(), view["version"].as_i64()),
+                    (Some("mission_bonuses"), Some(2)),
+                    "round {round}"
+                );
+                let (logged, expected) = edge_rolls(&view);
+                assert_eq!(logged, expected, "round {round}: {view}");
+                // Again on a fresh battle, with one key: both answered alike, one closing.
+                let battle = fleet::battle(&a, token, &campaign, &[&blue, &red]);
+                let path = format!("/api/v1/battles/{battle}/scenario/orders");
+                a.post_expect(&path, token, &orders(&blue, "defensive", None), 200);
+                let key = format!("close-{round}");
+                let (answers, second) = at_once(vec![
+                    post(&a, &path, token, &closing, Some(&key)),
+                    post(&b, &path, token, &closing, Some(&key)),
+                ]);
+                assert_eq!(statuses(&answers), [200, 200], "round {round}: {answers:?}");
+                assert_eq!(answers[0].1, answers[1].1, "round {round}");
+                let view = b.get_ok(&format!("/api/v1/battles/{battle}/scenario"), token);
+                assert_eq!(view["version"], 2, "round {round}");
+                let (logged, expected) = edge_rolls(&view);
+                assert_eq!(logged, expected, "round {round}: {view}");
+                races += 1;
+                usize::from(first) + usize::from(second)
+            }
+        };
+        races += 1;
+        overlapping += overlapped;
+        scenario_races += 1 + usize::from(round % 3 == 2);
+    }
+
     // Same Idempotency-Key generating a force with server dice: one force, one roll.
     let generate = format!("/api/v1/campaigns/{campaign}/forces/generate");
     let list = format!("/api/v1/campaigns/{campaign}/forces");
@@ -412,9 +540,10 @@ fn two_processes_on_one_postgres_each_conflicting_write_has_exactly_one_winner()
         "races: {races} races between two server processes (pids {} and {}) on one PostgreSQL \
          ({ROUNDS} rounds each of: same-version edit, 4-way finalize, keyed roll, keyed finalize, \
          edit against finalize ({edit_won} edits and {finalize_won} finalizes won), one force \
-         finalized in two battles, two different results, one key with two bodies, keyed \
-         generate), {overlapping} of them with every request in flight at once; each had \
-         exactly one winner and nothing was lost; invariants hold: {checked:?}",
+         finalized in two battles, two different results, one key with two bodies, scenario \
+         orders ({scenario_races} races: both sides, same version, closing step unkeyed and \
+         keyed), keyed generate), {overlapping} of them with every request in flight at once; every \
+         conflict had exactly one winner (both sides' orders both counted) and nothing was lost; invariants hold: {checked:?}",
         pair.a.pid(),
         pair.b.pid()
     );
