@@ -29,6 +29,7 @@ mod migrations;
 mod odds;
 mod openapi_drift;
 mod races;
+mod round_trips;
 mod scenarios;
 mod security_headers;
 mod sheet;

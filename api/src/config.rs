@@ -167,6 +167,11 @@ pub struct ServeArgs {
     /// Login and registration attempts a client address may make in a burst.
     #[arg(long, env = "FAD_AUTH_RATE_BURST", default_value_t = 10)]
     pub auth_rate_burst: u32,
+
+    /// Diagnostics: answer every request with the SQL statements and transactions it ran
+    /// (`x-fad-db-statements`, `x-fad-db-transactions`). For tests and profiling only.
+    #[arg(long, env = "FAD_COUNT_DB_STATEMENTS", hide = true)]
+    pub count_db_statements: bool,
 }
 
 /// The JWT signing secret. `Debug` never shows the bytes.
@@ -225,6 +230,8 @@ pub struct Config {
     pub auth_rate_per_minute: u32,
     /// Login/registration burst per address.
     pub auth_rate_burst: u32,
+    /// Whether responses carry their SQL statement and transaction counts.
+    pub count_db_statements: bool,
 }
 
 impl Config {
@@ -272,6 +279,7 @@ impl Config {
             jwt_lifetime_secs: args.jwt_lifetime_secs,
             auth_rate_per_minute: args.auth_rate_per_minute,
             auth_rate_burst: args.auth_rate_burst,
+            count_db_statements: args.count_db_statements,
         })
     }
 }

@@ -7,6 +7,7 @@
 //! says "invalid connection url"), because [`ConnectionManager`] connects per backend.
 
 use crate::error::ApiError;
+use crate::probe;
 use anyhow::{Context, anyhow};
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
@@ -96,8 +97,15 @@ impl DatabaseUrl {
         self.backend
     }
 
-    /// Opens one connection with the concrete backend, so errors carry the real cause.
+    /// Opens one connection with the concrete backend, so errors carry the real cause, and
+    /// installs its [`probe::Probe`].
     pub fn establish(&self) -> Result<Db, ConnectError> {
+        let mut conn = self.establish_plain()?;
+        probe::install(&mut conn);
+        Ok(conn)
+    }
+
+    fn establish_plain(&self) -> Result<Db, ConnectError> {
         match self.backend {
             Backend::Postgres => {
                 PgConnection::establish(&self.target)
@@ -206,7 +214,7 @@ impl r2d2::ManageConnection for ConnectionManager {
     }
 
     fn has_broken(&self, conn: &mut Db) -> bool {
-        conn.is_broken()
+        conn.is_broken() || probe::is_broken(conn)
     }
 }
 
@@ -261,6 +269,8 @@ impl Database {
             .max_size(options.max_size)
             .min_idle(Some(1))
             .connection_timeout(options.connection_timeout)
+            // `checkout` pings only connections idle beyond `probe::ALIVE_BYPASS`.
+            .test_on_check_out(false)
             .error_handler(Box::new(TracingErrorHandler))
             .build_unchecked(ConnectionManager { url: url.clone() });
         Ok(Self {
@@ -278,7 +288,7 @@ impl Database {
     /// Checks out a connection, blocking up to the pool timeout. Only call this from blocking
     /// code (inside [`Database::run`] or a test).
     pub fn get(&self) -> Result<PooledDb, ApiError> {
-        Ok(self.pool.get()?)
+        checkout(&self.pool)
     }
 
     /// Runs `f` with a pooled connection on actix's blocking thread pool, without a
@@ -289,9 +299,16 @@ impl Database {
         T: Send + 'static,
     {
         let pool = self.pool.clone();
+        let tally = probe::current_tally();
         actix_web::web::block(move || {
-            let mut conn = pool.get()?;
-            f(&mut conn)
+            let mut pooled = checkout(&pool)?;
+            let conn: &mut Db = &mut pooled;
+            let before = probe::counts(conn);
+            let result = f(conn);
+            if let Some(tally) = tally {
+                tally.add_since(conn, before);
+            }
+            result
         })
         .await?
     }
@@ -311,8 +328,9 @@ impl Database {
         let pool = self.pool.clone();
         let writer = self.sqlite_writer.clone();
         let backend = self.backend;
+        let tally = probe::current_tally();
         actix_web::web::block(move || {
-            let mut pooled = pool.get()?;
+            let mut pooled = checkout(&pool)?;
             let conn: &mut Db = &mut pooled;
             let _guard = match backend {
                 // A poisoned lock only means another transaction panicked; the lock itself
@@ -320,7 +338,12 @@ impl Database {
                 Backend::Sqlite => Some(writer.lock().unwrap_or_else(|e| e.into_inner())),
                 Backend::Postgres => None,
             };
-            conn.transaction(f)
+            let before = probe::counts(conn);
+            let result = conn.transaction(f);
+            if let Some(tally) = tally {
+                tally.add_since(conn, before);
+            }
+            result
         })
         .await?
     }
@@ -340,6 +363,28 @@ impl Database {
     pub async fn ping(&self) -> Result<(), ApiError> {
         self.run(|conn| Ok(conn.ping()?)).await
     }
+}
+
+/// Checks a connection out of the pool. One the database answered within
+/// [`probe::ALIVE_BYPASS`] is used as it is; an older one is pinged first, and replaced when the
+/// ping fails (the probe marks it broken, so the pool drops it on return).
+fn checkout(pool: &r2d2::Pool<ConnectionManager>) -> Result<PooledDb, ApiError> {
+    let mut last_error = None;
+    // Every idle connection may have died with the database; then the pool opens a new one.
+    for _ in 0..=pool.max_size() {
+        let mut conn = pool.get()?;
+        if probe::recently_answered(&mut conn) {
+            return Ok(conn);
+        }
+        match conn.ping() {
+            Ok(()) => return Ok(conn),
+            Err(error) => last_error = Some(error),
+        }
+    }
+    Err(last_error.map_or_else(
+        || ApiError::Unavailable("no usable database connection".to_owned()),
+        ApiError::from,
+    ))
 }
 
 /// Applies pending migrations of the connection's backend and returns the names applied, in

@@ -12,6 +12,7 @@ pub mod error;
 pub mod extract;
 pub mod middleware;
 pub mod openapi;
+pub mod probe;
 pub mod routes;
 pub mod schema;
 pub mod store;

@@ -5,13 +5,15 @@
 //! (`X-Content-Type-Options: nosniff` everywhere, a `Content-Security-Policy` on every response),
 //! and `Connection: close` on error answers to requests whose body may be left unread.
 
+use crate::AppState;
 use crate::error::{ApiError, INTERNAL_DETAIL, PROBLEM_JSON, Problem};
+use crate::probe;
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::http::ConnectionType;
 use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::middleware::Next;
-use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse};
+use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, web};
 use std::collections::BTreeMap;
 use std::future::{Ready, ready};
 use std::sync::Arc;
@@ -64,6 +66,10 @@ pub async fn request_context(
     let path = req.path().to_owned();
     let has_body = request_has_body(&req);
     let span = tracing::info_span!("request", request_id = %id);
+    let tally = req
+        .app_data::<web::Data<AppState>>()
+        .filter(|state| state.config.count_db_statements)
+        .map(|_| Arc::new(probe::Tally::default()));
 
     // Handlers, extractors and actix-cors answer errors as responses; only a failing
     // middleware yields `Err`, which actix renders itself (ApiError stays problem+json).
@@ -72,10 +78,12 @@ pub async fn request_context(
         let error = ApiError::NotFound(format!("No route for {method} {path}."));
         Ok(req.error_response(error))
     } else {
-        next.call(req)
-            .instrument(span.clone())
-            .await
-            .map(ServiceResponse::map_into_boxed_body)
+        let call = next.call(req).instrument(span.clone());
+        match &tally {
+            Some(tally) => probe::counting(Arc::clone(tally), call).await,
+            None => call.await,
+        }
+        .map(ServiceResponse::map_into_boxed_body)
     };
     let access_log = |status: u16| {
         let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -101,6 +109,16 @@ pub async fn request_context(
         response.headers_mut().insert(REQUEST_ID_HEADER, value);
     }
     add_security_headers(&mut response);
+    if let Some(tally) = &tally {
+        let counts = tally.totals();
+        let headers = response.headers_mut();
+        for (name, value) in [
+            (probe::STATEMENTS_HEADER, counts.statements),
+            (probe::TRANSACTIONS_HEADER, counts.transactions),
+        ] {
+            headers.insert(HeaderName::from_static(name), HeaderValue::from(value));
+        }
+    }
     if has_body && (response.status().is_client_error() || response.status().is_server_error()) {
         // An extractor or guard may have answered before reading the body (401, 413, …). actix
         // then drops the connection after the response without saying so, and a keep-alive

@@ -144,8 +144,12 @@ impl FromRequest for Caller {
                         .db
                         .run(move |conn| {
                             let found = api_keys::find_active_by_hash(conn, &hash)?;
-                            if let Some(key) = &found {
-                                api_keys::touch_last_used(conn, &key.id, store::now())?;
+                            let now = store::now();
+                            // Skip the write (a round trip) while the stored use is recent.
+                            if let Some(key) =
+                                found.as_ref().filter(|k| api_keys::use_is_stale(k, now))
+                            {
+                                api_keys::touch_last_used(conn, &key.id, now)?;
                             }
                             Ok(found)
                         })

@@ -60,7 +60,7 @@ pub mod secret;
 
 pub use caller::{AuthUser, Caller};
 pub use jwt::JwtKeys;
-pub use policy::{CampaignAccess, Need, campaign_access};
+pub use policy::{CampaignAccess, Need, access_with_membership, campaign_access};
 pub use rate_limit::{AuthRateLimited, AuthRateLimiter};
 
 /// Shared authentication state, registered once as `web::Data<AuthState>`.

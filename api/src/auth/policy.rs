@@ -17,7 +17,7 @@
 
 use crate::db::Db;
 use crate::error::ApiError;
-use crate::store::memberships::{self, Role};
+use crate::store::memberships::{self, Membership, Role};
 
 use super::Caller;
 
@@ -70,6 +70,22 @@ pub fn campaign_access(
     campaign_id: &str,
     need: Need,
 ) -> Result<CampaignAccess, ApiError> {
+    let membership = match caller {
+        Caller::User { user_id } => memberships::find(conn, campaign_id, user_id)?,
+        Caller::ApiKey { .. } => None,
+    };
+    access_with_membership(caller, campaign_id, need, membership)
+}
+
+/// [`campaign_access`] for a caller whose membership of `campaign_id` (for a person) was
+/// already loaded with the resource, saving a round trip (issue 8). `membership` is ignored for
+/// an integration key.
+pub fn access_with_membership(
+    caller: &Caller,
+    campaign_id: &str,
+    need: Need,
+    membership: Option<Membership>,
+) -> Result<CampaignAccess, ApiError> {
     match caller {
         Caller::ApiKey {
             campaign_id: key_campaign,
@@ -90,8 +106,9 @@ pub fn campaign_access(
             }
         }
         Caller::User { user_id } => {
-            let membership =
-                memberships::find(conn, campaign_id, user_id)?.ok_or_else(campaign_not_found)?;
+            let membership = membership
+                .filter(|m| m.campaign_id == campaign_id && m.user_id == *user_id)
+                .ok_or_else(campaign_not_found)?;
             let role = membership.role();
             if need == Need::Organiser && role != Role::Organiser {
                 return Err(ApiError::Forbidden(

@@ -89,6 +89,13 @@ pub fn find_active_by_hash(conn: &mut Db, key_hash: &str) -> QueryResult<Option<
         .optional()
 }
 
+/// Whether a use at `now` should be recorded: none is, or the last is older than
+/// [`LAST_USED_RESOLUTION`].
+pub fn use_is_stale(key: &ApiKey, now: NaiveDateTime) -> bool {
+    key.last_used_at
+        .is_none_or(|at| at < now - LAST_USED_RESOLUTION)
+}
+
 /// Records a use at `now`, unless one was recorded within [`LAST_USED_RESOLUTION`].
 pub fn touch_last_used(conn: &mut Db, id: &str, now: NaiveDateTime) -> QueryResult<usize> {
     let stale_before = now - LAST_USED_RESOLUTION;

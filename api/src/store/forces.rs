@@ -12,7 +12,8 @@ use fad_domain::dice::RollLog;
 use fad_domain::roster::Force as Roster;
 
 use crate::db::Db;
-use crate::schema::forces;
+use crate::schema::{forces, memberships};
+use crate::store::memberships::Membership;
 
 use super::history::{self, HistoryCause};
 
@@ -82,6 +83,25 @@ pub fn find_by_id(conn: &mut Db, id: &str) -> QueryResult<Option<Force>> {
     forces::table
         .find(id)
         .select(Force::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// The force with id `id` and, in the same statement, `user_id`'s membership of its campaign
+/// (`None` when not a member): what [`crate::auth::access_with_membership`] needs.
+pub fn find_with_membership(
+    conn: &mut Db,
+    id: &str,
+    user_id: &str,
+) -> QueryResult<Option<(Force, Option<Membership>)>> {
+    forces::table
+        .left_join(
+            memberships::table.on(memberships::campaign_id
+                .eq(forces::campaign_id)
+                .and(memberships::user_id.eq(user_id))),
+        )
+        .filter(forces::id.eq(id))
+        .select((Force::as_select(), Option::<Membership>::as_select()))
         .first(conn)
         .optional()
 }

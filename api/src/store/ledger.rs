@@ -52,6 +52,8 @@ pub struct NewLedgerEntry {
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
 #[diesel(table_name = force_ledger)]
 #[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+// `None` is NULL, not SQLite's missing `DEFAULT` keyword, so rows insert in one statement.
+#[diesel(treat_none_as_default_value = false)]
 pub struct LedgerEntry {
     /// The entry id.
     pub id: String,
@@ -163,12 +165,14 @@ pub fn append(
             note: entry.note.clone(),
         });
     }
-    // One row at a time: multi-row inserts need a backend-specific path on SQLite.
-    for row in &rows {
-        diesel::insert_into(force_ledger::table)
-            .values(row)
-            .execute(conn)?;
-    }
+    // One multi-row INSERT, whatever the number of entries (issue 8: no per-entry round trips).
+    // The multi connection cannot express it; each backend can.
+    let insert = diesel::insert_into(force_ledger::table).values(&rows);
+    match conn {
+        _ if rows.is_empty() => 0,
+        Db::Pg(pg) => insert.execute(pg)?,
+        Db::Sqlite(sqlite) => insert.execute(sqlite)?,
+    };
     Ok(balance)
 }
 

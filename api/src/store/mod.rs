@@ -13,6 +13,7 @@ pub mod invites;
 pub mod ledger;
 pub mod memberships;
 pub mod scenarios;
+pub mod standings;
 pub mod users;
 
 use chrono::{NaiveDateTime, SubsecRound, Utc};

@@ -5,7 +5,6 @@ use actix_web::{get, web};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use diesel::prelude::*;
 use fad_domain::points::{force_points, round_points};
 
 use crate::AppState;
@@ -13,9 +12,7 @@ use crate::auth::{Caller, Need, campaign_access};
 use crate::db::Db;
 use crate::error::{ApiError, Problem};
 use crate::routes::battles::{BattleResult, Side};
-use crate::schema::{battles, force_ledger};
 use crate::store;
-use crate::store::ledger::LedgerKind;
 
 /// One force's line in the standings.
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
@@ -54,23 +51,12 @@ pub struct StandingsResponse {
 /// C20: the outcome is recorded, it has no mechanical effect); campaign points are the points
 /// earned in the force's ledger; roster points are the roster's current value (§4.3).
 fn load_rows(conn: &mut Db, campaign_id: &str) -> Result<Vec<StandingRow>, ApiError> {
-    let forces = store::forces::list_for_campaign(conn, campaign_id, false)?;
-    let ids: Vec<&str> = forces.iter().map(|f| f.id.as_str()).collect();
-    let earned: Vec<(String, i64)> = force_ledger::table
-        .filter(force_ledger::force_id.eq_any(&ids))
-        .filter(force_ledger::kind.eq(LedgerKind::Earned.as_str()))
-        .select((force_ledger::force_id, force_ledger::amount))
-        .load(conn)?;
-    let complete: Vec<(String, Option<String>)> = battles::table
-        .filter(battles::campaign_id.eq(campaign_id))
-        .filter(battles::state.eq("complete"))
-        .select((battles::sides, battles::result))
-        .load(conn)?;
+    let (forces, complete) = store::standings::load(conn, campaign_id)?;
     let results: Vec<(Vec<Side>, BattleResult)> = complete
         .into_iter()
-        .filter_map(|(sides, result)| {
-            let sides = serde_json::from_str(&sides).ok()?;
-            let result = serde_json::from_str(&result?).ok()?;
+        .filter_map(|battle| {
+            let sides = serde_json::from_str(&battle.sides).ok()?;
+            let result = serde_json::from_str(&battle.result?).ok()?;
             Some((sides, result))
         })
         .collect();
@@ -85,13 +71,10 @@ fn load_rows(conn: &mut Db, campaign_id: &str) -> Result<Vec<StandingRow>, ApiEr
                 wins: 0,
                 draws: 0,
                 losses: 0,
-                campaign_points: earned
-                    .iter()
-                    .filter(|(id, _)| *id == force.id)
-                    .map(|(_, amount)| amount)
-                    .sum(),
+                campaign_points: force.earned,
                 roster_points: round_points(force_points(
-                    &force.roster().map_err(|e| ApiError::Internal(e.into()))?,
+                    &serde_json::from_str(&force.roster)
+                        .map_err(|e| ApiError::Internal(anyhow::Error::from(e)))?,
                 )),
             };
             for (sides, result) in &results {

@@ -32,7 +32,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::auth::{Caller, CampaignAccess, Need, campaign_access};
+use crate::auth::{Caller, CampaignAccess, Need, access_with_membership};
 use crate::db::Db;
 use crate::error::{ApiError, FieldError};
 use crate::store::{self, forces};
@@ -355,18 +355,25 @@ pub fn force_not_found() -> ApiError {
 }
 
 /// Loads force `force_id` and checks the caller may do `need` with it: read for members and
-/// keys; write for its owner or the organiser. Outsiders get 404. Runs two queries.
+/// keys; write for its owner or the organiser. Outsiders get 404. Runs one query: the force
+/// with the caller's membership of its campaign.
 pub fn authorize_force(
     conn: &mut Db,
     caller: &Caller,
     force_id: &str,
     need: Need,
 ) -> Result<(forces::Force, CampaignAccess), ApiError> {
-    let force = forces::find_by_id(conn, force_id)?.ok_or_else(force_not_found)?;
-    let access = campaign_access(conn, caller, &force.campaign_id, need).map_err(|e| match e {
-        ApiError::NotFound(_) => force_not_found(),
-        other => other,
-    })?;
+    let found = match caller {
+        Caller::User { user_id } => forces::find_with_membership(conn, force_id, user_id)?,
+        Caller::ApiKey { .. } => forces::find_by_id(conn, force_id)?.map(|force| (force, None)),
+    };
+    let (force, membership) = found.ok_or_else(force_not_found)?;
+    let access = access_with_membership(caller, &force.campaign_id, need, membership).map_err(
+        |e| match e {
+            ApiError::NotFound(_) => force_not_found(),
+            other => other,
+        },
+    )?;
     if need != Need::Read && !access.is_user_or_organiser(&force.owner_id) {
         return Err(ApiError::Forbidden(
             "Only the force's owner or the campaign's organiser may change it.".to_owned(),

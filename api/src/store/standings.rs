@@ -1,0 +1,90 @@
+//! The rows behind a campaign's standings, in one statement (issue 8: R2 in at most two round
+//! trips with the key lookup): the campaign's active forces with the campaign points each earned,
+//! and the sides and results of its complete battles, as one `UNION ALL`.
+
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Integer, Nullable, Text};
+
+use crate::db::Db;
+
+/// One force: `kind` 0, `a` id, `b` name, `c` owner, `d` roster JSON, `n` CP earned. One
+/// complete battle: `kind` 1, `a` sides JSON, `b` result JSON. Forces come first, oldest first.
+/// `$1` is the only bind: SQLite reads the repeated `$1` as the same parameter too.
+const STANDINGS_SQL: &str = "\
+SELECT 0 AS kind, f.id AS a, f.name AS b, f.owner_id AS c, f.roster AS d, \
+       (SELECT CAST(COALESCE(SUM(l.amount), 0) AS BIGINT) FROM force_ledger l \
+         WHERE l.force_id = f.id AND l.kind = 'earned') AS n, \
+       f.created_at AS t \
+  FROM forces f \
+ WHERE f.campaign_id = $1 AND f.archived_at IS NULL \
+UNION ALL \
+SELECT 1, b.sides, b.result, NULL, NULL, NULL, b.created_at \
+  FROM battles b \
+ WHERE b.campaign_id = $1 AND b.state = 'complete' \
+ORDER BY kind, t, a";
+
+#[derive(QueryableByName)]
+struct Line {
+    #[diesel(sql_type = Integer)]
+    kind: i32,
+    #[diesel(sql_type = Text)]
+    a: String,
+    #[diesel(sql_type = Nullable<Text>)]
+    b: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    c: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    d: Option<String>,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    n: Option<i64>,
+}
+
+/// An active force of the campaign.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForceLine {
+    /// The force id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Its owner.
+    pub owner_id: String,
+    /// The roster JSON.
+    pub roster: String,
+    /// Campaign points earned (ledger `earned` entries).
+    pub earned: i64,
+}
+
+/// A complete battle of the campaign.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BattleLine {
+    /// The sides JSON.
+    pub sides: String,
+    /// The result JSON.
+    pub result: Option<String>,
+}
+
+/// The active forces (oldest first) and complete battles of `campaign_id`.
+pub fn load(conn: &mut Db, campaign_id: &str) -> QueryResult<(Vec<ForceLine>, Vec<BattleLine>)> {
+    let lines: Vec<Line> = diesel::sql_query(STANDINGS_SQL)
+        .bind::<Text, _>(campaign_id)
+        .load(conn)?;
+    let mut forces = Vec::new();
+    let mut battles = Vec::new();
+    for line in lines {
+        if line.kind == 0 {
+            forces.push(ForceLine {
+                id: line.a,
+                name: line.b.unwrap_or_default(),
+                owner_id: line.c.unwrap_or_default(),
+                roster: line.d.unwrap_or_default(),
+                earned: line.n.unwrap_or_default(),
+            });
+        } else {
+            battles.push(BattleLine {
+                sides: line.a,
+                result: line.b,
+            });
+        }
+    }
+    Ok((forces, battles))
+}

@@ -1,0 +1,299 @@
+//! Round-trip budget (issue 8): the SQL statements each hot request sends, counted by the
+//! server itself (`FAD_COUNT_DB_STATEMENTS=true` makes every response carry
+//! `x-fad-db-statements` and `x-fad-db-transactions`; `BEGIN`/`COMMIT` count as statements).
+//!
+//! - R1 `GET /forces/{id}`: at most 2 statements, the same for a 2-unit and an 80-unit force.
+//! - R2 `GET /campaigns/{id}/standings` with an integration key: at most 2.
+//! - Every post-battle step: one transaction, and the same number of statements for a 2-unit
+//!   force buying one item as for an 80-unit force buying three (batched writes, no per-unit
+//!   or per-entry statement loops).
+
+use std::ops::Deref;
+
+use crate::auth::TestUser;
+use crate::campaigns::{People, World, get_with_api_key};
+use crate::common::{Backend, Fixture, TestApp};
+use reqwest::blocking::Response;
+use serde_json::{Value, json};
+
+/// A server that reports the statements of every request.
+struct CountingApp(TestApp);
+
+impl Fixture for CountingApp {
+    fn create(backend: Backend) -> Self {
+        Self(TestApp::spawn_with(
+            backend,
+            &[("FAD_COUNT_DB_STATEMENTS", "true")],
+        ))
+    }
+}
+
+impl Deref for CountingApp {
+    type Target = TestApp;
+
+    fn deref(&self) -> &TestApp {
+        &self.0
+    }
+}
+
+/// Statements and transactions a response reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Cost {
+    statements: u64,
+    transactions: u64,
+}
+
+#[track_caller]
+fn cost(response: &Response) -> Cost {
+    let read = |name: &str| {
+        response
+            .headers()
+            .get(name)
+            .unwrap_or_else(|| panic!("no {name} header"))
+            .to_str()
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+    };
+    Cost {
+        statements: read("x-fad-db-statements"),
+        transactions: read("x-fad-db-transactions"),
+    }
+}
+
+/// Sends, checks for a 2xx, and returns the body and the cost.
+#[track_caller]
+fn ok(response: Response) -> (Value, Cost) {
+    let status = response.status();
+    let spent = cost(&response);
+    let text = response.text().unwrap();
+    assert!(status.is_success(), "{status}: {text}");
+    (serde_json::from_str(&text).unwrap(), spent)
+}
+
+fn squad(name: &str) -> Value {
+    json!({"name": name, "kind": "squad", "quality": "rabble", "resolve": "steady",
+        "strength": 8, "starting_strength": 8, "armour": "improved",
+        "basic_weapon": "assault_rifles"})
+}
+
+/// A roster of `platoons` platoons of `per_platoon` squads each.
+fn roster(name: &str, platoons: usize, per_platoon: usize) -> Value {
+    let platoons: Vec<Value> = (0..platoons)
+        .map(|p| {
+            let units: Vec<Value> = (0..per_platoon)
+                .map(|u| squad(&format!("P{p} U{u}")))
+                .collect();
+            json!({"name": format!("Platoon {p}"), "units": units})
+        })
+        .collect();
+    json!({"name": name, "platoons": platoons})
+}
+
+fn unit_ids(force: &Value) -> Vec<String> {
+    force["platoons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["units"].as_array().unwrap())
+        .map(|u| u["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn post(app: &TestApp, user: &TestUser, path: &str, body: &Value) -> Response {
+    app.post_json_with_token(path, body, &user.token)
+}
+
+/// The cost of every step of one force's post-battle sequence.
+#[derive(Debug, PartialEq, Eq)]
+struct Steps {
+    roll: Cost,
+    purchases: Cost,
+    reinforcements: Cost,
+    finalize: Cost,
+}
+
+/// A big force (4 platoons × 20 squads, owned by `owner`) against a small one (2 squads, owned
+/// by `player`) in one campaign.
+struct Forces {
+    big: Value,
+    small: Value,
+}
+
+impl Forces {
+    fn id(force: &Value) -> String {
+        force["id"].as_str().unwrap().to_owned()
+    }
+
+    /// Creates a battle, records a result with losses on every unit of both forces but the
+    /// last (the one that buys), confirms it, and returns the battle id.
+    fn fought(&self, app: &TestApp, people: &People, campaign_id: &str) -> String {
+        let (battle, _) = ok(post(
+            app,
+            &people.owner,
+            &format!("/api/v1/campaigns/{campaign_id}/battles"),
+            &json!({"sides": [{"force_id": Self::id(&self.big)}, {"force_id": Self::id(&self.small)}]}),
+        ));
+        let battle = battle["id"].as_str().unwrap().to_owned();
+        let losses: Vec<Value> = [&self.big, &self.small]
+            .into_iter()
+            .flat_map(|force| {
+                let ids = unit_ids(force);
+                let wounded = ids.len() - buyers(force).len();
+                ids.into_iter().take(wounded).map(|id| {
+                    json!({"unit_id": id, "figures_lost": 2, "eliminated": false, "vehicle_damage": null})
+                })
+            })
+            .collect();
+        ok(post(
+            app,
+            &people.owner,
+            &format!("/api/v1/battles/{battle}/result"),
+            &json!({"outcome": "win", "winner_force_id": Self::id(&self.big), "losses": losses}),
+        ));
+        ok(post(
+            app,
+            &people.player,
+            &format!("/api/v1/battles/{battle}/result/confirm"),
+            &json!({}),
+        ));
+        battle
+    }
+}
+
+/// The units that buy (and took no losses): the big force's last three, the small one's last.
+fn buyers(force: &Value) -> Vec<String> {
+    let ids = unit_ids(force);
+    let n = if ids.len() > 2 { 3 } else { 1 };
+    ids[ids.len() - n..].to_vec()
+}
+
+fn step_path(battle: &str, force: &str, step: &str) -> String {
+    format!("/api/v1/battles/{battle}/aftermath/{force}/{step}")
+}
+
+/// Runs roll, purchases (one `improve_quality` per buyer) and reinforcements (none) for
+/// `force`; returns their costs.
+fn prepare(app: &TestApp, user: &TestUser, battle: &str, force: &Value) -> [Cost; 3] {
+    let id = Forces::id(force);
+    let (_, roll) = ok(post(app, user, &step_path(battle, &id, "roll"), &json!({})));
+    let purchases: Vec<Value> = buyers(force)
+        .into_iter()
+        .map(|unit| json!({"item": "improve_quality", "unit_id": unit}))
+        .collect();
+    let (_, purchases) = ok(post(
+        app,
+        user,
+        &step_path(battle, &id, "purchases"),
+        &json!({"purchases": purchases}),
+    ));
+    let (_, reinforcements) = ok(post(
+        app,
+        user,
+        &step_path(battle, &id, "reinforcements"),
+        &json!({"allocations": [], "new_squad": null}),
+    ));
+    [roll, purchases, reinforcements]
+}
+
+fn finalize(app: &TestApp, user: &TestUser, battle: &str, force: &Value) -> Cost {
+    let id = Forces::id(force);
+    ok(post(
+        app,
+        user,
+        &step_path(battle, &id, "finalize"),
+        &json!({}),
+    ))
+    .1
+}
+
+both_backends! {
+    fn r1_force_read_takes_at_most_two_statements_whatever_the_force_size(app: &CountingApp) {
+        // Arrange
+        let people = People::register(app);
+        let world = World::build(app, &people);
+        let big = crate::forces::create_force(app, &people.owner, &world.campaign_id, &roster("Big", 4, 20));
+        let small = crate::forces::create_force(app, &people.owner, &world.campaign_id, &roster("Small", 1, 2));
+        let read = |force: &Value| {
+            let path = format!("/api/v1/forces/{}", Forces::id(force));
+            // Warm-up: a key's first use records `last_used_at` (at most once a minute).
+            ok(get_with_api_key(app, &path, &world.key));
+            let member = ok(app.get_with_token(&path, &people.player.token)).1;
+            (member, ok(get_with_api_key(app, &path, &world.key)).1)
+        };
+
+        // Act
+        let (big_member, big_key) = read(&big);
+        let (small_member, small_key) = read(&small);
+
+        // Assert
+        assert_eq!(unit_ids(&big).len(), 80);
+        assert!(big_member.statements <= 2, "R1 for a member: {big_member:?}");
+        assert!(big_key.statements <= 2, "R1 with an integration key: {big_key:?}");
+        assert_eq!(big_member, small_member, "R1 must not grow with the force");
+        assert_eq!(big_key, small_key, "R1 must not grow with the force");
+    }
+
+    fn r2_standings_with_an_integration_key_take_at_most_two_statements(app: &CountingApp) {
+        // Arrange: two forces with a complete battle between them.
+        let people = People::register(app);
+        let world = World::build(app, &people);
+        let forces = Forces {
+            big: crate::forces::create_force(app, &people.owner, &world.campaign_id, &roster("Big", 4, 20)),
+            small: crate::forces::create_force(app, &people.player, &world.campaign_id, &roster("Small", 1, 2)),
+        };
+        let battle = forces.fought(app, &people, &world.campaign_id);
+        for (user, force) in [(&people.owner, &forces.big), (&people.player, &forces.small)] {
+            prepare(app, user, &battle, force);
+            finalize(app, user, &battle, force);
+        }
+        let path = format!("/api/v1/campaigns/{}/standings", world.campaign_id);
+        // The key's first use records `last_used_at` (at most once a minute, not counted here).
+        ok(get_with_api_key(app, &path, &world.key));
+
+        // Act
+        let (standings, spent) = ok(get_with_api_key(app, &path, &world.key));
+
+        // Assert
+        let rows = standings["forces"].as_array().unwrap();
+        assert_eq!(rows.len(), 3, "{standings}");
+        assert!(rows.iter().any(|r| r["wins"] == 1), "{standings}");
+        assert!(spent.statements <= 2, "R2: {spent:?}");
+    }
+
+    fn every_post_battle_step_is_one_transaction_of_the_same_size_for_2_or_80_units(app: &CountingApp) {
+        // Arrange
+        let people = People::register(app);
+        let world = World::build(app, &people);
+        let forces = Forces {
+            big: crate::forces::create_force(app, &people.owner, &world.campaign_id, &roster("Big", 4, 20)),
+            small: crate::forces::create_force(app, &people.player, &world.campaign_id, &roster("Small", 1, 2)),
+        };
+        let (owner, player) = (&people.owner, &people.player);
+
+        // Act: in the first battle the big force finalizes first, in the second the small one.
+        let first = forces.fought(app, &people, &world.campaign_id);
+        let [roll, purchases, reinforcements] = prepare(app, owner, &first, &forces.big);
+        let big_first = Steps { roll, purchases, reinforcements, finalize: finalize(app, owner, &first, &forces.big) };
+        let [roll, purchases, reinforcements] = prepare(app, player, &first, &forces.small);
+        let small_last = Steps { roll, purchases, reinforcements, finalize: finalize(app, player, &first, &forces.small) };
+        let second = forces.fought(app, &people, &world.campaign_id);
+        prepare(app, owner, &second, &forces.big);
+        prepare(app, player, &second, &forces.small);
+        let small_first = finalize(app, player, &second, &forces.small);
+        let big_last = finalize(app, owner, &second, &forces.big);
+
+        // Assert
+        for steps in [&big_first, &small_last] {
+            for step in [steps.roll, steps.purchases, steps.reinforcements, steps.finalize] {
+                assert_eq!(step.transactions, 1, "{steps:?}");
+            }
+        }
+        assert_eq!((small_first.transactions, big_last.transactions), (1, 1));
+        assert_eq!(big_first.roll, small_last.roll, "roll must not grow with the force");
+        assert_eq!(big_first.purchases, small_last.purchases, "purchases must not grow with the force or the basket");
+        assert_eq!(big_first.reinforcements, small_last.reinforcements, "reinforcements must not grow with the force");
+        assert_eq!(big_first.finalize, small_first, "finalize must not grow with the force or the ledger entries");
+        assert_eq!(big_last, small_last.finalize, "the completing finalize must not grow with the force");
+    }
+}
