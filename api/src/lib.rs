@@ -118,7 +118,7 @@ pub fn export(args: &ExportArgs) -> anyhow::Result<()> {
     eprintln!(
         "exported campaign {} (\"{}\") from {url} to {target}: {} accounts, {} memberships, \
          {} invitations, {} forces, {} history entries, {} ledger entries, {} battles, \
-         {} aftermaths, {} scenarios",
+         {} aftermaths, {} battle scenarios, {} scenarios",
         document.campaign.id,
         document.campaign.name,
         document.users.len(),
@@ -129,6 +129,7 @@ pub fn export(args: &ExportArgs) -> anyhow::Result<()> {
         document.force_ledger.len(),
         document.battles.len(),
         document.battle_aftermaths.len(),
+        document.battle_scenarios.len(),
         document.scenarios.len(),
     );
     Ok(())
