@@ -14,7 +14,7 @@ use crate::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 
-use super::{BattleScenarioResponse, MissionName, RawDice, Submission, submit};
+use super::{BattleScenarioResponse, DiceEntries, MissionName, RawDice, Submission, submit};
 
 /// A side's mission bonuses.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -30,7 +30,7 @@ pub struct MissionBonusesRequest {
     pub version: Option<i64>,
     /// Player-entered dice for this side's rolls (e.g. `{"mission": {"hold": [6]}}`).
     #[serde(default)]
-    #[schema(value_type = Object)]
+    #[schema(value_type = DiceEntries)]
     pub dice: RawDice,
 }
 
@@ -61,7 +61,7 @@ impl Submission for MissionBonusesRequest {
     security(("bearer" = [])),
     params(
         ("battle_id" = String, Path, description = "The battle id"),
-        ("Idempotency-Key" = Option<String>, Header, description = "Replays the first response for the same key and body"),
+        ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 200, pattern = "^[ -~]*[!-~][ -~]*$", description = "Replays the first response for the same key and body (1 to 200 visible ASCII characters)"),
     ),
     request_body = MissionBonusesRequest,
     responses(

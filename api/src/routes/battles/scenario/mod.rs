@@ -538,3 +538,40 @@ pub enum MissionName {
     /// Sweep.
     Sweep,
 }
+
+/// The OpenAPI schema of a submission's `dice`: step → subject → values, for the steps a
+/// player enters ([`ENTERABLE_STEPS`]), 1 to 20 values of 1–6 per subject.
+pub struct DiceEntries;
+
+impl utoipa::PartialSchema for DiceEntries {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AdditionalProperties, ArrayBuilder, ObjectBuilder, Type};
+        let die = ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .minimum(Some(1))
+            .maximum(Some(6));
+        let values = ArrayBuilder::new()
+            .items(die)
+            .min_items(Some(1))
+            .max_items(Some(20));
+        let subjects = ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some(
+                "subject (a unit id, the side's force id, a mission name, …) → values",
+            ))
+            .additional_properties(Some(values))
+            .build();
+        let mut steps = ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some(
+                "Player-entered dice for this side's rolls: step → subject → values (API.md › Dice and the roll log).",
+            ))
+            .additional_properties(Some(AdditionalProperties::FreeForm(false)));
+        for step in ENTERABLE_STEPS {
+            steps = steps.property(step.to_string(), subjects.clone());
+        }
+        steps.into()
+    }
+}
+
+impl utoipa::ToSchema for DiceEntries {}

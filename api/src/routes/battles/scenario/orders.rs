@@ -15,7 +15,9 @@ use crate::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 
-use super::{AttitudeName, BattleScenarioResponse, RawDice, StanceName, Submission, submit};
+use super::{
+    AttitudeName, BattleScenarioResponse, DiceEntries, RawDice, StanceName, Submission, submit,
+};
 
 /// A side's orders.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -44,7 +46,7 @@ pub struct OrdersRequest {
     pub version: Option<i64>,
     /// Player-entered dice for this side's rolls: step → subject → values.
     #[serde(default)]
-    #[schema(value_type = Object)]
+    #[schema(value_type = DiceEntries)]
     pub dice: RawDice,
 }
 
@@ -85,7 +87,7 @@ impl Submission for OrdersRequest {
     security(("bearer" = [])),
     params(
         ("battle_id" = String, Path, description = "The battle id"),
-        ("Idempotency-Key" = Option<String>, Header, description = "Replays the first response for the same key and body"),
+        ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 200, pattern = "^[ -~]*[!-~][ -~]*$", description = "Replays the first response for the same key and body (1 to 200 visible ASCII characters)"),
     ),
     request_body = OrdersRequest,
     responses(

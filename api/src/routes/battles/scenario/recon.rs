@@ -17,7 +17,7 @@ use crate::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, FieldError, Problem};
 
-use super::{BattleScenarioResponse, RawDice, Submission, submit};
+use super::{BattleScenarioResponse, DiceEntries, RawDice, Submission, submit};
 
 /// Longest marker label.
 const MAX_LABEL: usize = 100;
@@ -56,7 +56,7 @@ pub struct ReconActionRequest {
     pub version: Option<i64>,
     /// Player-entered dice for this side's rolls (e.g. `{"recon_block": {"<force id>": [5]}}`).
     #[serde(default)]
-    #[schema(value_type = Object)]
+    #[schema(value_type = DiceEntries)]
     pub dice: RawDice,
 }
 
@@ -134,7 +134,7 @@ impl Submission for ReconActionRequest {
     security(("bearer" = [])),
     params(
         ("battle_id" = String, Path, description = "The battle id"),
-        ("Idempotency-Key" = Option<String>, Header, description = "Replays the first response for the same key and body"),
+        ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 200, pattern = "^[ -~]*[!-~][ -~]*$", description = "Replays the first response for the same key and body (1 to 200 visible ASCII characters)"),
     ),
     request_body = ReconActionRequest,
     responses(
