@@ -73,13 +73,23 @@ pub fn generate(
         one_shot: true,
         ..config
     };
-    let setups = sides.clone().map(|s| SideSetup {
-        force_id: s.force_id,
-        force: s.force,
-        non_player: s.non_player.then_some(NonPlayerSetup {
-            stance: s.stance,
-            attitude: s.attitude,
-        }),
+    // The forces move into the scenario (no copy: they are most of the input); the rest of each
+    // side is read below, and its force through `scenario.sides`.
+    let mut sides = sides;
+    let setups = std::array::from_fn(|i| {
+        let s = &mut sides[i];
+        let empty = Force {
+            name: String::new(),
+            platoons: Vec::new(),
+        };
+        SideSetup {
+            force_id: s.force_id.clone(),
+            force: std::mem::replace(&mut s.force, empty),
+            non_player: s.non_player.then_some(NonPlayerSetup {
+                stance: s.stance,
+                attitude: s.attitude,
+            }),
+        }
     });
     let mut scenario = Scenario::new(setups, config).map_err(ScenarioError::Invalid)?;
     let mut problems = Vec::new();
@@ -117,8 +127,8 @@ pub fn generate(
             let o = Orders {
                 stance,
                 attitude,
-                recon_unit_ids: resolve_refs(&side.force, &side.recon_unit_ids),
-                attached_unit_ids: resolve_refs(&side.force, &side.attached_unit_ids),
+                recon_unit_ids: resolve_refs(&scenario.sides[i].force, &side.recon_unit_ids),
+                attached_unit_ids: resolve_refs(&scenario.sides[i].force, &side.attached_unit_ids),
                 holo_projectors: side.holo_projectors,
             };
             for mut p in scenario.check_orders(i, &o) {
