@@ -11,6 +11,8 @@
 //! - an edit of a force against the finalize of its sequence, one force's sequences of two
 //!   battles finalized at once, and two different results for one battle: exactly one wins,
 //!   and the loser changed nothing;
+//! - an organiser's ledger adjustment against a finalize: the outcome's campaign points agree
+//!   with the ledger whichever commits first;
 //! - battle scenario orders (issue 7): both sides' orders at once both count, one side's
 //!   orders from the same version twice: one wins; the closing orders twice (without and with
 //!   one key): the step closes once and the table edge is rolled once per side.
@@ -514,6 +516,50 @@ fn two_processes_on_one_postgres_each_conflicting_write_has_exactly_one_winner()
         scenario_races += 1 + usize::from(round % 3 == 2);
     }
 
+    // An organiser's ledger adjustment against the finalize of the same force's sequence: at
+    // least one succeeds, a refused finalize succeeds when retried, and the committed outcome's
+    // campaign points agree with the ledger (the invariant checker below).
+    let (mut both_won, mut adjustment_refused, mut finalize_refused) = (0, 0, 0);
+    for round in 0..ROUNDS {
+        let force = fleet::force(&a, token, &campaign, &format!("Adjusted {round}"));
+        let force_id = force["id"].as_str().unwrap();
+        let battle = fleet::battle_in_aftermath(&a, token, &campaign, &[&force]);
+        a.post_expect(
+            &fleet::step(&battle, force_id, "roll"),
+            token,
+            &json!({}),
+            200,
+        );
+        let finalize = fleet::step(&battle, force_id, "finalize");
+        let ledger = format!("/api/v1/forces/{force_id}/ledger");
+        let adjustment = json!({"kind": "earned", "amount": 3, "note": "race"});
+        let body = json!({});
+        let (answers, overlapped) = at_once(vec![
+            post(&a, &ledger, token, &adjustment, None),
+            post(&b, &finalize, token, &body, None),
+        ]);
+        match (answers[0].0, answers[1].0) {
+            (201, 200) => both_won += 1,
+            (409, 200) => adjustment_refused += 1,
+            (201, 409) => {
+                finalize_refused += 1;
+                a.post_expect(&finalize, token, &body, 200);
+            }
+            _ => panic!("round {round}: {answers:?}"),
+        }
+        let done = b.get_ok(
+            &format!("/api/v1/battles/{battle}/aftermath/{force_id}"),
+            token,
+        );
+        let balance = a.get_ok(&ledger, token)["balance"].clone();
+        assert_eq!(
+            done["outcome"]["campaign_points"]["balance"], balance,
+            "round {round}: {done}"
+        );
+        races += 1;
+        overlapping += usize::from(overlapped);
+    }
+
     // Same Idempotency-Key generating a force with server dice: one force, one roll.
     let generate = format!("/api/v1/campaigns/{campaign}/forces/generate");
     let list = format!("/api/v1/campaigns/{campaign}/forces");
@@ -535,14 +581,16 @@ fn two_processes_on_one_postgres_each_conflicting_write_has_exactly_one_winner()
 
     // Assert: the data is whole after all of it.
     let checked = invariants::check(&pair.db);
-    assert_eq!(checked.finalized, 3 * ROUNDS + finalize_won, "{checked:?}");
+    assert_eq!(checked.finalized, 4 * ROUNDS + finalize_won, "{checked:?}");
     eprintln!(
         "races: {races} races between two server processes (pids {} and {}) on one PostgreSQL \
          ({ROUNDS} rounds each of: same-version edit, 4-way finalize, keyed roll, keyed finalize, \
          edit against finalize ({edit_won} edits and {finalize_won} finalizes won), one force \
          finalized in two battles, two different results, one key with two bodies, scenario \
          orders ({scenario_races} races: both sides, same version, closing step unkeyed and \
-         keyed), keyed generate), {overlapping} of them with every request in flight at once; every \
+         keyed), ledger adjustment against finalize ({both_won} both applied, {adjustment_refused} \
+         adjustments and {finalize_refused} finalizes refused then retried), keyed generate), \
+         {overlapping} of them with every request in flight at once; every \
          conflict had exactly one winner (both sides' orders both counted) and nothing was lost; invariants hold: {checked:?}",
         pair.a.pid(),
         pair.b.pid()

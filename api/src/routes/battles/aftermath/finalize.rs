@@ -100,7 +100,15 @@ pub async fn finalize_aftermath(
                 note: Some("forfeited: campaign points are not banked".to_owned()),
             });
         }
-        ledger::append(conn, &force_id, &entries, now)?;
+        let balance = ledger::append(conn, &force_id, &entries, now)?;
+        if balance != i64::from(cp.balance) {
+            // A ledger entry (an organiser's adjustment) committed after this step read the
+            // balance: the outcome would disagree with the ledger. Nothing is kept; a retry
+            // reads the new balance.
+            return Err(ApiError::Conflict(
+                "The force's campaign points changed while finalizing; retry.".to_owned(),
+            ));
+        }
         let outcome_json =
             serde_json::to_string(&outcome).map_err(|e| ApiError::Internal(e.into()))?;
         let row = save(conn, &step.row, rows::FINALIZED, &aftermath, Some(outcome_json))?;
