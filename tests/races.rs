@@ -551,10 +551,19 @@ fn two_processes_on_one_postgres_each_conflicting_write_has_exactly_one_winner()
             &format!("/api/v1/battles/{battle}/aftermath/{force_id}"),
             token,
         );
-        let balance = a.get_ok(&ledger, token)["balance"].clone();
+        // The balance right after the battle's own entries is the outcome's (an adjustment
+        // committed after the finalize comes later in the ledger).
+        let entries = a.get_ok(&ledger, token)["entries"].clone();
+        let after_battle = entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .rfind(|e| e["cause_kind"] == "battle" && e["cause_id"] == battle.as_str())
+            .unwrap_or_else(|| panic!("round {round}: {entries}"))["balance"]
+            .clone();
         assert_eq!(
-            done["outcome"]["campaign_points"]["balance"], balance,
-            "round {round}: {done}"
+            done["outcome"]["campaign_points"]["balance"], after_battle,
+            "round {round}: {done} {entries}"
         );
         races += 1;
         overlapping += usize::from(overlapped);
