@@ -385,6 +385,10 @@ both_backends! {
         let p = assert_problem(g.post(app, g.blue_user(), "orders", &json!({"force_id": blue, "stance": "neutral", "attitude": "passive",
             "dice": {"table_edge": {red.clone(): [3]}}})), 422);
         assert_eq!(p["errors"][0]["field"], format!("dice.table_edge.{red}"));
+        // Non-player dice in a battle without a non-player side.
+        let p = assert_problem(g.post(app, g.blue_user(), "orders", &json!({"force_id": blue, "stance": "neutral", "attitude": "passive",
+            "non_player_dice": {"npf_stance": {"non_player": [3]}}})), 422);
+        assert_eq!(p["errors"][0]["field"], "non_player_dice");
         // An integration key never writes; an outsider sees no battle.
         let r = send(app.request(Method::POST, &g.path("orders")).header("X-Api-Key", &g.world.key)
             .json(&json!({"force_id": blue, "stance": "neutral", "attitude": "passive"})));
@@ -467,9 +471,18 @@ both_backends! {
         assert_eq!(v["forces"][1], json!({"force_id": "non_player", "name": "Militia", "stored": false}));
         assert_problem(app.post_json_with_token(&path("orders"), &json!({"force_id": "non_player", "stance": "neutral", "attitude": "passive"}), &people.owner.token), 422);
         // The player's orders close the step at once: the NP stance and attitude are rolled (§3.12).
-        let v = ok(app.post_json_with_token(&path("orders"), &json!({"force_id": blue_id, "stance": "neutral", "attitude": "cautious"}), &people.owner.token));
+        // The players rolled the NP stance at the table (6: Defensive); the attitude die is the
+        // service's. An NP die for a step the NP never rolls is refused.
+        let p = assert_problem(app.post_json_with_token(&path("orders"), &json!({"force_id": blue_id, "stance": "neutral", "attitude": "cautious",
+            "non_player_dice": {"replacement": {"non_player": [6]}}}), &people.owner.token), 422);
+        assert_eq!(p["errors"][0]["field"], "non_player_dice.replacement");
+        let v = ok(app.post_json_with_token(&path("orders"), &json!({"force_id": blue_id, "stance": "neutral", "attitude": "cautious",
+            "non_player_dice": {"npf_stance": {"non_player": [6]}}}), &people.owner.token));
         assert_eq!(v["state"], "mission_bonuses");
         let np = side(&v, "non_player");
+        assert_eq!(np["stance"], "defensive");
+        assert_eq!(rolls(&v, "npf_stance")[0]["source"], "player");
+        assert_eq!(rolls(&v, "npf_attitude")[0]["source"], "server");
         let stance_die = rolls(&v, "npf_stance")[0]["values"][0].as_u64().unwrap();
         let attitude_die = rolls(&v, "npf_attitude")[0]["values"][0].as_u64().unwrap();
         assert_eq!(np["stance"], ["offensive", "neutral", "defensive"][((stance_die - 1) / 2) as usize]);
@@ -502,7 +515,7 @@ both_backends! {
         }
         let scouts = np["recon_duty"].as_array().is_some_and(|d| d.iter().any(|d| d["unit_id"] == "s2-u1"));
         assert_eq!(scouts, !defensive_passive, "{np}");
-        assert!(all["rolls"].as_array().unwrap().iter().filter(|r| r["force_id"] == "non_player").all(|r| r["source"] == "server"));
+        assert!(all["rolls"].as_array().unwrap().iter().filter(|r| r["force_id"] == "non_player" && r["step"] != "npf_stance").all(|r| r["source"] == "server"));
         // Invalid non-player descriptions are refused when the battle is created.
         let r = app.post_json_with_token(&format!("/api/v1/campaigns/{}/battles", world.campaign_id),
             &json!({"sides": [{"force_id": blue_id}, {"non_player": {"stance": "sideways"}}]}), &people.owner.token);

@@ -14,6 +14,7 @@ use crate::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 
+use super::NonPlayerDiceEntries;
 use super::{BattleScenarioResponse, DiceEntries, MissionName, RawDice, Submission, submit};
 
 /// A side's pick among its tied missions.
@@ -32,6 +33,11 @@ pub struct MissionChoiceRequest {
     #[serde(default)]
     #[schema(value_type = DiceEntries)]
     pub dice: RawDice,
+    /// Dice rolled at the table for the battle's non-player side (otherwise the service rolls
+    /// them).
+    #[serde(default)]
+    #[schema(value_type = NonPlayerDiceEntries)]
+    pub non_player_dice: RawDice,
 }
 
 impl Submission for MissionChoiceRequest {
@@ -40,6 +46,9 @@ impl Submission for MissionChoiceRequest {
     }
     fn dice(&self) -> &RawDice {
         &self.dice
+    }
+    fn non_player_dice(&self) -> &RawDice {
+        &self.non_player_dice
     }
     fn version(&self) -> Option<i64> {
         self.version

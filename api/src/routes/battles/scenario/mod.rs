@@ -68,6 +68,24 @@ pub const ENTERABLE_STEPS: [RollStep; 7] = [
     RollStep::PreBattleEventTable,
 ];
 
+/// The steps a player may enter dice for on behalf of a battle's non-player side (the players
+/// roll for it at the table, RULES.md §3.12), subject `non_player` unless a unit, platoon or
+/// mission is named.
+pub const NON_PLAYER_STEPS: [RollStep; 12] = [
+    RollStep::NpfStance,
+    RollStep::NpfAttitude,
+    RollStep::NpfRecon,
+    RollStep::NpfDispersion,
+    RollStep::NpfBlock,
+    RollStep::MissionTie,
+    RollStep::TableEdge,
+    RollStep::Mission,
+    RollStep::ReconReturn,
+    RollStep::ReconBlock,
+    RollStep::PreBattleEvent,
+    RollStep::PreBattleEventTable,
+];
+
 /// What is stored per battle (JSON text in `battle_scenarios.document`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BattleScenarioDocument {
@@ -304,17 +322,28 @@ pub fn check_dice(
     side: usize,
     raw: &RawDice,
 ) -> Result<EnteredDice, ApiError> {
+    check_dice_at(scenario, side, raw, &ENTERABLE_STEPS, "dice")
+}
+
+/// [`check_dice`] for the steps `allowed`, naming problems under `at`.
+fn check_dice_at(
+    scenario: &Scenario,
+    side: usize,
+    raw: &RawDice,
+    allowed: &[RollStep],
+    at: &str,
+) -> Result<EnteredDice, ApiError> {
     let mut errors = Vec::new();
     let mut out = EnteredDice::new();
     for (step_name, subjects) in raw {
         let step = match RollStep::parse(step_name) {
-            Ok(step) if ENTERABLE_STEPS.contains(&step) => step,
+            Ok(step) if allowed.contains(&step) => step,
             _ => {
                 errors.push(FieldError::new(
-                    format!("dice.{step_name}"),
+                    format!("{at}.{step_name}"),
                     format!(
-                        "not a step a player rolls in a battle's scenario; accepted: {}",
-                        ENTERABLE_STEPS
+                        "not a step entered here in a battle's scenario; accepted: {}",
+                        allowed
                             .iter()
                             .map(ToString::to_string)
                             .collect::<Vec<_>>()
@@ -325,7 +354,7 @@ pub fn check_dice(
             }
         };
         for (subject, values) in subjects {
-            let field = format!("dice.{step_name}.{subject}");
+            let field = format!("{at}.{step_name}.{subject}");
             if !scenario.dice_subject_allowed(side, step, subject) {
                 errors.push(FieldError::new(
                     field,
@@ -380,6 +409,8 @@ pub trait Submission: Send + 'static {
     fn force_id(&self) -> &str;
     /// Entered dice for this side's rolls.
     fn dice(&self) -> &RawDice;
+    /// Dice the players rolled at the table for the non-player side.
+    fn non_player_dice(&self) -> &RawDice;
     /// The scenario version the client saw, if it sends one.
     fn version(&self) -> Option<i64>;
     /// Applies the step to the machine for side `side`.
@@ -445,6 +476,24 @@ pub async fn submit<S: Submission>(
         let mine = pending.entry(force_id.clone()).or_default();
         for (step, subjects) in entered {
             mine.entry(step).or_default().extend(subjects);
+        }
+        if !submission.non_player_dice().is_empty() {
+            let np = (0..2)
+                .find(|i| doc.scenario.sides[*i].is_non_player())
+                .ok_or_else(|| {
+                    ApiError::validation("non_player_dice", "this battle has no non-player side")
+                })?;
+            let entered = check_dice_at(
+                &doc.scenario,
+                np,
+                submission.non_player_dice(),
+                &NON_PLAYER_STEPS,
+                "non_player_dice",
+            )?;
+            let theirs = pending.entry(NON_PLAYER_ID.to_owned()).or_default();
+            for (step, subjects) in entered {
+                theirs.entry(step).or_default().extend(subjects);
+            }
         }
         pending.retain(|_, d| !d.is_empty());
         let mut dice = SideDice::new(&pending, ServerDice::from_seed(seed)).map_err(|errs| {
@@ -545,6 +594,35 @@ pub struct DiceEntries;
 
 impl utoipa::PartialSchema for DiceEntries {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        dice_schema(
+            &ENTERABLE_STEPS,
+            "Player-entered dice for this side's rolls: step → subject → values (API.md › Dice and the roll log).",
+        )
+    }
+}
+
+impl utoipa::ToSchema for DiceEntries {}
+
+/// The OpenAPI schema of `non_player_dice`: the non-player side's rolls made at the table
+/// ([`NON_PLAYER_STEPS`]; subject `non_player`, or a unit id, platoon name or mission name).
+pub struct NonPlayerDiceEntries;
+
+impl utoipa::PartialSchema for NonPlayerDiceEntries {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        dice_schema(
+            &NON_PLAYER_STEPS,
+            "Dice rolled at the table for the non-player side (RULES.md §3.12): step → subject → values.",
+        )
+    }
+}
+
+impl utoipa::ToSchema for NonPlayerDiceEntries {}
+
+fn dice_schema(
+    allowed: &[RollStep],
+    description: &str,
+) -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    {
         use utoipa::openapi::schema::{AdditionalProperties, ArrayBuilder, ObjectBuilder, Type};
         let die = ObjectBuilder::new()
             .schema_type(Type::Integer)
@@ -563,15 +641,11 @@ impl utoipa::PartialSchema for DiceEntries {
             .build();
         let mut steps = ObjectBuilder::new()
             .schema_type(Type::Object)
-            .description(Some(
-                "Player-entered dice for this side's rolls: step → subject → values (API.md › Dice and the roll log).",
-            ))
+            .description(Some(description))
             .additional_properties(Some(AdditionalProperties::FreeForm(false)));
-        for step in ENTERABLE_STEPS {
+        for step in allowed {
             steps = steps.property(step.to_string(), subjects.clone());
         }
         steps.into()
     }
 }
-
-impl utoipa::ToSchema for DiceEntries {}

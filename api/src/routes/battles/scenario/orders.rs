@@ -15,6 +15,7 @@ use crate::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 
+use super::NonPlayerDiceEntries;
 use super::{
     AttitudeName, BattleScenarioResponse, DiceEntries, RawDice, StanceName, Submission, submit,
 };
@@ -48,6 +49,11 @@ pub struct OrdersRequest {
     #[serde(default)]
     #[schema(value_type = DiceEntries)]
     pub dice: RawDice,
+    /// Dice rolled at the table for the battle's non-player side (otherwise the service rolls
+    /// them).
+    #[serde(default)]
+    #[schema(value_type = NonPlayerDiceEntries)]
+    pub non_player_dice: RawDice,
 }
 
 impl Submission for OrdersRequest {
@@ -56,6 +62,9 @@ impl Submission for OrdersRequest {
     }
     fn dice(&self) -> &RawDice {
         &self.dice
+    }
+    fn non_player_dice(&self) -> &RawDice {
+        &self.non_player_dice
     }
     fn version(&self) -> Option<i64> {
         self.version

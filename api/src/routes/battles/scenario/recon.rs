@@ -17,6 +17,7 @@ use crate::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, FieldError, Problem};
 
+use super::NonPlayerDiceEntries;
 use super::{BattleScenarioResponse, DiceEntries, RawDice, Submission, submit};
 
 /// Longest marker label.
@@ -58,6 +59,11 @@ pub struct ReconActionRequest {
     #[serde(default)]
     #[schema(value_type = DiceEntries)]
     pub dice: RawDice,
+    /// Dice rolled at the table for the battle's non-player side (otherwise the service rolls
+    /// them).
+    #[serde(default)]
+    #[schema(value_type = NonPlayerDiceEntries)]
+    pub non_player_dice: RawDice,
 }
 
 impl ReconActionRequest {
@@ -102,6 +108,9 @@ impl Submission for ReconActionRequest {
     }
     fn dice(&self) -> &RawDice {
         &self.dice
+    }
+    fn non_player_dice(&self) -> &RawDice {
+        &self.non_player_dice
     }
     fn version(&self) -> Option<i64> {
         self.version
