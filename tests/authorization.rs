@@ -155,6 +155,10 @@ pub const ROWS: &[Row] = &[
     row("POST", "/api/v1/battles/{scenario_battle}/scenario/recon-actions", Some(r#"{"force_id": "{force}", "action": "pass"}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
     // A battle with a result has a closed scenario.
     row("POST", "/api/v1/battles/{battle}/scenario/orders", Some(r#"{"force_id": "{force}", "stance": "neutral", "attitude": "cautious"}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
+    // Corrections (organiser only): the world's battle, in `aftermath` with nothing finalized,
+    // may be reopened or voided.
+    row("POST", "/api/v1/battles/{battle}/reopen", Some(r#"{"reason": "wrong losses"}"#), [401, 404, 403, 403, 200, 403, 401, 401]),
+    row("POST", "/api/v1/battles/{battle}/void", Some(r#"{"reason": "never played"}"#), [401, 404, 403, 403, 200, 403, 401, 401]),
 ];
 
 impl World {

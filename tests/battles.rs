@@ -29,15 +29,15 @@ fn red_roster() -> Value {
 }
 
 /// Two forces in a fresh campaign: Blue owned by `owner`, Red by `player`.
-struct Table {
-    people: People,
-    world: World,
-    blue: Value,
-    red: Value,
+pub(crate) struct Table {
+    pub(crate) people: People,
+    pub(crate) world: World,
+    pub(crate) blue: Value,
+    pub(crate) red: Value,
 }
 
 impl Table {
-    fn new(app: &TestApp) -> Self {
+    pub(crate) fn new(app: &TestApp) -> Self {
         let people = People::register(app);
         let world = World::build(app, &people);
         let blue =
@@ -52,16 +52,16 @@ impl Table {
         }
     }
 
-    fn blue_id(&self) -> &str {
+    pub(crate) fn blue_id(&self) -> &str {
         self.blue["id"].as_str().unwrap()
     }
 
-    fn red_id(&self) -> &str {
+    pub(crate) fn red_id(&self) -> &str {
         self.red["id"].as_str().unwrap()
     }
 }
 
-fn unit_id(force: &Value, name: &str) -> String {
+pub(crate) fn unit_id(force: &Value, name: &str) -> String {
     force["platoons"]
         .as_array()
         .unwrap()
@@ -74,7 +74,7 @@ fn unit_id(force: &Value, name: &str) -> String {
         .to_owned()
 }
 
-fn unit<'a>(roster: &'a Value, name: &str) -> &'a Value {
+pub(crate) fn unit<'a>(roster: &'a Value, name: &str) -> &'a Value {
     roster["platoons"]
         .as_array()
         .unwrap()
@@ -84,11 +84,17 @@ fn unit<'a>(roster: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no unit {name} in {roster}"))
 }
 
-fn post(app: &TestApp, user: &TestUser, path: &str, body: &Value) -> Response {
+pub(crate) fn post(app: &TestApp, user: &TestUser, path: &str, body: &Value) -> Response {
     app.post_json_with_token(path, body, &user.token)
 }
 
-fn post_keyed(app: &TestApp, user: &TestUser, path: &str, body: &Value, key: &str) -> Response {
+pub(crate) fn post_keyed(
+    app: &TestApp,
+    user: &TestUser,
+    path: &str,
+    body: &Value,
+    key: &str,
+) -> Response {
     send(
         app.request(Method::POST, path)
             .bearer_auth(&user.token)
@@ -98,19 +104,19 @@ fn post_keyed(app: &TestApp, user: &TestUser, path: &str, body: &Value, key: &st
 }
 
 #[track_caller]
-fn ok(response: Response) -> Value {
+pub(crate) fn ok(response: Response) -> Value {
     let status = response.status();
     let text = response.text().unwrap();
     assert!(status.is_success(), "{status}: {text}");
     serde_json::from_str(&text).unwrap()
 }
 
-fn get(app: &TestApp, user: &TestUser, path: &str) -> Value {
+pub(crate) fn get(app: &TestApp, user: &TestUser, path: &str) -> Value {
     ok(app.get_with_token(path, &user.token))
 }
 
 /// Creates a Blue–Red battle as `owner`; returns its id.
-fn create_battle(app: &TestApp, t: &Table) -> String {
+pub(crate) fn create_battle(app: &TestApp, t: &Table) -> String {
     let response = post(
         app,
         &t.people.owner,
@@ -124,7 +130,7 @@ fn create_battle(app: &TestApp, t: &Table) -> String {
 }
 
 /// Blue wins; Alpha loses 5, Charlie is wiped out.
-fn first_result(t: &Table) -> Value {
+pub(crate) fn first_result(t: &Table) -> Value {
     json!({"outcome": "win", "winner_force_id": t.blue_id(), "losses": [
         {"unit_id": unit_id(&t.blue, "Alpha"), "figures_lost": 5, "eliminated": false, "vehicle_damage": null},
         {"unit_id": unit_id(&t.red, "Charlie"), "figures_lost": 8, "eliminated": true, "vehicle_damage": null}
@@ -132,7 +138,7 @@ fn first_result(t: &Table) -> Value {
 }
 
 /// Records the first result as `owner` and confirms it as `player`.
-fn record_and_confirm(app: &TestApp, t: &Table, battle: &str) {
+pub(crate) fn record_and_confirm(app: &TestApp, t: &Table, battle: &str) {
     let recorded = ok(post(
         app,
         &t.people.owner,
@@ -149,7 +155,7 @@ fn record_and_confirm(app: &TestApp, t: &Table, battle: &str) {
     assert_eq!(confirmed["state"], "aftermath");
 }
 
-fn step_path(battle: &str, force: &str, step: &str) -> String {
+pub(crate) fn step_path(battle: &str, force: &str, step: &str) -> String {
     format!("/api/v1/battles/{battle}/aftermath/{force}/{step}")
 }
 

@@ -139,6 +139,8 @@ diesel::table! {
         created_by -> Text,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        /// Voids and reopenings as a JSON array (see `store::battles::Correction`).
+        corrections -> Text,
     }
 }
 

@@ -92,3 +92,12 @@ pub fn update_if_version(conn: &mut Db, next: &AftermathRow) -> QueryResult<bool
     .execute(conn)?;
     Ok(changed == 1)
 }
+
+/// Every row of a force, across battles (a void looks for later battles built on this one).
+pub fn list_for_force(conn: &mut Db, force_id: &str) -> QueryResult<Vec<AftermathRow>> {
+    battle_aftermaths::table
+        .filter(battle_aftermaths::force_id.eq(force_id))
+        .order(battle_aftermaths::force_version.asc())
+        .select(AftermathRow::as_select())
+        .load(conn)
+}

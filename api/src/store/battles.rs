@@ -4,8 +4,11 @@
 //! State changes are `UPDATE … WHERE id = ? AND version = ?` in the caller's transaction, never
 //! an in-memory lock, so several server processes may share one database.
 
-use chrono::NaiveDateTime;
+use chrono::{DateTime, NaiveDateTime, Utc};
 use diesel::prelude::*;
+use fad_domain::dice::RollLog;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::db::Db;
 use crate::schema::battles;
@@ -37,6 +40,41 @@ pub struct Battle {
     pub created_at: NaiveDateTime,
     /// Last change (UTC).
     pub updated_at: NaiveDateTime,
+    /// The organiser's corrections ([`Correction`]s) as a JSON array, oldest first.
+    pub corrections: String,
+}
+
+/// One organiser correction of a battle: a void or a reopening. A reopening keeps the result it
+/// discarded and every roll of the discarded post-battle sequences, so the roll log stays whole.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Correction {
+    /// `void` or `reopen`.
+    pub action: String,
+    /// The organiser who made it.
+    pub by: String,
+    /// When (RFC 3339 UTC).
+    pub at: DateTime<Utc>,
+    /// The organiser's reason, if given.
+    #[serde(default)]
+    pub reason: Option<String>,
+    /// The battle's state before the correction.
+    pub previous_state: String,
+    /// The result a reopening discarded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub discarded_result: Option<serde_json::Value>,
+    /// Every roll of the post-battle sequences a reopening discarded, in order per force; each
+    /// names its `force_id`. These rolls changed nothing that stands.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schema(value_type = Vec<Object>)]
+    pub discarded_rolls: RollLog,
+}
+
+impl Battle {
+    /// The parsed corrections.
+    pub fn corrections(&self) -> Result<Vec<Correction>, serde_json::Error> {
+        serde_json::from_str(&self.corrections)
+    }
 }
 
 /// Inserts a battle.
@@ -65,7 +103,7 @@ pub fn list_for_campaign(conn: &mut Db, campaign_id: &str) -> QueryResult<Vec<Ba
         .load(conn)
 }
 
-/// Writes `next` (state, result, confirmation) when the stored version is `next.version - 1`.
+/// Writes `next` (state, result, confirmation, corrections) when the stored version is `next.version - 1`.
 /// Returns whether a row changed (false: stale).
 pub fn update_if_version(conn: &mut Db, next: &Battle) -> QueryResult<bool> {
     let changed = diesel::update(
@@ -80,6 +118,7 @@ pub fn update_if_version(conn: &mut Db, next: &Battle) -> QueryResult<bool> {
         battles::confirmed_by.eq(&next.confirmed_by),
         battles::version.eq(next.version),
         battles::updated_at.eq(next.updated_at),
+        battles::corrections.eq(&next.corrections),
     ))
     .execute(conn)?;
     Ok(changed == 1)

@@ -289,3 +289,17 @@ pub fn find(conn: &mut Db, force_id: &str, entry_id: &str) -> QueryResult<Option
         .first(conn)
         .optional()
 }
+
+/// The entry that produced version `version` of a force.
+pub fn find_by_version(
+    conn: &mut Db,
+    force_id: &str,
+    version: i64,
+) -> QueryResult<Option<HistoryEntry>> {
+    force_history::table
+        .filter(force_history::force_id.eq(force_id))
+        .filter(force_history::version.eq(version))
+        .select(HistoryEntry::as_select())
+        .first(conn)
+        .optional()
+}

@@ -184,3 +184,19 @@ pub fn list(conn: &mut Db, force_id: &str) -> QueryResult<Vec<LedgerEntry>> {
         .select(LedgerEntry::as_select())
         .load(conn)
 }
+
+/// The entries of a force with this cause (`battle` + battle id, ...), oldest first.
+pub fn list_for_cause(
+    conn: &mut Db,
+    force_id: &str,
+    cause_kind: &str,
+    cause_id: &str,
+) -> QueryResult<Vec<LedgerEntry>> {
+    force_ledger::table
+        .filter(force_ledger::force_id.eq(force_id))
+        .filter(force_ledger::cause_kind.eq(cause_kind))
+        .filter(force_ledger::cause_id.eq(cause_id))
+        .order(force_ledger::seq.asc())
+        .select(LedgerEntry::as_select())
+        .load(conn)
+}

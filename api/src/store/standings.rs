@@ -1,6 +1,7 @@
 //! The rows behind a campaign's standings, in one statement (issue 8: R2 in at most two round
 //! trips with the key lookup): the campaign's active forces with the campaign points each earned,
-//! and the sides and results of its complete battles, as one `UNION ALL`.
+//! and the sides and results of its complete battles, as one `UNION ALL`. A void battle's
+//! points count for nothing: neither what it earned nor the compensating `void` entries.
 
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer, Nullable, Text};
@@ -13,7 +14,9 @@ use crate::db::Db;
 const STANDINGS_SQL: &str = "\
 SELECT 0 AS kind, f.id AS a, f.name AS b, f.owner_id AS c, f.roster AS d, \
        (SELECT CAST(COALESCE(SUM(l.amount), 0) AS BIGINT) FROM force_ledger l \
-         WHERE l.force_id = f.id AND l.kind = 'earned') AS n, \
+         WHERE l.force_id = f.id AND l.kind = 'earned' AND l.cause_kind <> 'void' \
+           AND NOT (l.cause_kind = 'battle' AND EXISTS (SELECT 1 FROM battles v \
+                     WHERE v.id = l.cause_id AND v.state = 'void'))) AS n, \
        f.created_at AS t \
   FROM forces f \
  WHERE f.campaign_id = $1 AND f.archived_at IS NULL \
@@ -50,7 +53,8 @@ pub struct ForceLine {
     pub owner_id: String,
     /// The roster JSON.
     pub roster: String,
-    /// Campaign points earned (ledger `earned` entries).
+    /// Campaign points earned (ledger `earned` entries, except a void battle's and the
+    /// entries that compensated a void).
     pub earned: i64,
 }
 

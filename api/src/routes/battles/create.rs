@@ -140,6 +140,7 @@ pub async fn create_battle(
             created_by: actor,
             created_at: now,
             updated_at: now,
+            corrections: "[]".to_owned(),
         };
         battles::insert(conn, &battle)?;
         tracing::info!(battle.id = %battle.id, "Created battle {}", battle.id);

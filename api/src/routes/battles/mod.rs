@@ -14,9 +14,12 @@ pub mod confirm;
 pub mod create;
 pub mod list;
 pub mod read;
+pub mod reopen;
 pub mod result;
+pub mod revert;
 pub mod scenario;
 pub mod timeline;
+pub mod void;
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse};
@@ -40,6 +43,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(read::get_battle)
         .service(result::record_result)
         .service(confirm::confirm_result)
+        .service(void::void_battle)
+        .service(reopen::reopen_battle)
         .service(timeline::get_timeline)
         .service(aftermath::read::get_aftermath)
         .service(aftermath::roll::roll_aftermath)
@@ -64,6 +69,8 @@ pub mod states {
     pub const AFTERMATH: &str = "aftermath";
     /// Every player side has finalized.
     pub const COMPLETE: &str = "complete";
+    /// Voided by the organiser: its effects are undone and it counts for nothing.
+    pub const VOID: &str = "void";
 }
 
 /// A body with no fields: empty, or `{}`.
@@ -130,7 +137,7 @@ pub struct BattleResponse {
     pub id: String,
     /// Its campaign.
     pub campaign_id: String,
-    /// `scenario`, `pending`, `aftermath` or `complete`.
+    /// `scenario`, `pending`, `aftermath`, `complete` or `void`.
     pub state: String,
     /// The two sides.
     pub sides: Vec<Side>,
@@ -147,6 +154,9 @@ pub struct BattleResponse {
     /// keys only what the rules have revealed to both sides). See `GET .../scenario`.
     #[schema(value_type = Option<Object>)]
     pub scenario: Option<fad_domain::scenario::ScenarioView>,
+    /// The organiser's voids and reopenings, oldest first (a reopening keeps the result and
+    /// the rolls it discarded).
+    pub corrections: Vec<battles::Correction>,
     /// Optimistic-concurrency version.
     pub version: i64,
     /// Creation time (RFC 3339 UTC).
@@ -172,7 +182,9 @@ impl BattleResponse {
             .map(serde_json::from_str)
             .transpose()
             .map_err(internal)?;
+        let corrections = battle.corrections().map_err(internal)?;
         Ok(Self {
+            corrections,
             id: battle.id,
             campaign_id: battle.campaign_id,
             state: battle.state,

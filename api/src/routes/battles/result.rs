@@ -5,7 +5,8 @@
 //! that force's "battle start" snapshot for its post-battle sequence. The result is `pending`
 //! until the other side or the organiser confirms it; it confirms itself when the campaign's
 //! `results_need_confirmation` is off or the organiser records it. Recording the same result
-//! again is harmless; a different one is 409.
+//! again is harmless; a different one is 409 until the organiser reopens the battle
+//! ([`super::reopen`]); a void battle takes no result.
 
 use std::collections::BTreeMap;
 
@@ -192,7 +193,7 @@ fn check_result(
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Neither a side's owner nor the organiser", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such battle, or the caller may not see it", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "A different result is already recorded", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A different result is already recorded (the organiser may reopen or void the battle), or the battle is void", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Losses that do not fit the rosters, a bad winner, or a reused Idempotency-Key", body = Problem, content_type = "application/problem+json"),
         (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
@@ -222,6 +223,11 @@ pub async fn record_result(
             ));
         }
         let has_non_player = forces.len() < 2;
+        if battle.state == states::VOID {
+            return Err(ApiError::Conflict(
+                "This battle is void; no result can be recorded for it.".to_owned(),
+            ));
+        }
         if battle.state != states::SCENARIO {
             // The same result again is harmless; a different one conflicts.
             let existing = rows::list_for_battle(conn, &battle_id)?;
@@ -240,7 +246,7 @@ pub async fn record_result(
                 return Ok((StatusCode::OK, to_value(&BattleResponse::new(battle, &existing)?)?));
             }
             return Err(ApiError::Conflict(
-                "A different result is already recorded for this battle; the organiser must void it first."
+                "A different result is already recorded for this battle; the organiser can reopen it (while no post-battle sequence is finalized) or void it."
                     .to_owned(),
             ));
         }

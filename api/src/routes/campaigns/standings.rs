@@ -48,8 +48,9 @@ pub struct StandingsResponse {
 
 /// The standings rows of a campaign: every force that is not archived, with zeros until it has
 /// fought. Battle figures count `complete` battles only (every player side finalized, RULES.md
-/// C20: the outcome is recorded, it has no mechanical effect); campaign points are the points
-/// earned in the force's ledger; roster points are the roster's current value (§4.3).
+/// C20: the outcome is recorded, it has no mechanical effect; void battles never count);
+/// campaign points are the points earned in the force's ledger, those of void battles
+/// excluded; roster points are the roster's current value (§4.3).
 fn load_rows(conn: &mut Db, campaign_id: &str) -> Result<Vec<StandingRow>, ApiError> {
     let (forces, complete) = store::standings::load(conn, campaign_id)?;
     let results: Vec<(Vec<Side>, BattleResult)> = complete

@@ -166,6 +166,11 @@ pub fn begin(
                 "The result awaits confirmation by the other side or the organiser.".to_owned(),
             ));
         }
+        states::VOID => {
+            return Err(ApiError::Conflict(
+                "This battle is void; its post-battle sequences are closed.".to_owned(),
+            ));
+        }
         _ => {
             return Err(ApiError::Conflict(
                 "No result is recorded for this battle yet.".to_owned(),
