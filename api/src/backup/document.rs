@@ -188,6 +188,14 @@ pub struct BattleRecord {
     pub created_by: String,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    /// Voids and reopenings (JSON array); absent in documents written before the column
+    /// existed, which read as none.
+    #[serde(default = "no_corrections")]
+    pub corrections: String,
+}
+
+fn no_corrections() -> String {
+    "[]".to_owned()
 }
 
 /// `battle_aftermaths` row (one field per column; see schema.rs).
