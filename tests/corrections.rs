@@ -266,7 +266,9 @@ both_backends! {
             .map(|b| (b["id"].as_str().unwrap().to_owned(), b["state"].as_str().unwrap().to_owned())).collect();
         assert!(listed.contains(&(b1.clone(), "void".to_owned())) && listed.contains(&(b2.clone(), "void".to_owned())), "{listed:?}");
         let timeline = get(app, &t.people.player, &format!("/api/v1/campaigns/{}/timeline", t.world.campaign_id));
-        let states: Vec<&str> = timeline["entries"].as_array().unwrap().iter().skip(1).map(|e| e["battle"]["state"].as_str().unwrap()).collect();
+        let states: Vec<&str> = timeline["entries"].as_array().unwrap().iter()
+            .filter(|e| e["battle"]["id"] == b1.as_str() || e["battle"]["id"] == b2.as_str())
+            .map(|e| e["battle"]["state"].as_str().unwrap()).collect();
         assert_eq!(states, ["void", "void"]);
     }
 
