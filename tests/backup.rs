@@ -536,17 +536,28 @@ fn accounts_are_matched_by_name_and_missing_ones_are_created_locked() {
     let people = People::register(&source);
     let world = World::build(&source, &people);
     let c = world.campaign_id.clone();
+    // The organiser voids a battle: the correction names them inside the battle's JSON.
+    let voided = source.post_json_with_token(
+        &format!("/api/v1/battles/{}/void", world.battle_id),
+        &json!({"reason": "never played"}),
+        &people.organiser.token,
+    );
+    assert_eq!(voided.status(), 200, "{}", voided.text().unwrap());
     export(dir.path(), "doc.json", source.db.url(), &c);
     let target = TestApp::spawn(Backend::Postgres);
-    let response = target.post_json(
-        "/api/v1/auth/register",
-        &json!({"username": "Player", "password": "the target's own password"}),
-    );
-    assert_eq!(response.status(), 201);
-    let local_id = response.json::<Value>().unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let register = |name: &str| {
+        let response = target.post_json(
+            "/api/v1/auth/register",
+            &json!({"username": name, "password": "the target's own password"}),
+        );
+        assert_eq!(response.status(), 201);
+        response.json::<Value>().unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let local_id = register("Player");
+    let local_organiser = register("organiser");
     assert_ne!(local_id, people.player.id);
 
     // Act: import while the target service runs.
@@ -554,10 +565,10 @@ fn accounts_are_matched_by_name_and_missing_ones_are_created_locked() {
 
     // Assert
     assert!(
-        output.contains("existing accounts used (matched by name): Player"),
+        output.contains("existing accounts used (matched by name): organiser, Player"),
         "{output}"
     );
-    assert!(output.contains("organiser, owner"), "{output}");
+    assert!(output.contains("NAME`): owner"), "{output}");
     let token = crate::auth::login(&target, "player", "the target's own password");
     let mine = ok(&target, "/api/v1/campaigns", &token);
     assert!(
@@ -573,7 +584,20 @@ fn accounts_are_matched_by_name_and_missing_ones_are_created_locked() {
         !members.to_string().contains(&people.player.id),
         "{members}"
     );
-    assert_eq!(login_status(&target, "organiser", PASSWORD), 401);
+    assert_eq!(login_status(&target, "owner", PASSWORD), 401);
+    let organiser = crate::auth::login(&target, "organiser", "the target's own password");
+    let battle = ok(
+        &target,
+        &format!("/api/v1/battles/{}", world.battle_id),
+        &organiser,
+    );
+    assert_eq!(battle["state"], "void");
+    assert_eq!(
+        battle["corrections"][0]["by"], local_organiser,
+        "the correction names the local organiser: {battle}"
+    );
+    let campaign = ok(&target, &format!("/api/v1/campaigns/{c}"), &organiser);
+    assert_eq!(campaign["role"], "organiser", "{campaign}");
     // The created accounts keep their ids: the old tokens (same secret) still work.
     ok(
         &target,
@@ -582,4 +606,5 @@ fn accounts_are_matched_by_name_and_missing_ones_are_created_locked() {
     );
     let moved = export(dir.path(), "moved.json", target.db.url(), &c);
     assert!(moved.contains(&local_id) && !moved.contains(&people.player.id));
+    assert!(moved.contains(&local_organiser) && !moved.contains(&people.organiser.id));
 }

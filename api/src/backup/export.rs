@@ -15,6 +15,7 @@ use crate::schema::{
     battle_aftermaths, battle_scenarios, battles, campaigns, force_history, force_ledger, forces,
     invites, memberships, scenarios, users,
 };
+use crate::store::battles::Correction;
 
 use super::document::{
     AftermathRecord, BattleRecord, BattleScenarioRecord, CampaignRecord, Document, FORMAT,
@@ -123,6 +124,10 @@ fn read_campaign(conn: &mut Db, campaign_id: &str) -> anyhow::Result<Document> {
         user_ids.insert(battle.created_by.clone());
         user_ids.extend(battle.result_by.iter().cloned());
         user_ids.extend(battle.confirmed_by.iter().cloned());
+        // The organiser who voided or reopened it, named inside the JSON.
+        let corrections: Vec<Correction> = serde_json::from_str(&battle.corrections)
+            .with_context(|| format!("battle {} holds invalid corrections", battle.id))?;
+        user_ids.extend(corrections.into_iter().map(|c| c.by));
     }
 
     let force_ids: BTreeSet<&str> = forces.iter().map(|f| f.id.as_str()).collect();

@@ -20,6 +20,7 @@ use crate::schema::{
     battle_aftermaths, battle_scenarios, battles, campaigns, force_history, force_ledger, forces,
     invites, memberships, scenarios,
 };
+use crate::store::battles::Correction;
 use crate::store::campaigns::CampaignSettings;
 use crate::store::history::RosterDiff;
 use crate::store::{self, users};
@@ -188,6 +189,11 @@ fn check(doc: &Document) -> anyhow::Result<()> {
             }
         }
         parse_json::<Vec<Side>>(&b.sides, || format!("battles[{i}].sides"))?;
+        let corrections: Vec<Correction> =
+            parse_json(&b.corrections, || format!("battles[{i}].corrections"))?;
+        for (j, correction) in corrections.iter().enumerate() {
+            user(&correction.by, format!("battles[{i}].corrections[{j}].by"))?;
+        }
         if let Some(result) = &b.result {
             parse_json::<BattleResult>(result, || format!("battles[{i}].result"))?;
         }
@@ -376,6 +382,7 @@ fn write_document(
         row.created_by = map(&row.created_by)?;
         row.result_by = map_opt(&row.result_by)?;
         row.confirmed_by = map_opt(&row.confirmed_by)?;
+        row.corrections = map_corrections(&row.corrections, &map)?;
         diesel::insert_into(battles::table)
             .values(&row)
             .execute(conn)
@@ -420,6 +427,28 @@ fn write_document(
             ("scenarios", scenario_rows),
         ],
     })
+}
+
+/// The corrections JSON with each organiser (`by`) mapped to the target's account. Unchanged
+/// text when no id changes, so a move into a fresh database stays byte-for-byte.
+fn map_corrections(
+    text: &str,
+    map: &impl Fn(&str) -> anyhow::Result<String>,
+) -> anyhow::Result<String> {
+    let mut corrections: Vec<Correction> =
+        serde_json::from_str(text).context("reading battle corrections")?;
+    let mut changed = false;
+    for correction in &mut corrections {
+        let target = map(&correction.by)?;
+        if target != correction.by {
+            correction.by = target;
+            changed = true;
+        }
+    }
+    if !changed {
+        return Ok(text.to_owned());
+    }
+    serde_json::to_string(&corrections).context("writing battle corrections")
 }
 
 /// Writes a one-shot scenario; returns whether a row was written. Scenarios belong to their
