@@ -40,7 +40,7 @@ fn internal(e: impl std::fmt::Display) -> ApiError {
     security(("bearer" = [])),
     params(
         ("battle_id" = String, Path, description = "The battle id"),
-        ("Idempotency-Key" = Option<String>, Header, description = "Replays the first response for the same key and body"),
+        ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 200, pattern = "^[ -~]*[!-~][ -~]*$", description = "Replays the first response for the same key and body (1 to 200 visible ASCII characters)"),
     ),
     request_body(content = Option<CorrectionRequest>, description = "Empty, `{}`, or `{\"reason\": ...}`"),
     responses(
@@ -64,7 +64,9 @@ pub async fn reopen_battle(
 ) -> Result<HttpResponse, ApiError> {
     let battle_id = path.into_inner();
     let key = idempotency_key(&req)?;
-    let request: CorrectionRequest = parse_body(&body)?;
+    // `null` reads as no reason, like an empty body (the document marks the body optional).
+    let request: CorrectionRequest =
+        parse_body::<Option<CorrectionRequest>>(&body)?.unwrap_or_default();
     let reason = request.reason()?;
     let caller = user.caller();
     let actor = user.user_id.clone();

@@ -210,7 +210,7 @@ fn compensate(
     security(("bearer" = [])),
     params(
         ("battle_id" = String, Path, description = "The battle id"),
-        ("Idempotency-Key" = Option<String>, Header, description = "Replays the first response for the same key and body"),
+        ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 200, pattern = "^[ -~]*[!-~][ -~]*$", description = "Replays the first response for the same key and body (1 to 200 visible ASCII characters)"),
     ),
     request_body(content = Option<CorrectionRequest>, description = "Empty, `{}`, or `{\"reason\": ...}`"),
     responses(
@@ -234,7 +234,9 @@ pub async fn void_battle(
 ) -> Result<HttpResponse, ApiError> {
     let battle_id = path.into_inner();
     let key = idempotency_key(&req)?;
-    let request: CorrectionRequest = parse_body(&body)?;
+    // `null` reads as no reason, like an empty body (the document marks the body optional).
+    let request: CorrectionRequest =
+        parse_body::<Option<CorrectionRequest>>(&body)?.unwrap_or_default();
     let reason = request.reason()?;
     let caller = user.caller();
     let actor = user.user_id.clone();
