@@ -153,6 +153,7 @@ pub const ROWS: &[Row] = &[
     row("POST", "/api/v1/battles/{scenario_battle}/scenario/mission-bonuses", Some(r#"{"force_id": "{force}", "missions": []}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
     row("POST", "/api/v1/battles/{scenario_battle}/scenario/mission-choice", Some(r#"{"force_id": "{force}", "mission": "hold"}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
     row("POST", "/api/v1/battles/{scenario_battle}/scenario/recon-actions", Some(r#"{"force_id": "{force}", "action": "pass"}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
+    row("POST", "/api/v1/battles/{scenario_battle}/scenario/assault-target", Some(r#"{"force_id": "{force}", "objective_id": "o1"}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
     // A battle with a result has a closed scenario.
     row("POST", "/api/v1/battles/{battle}/scenario/orders", Some(r#"{"force_id": "{force}", "stance": "neutral", "attitude": "cautious"}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
     // Corrections (organiser only): the world's battle, in `aftermath` with nothing finalized,

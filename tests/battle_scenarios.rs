@@ -502,10 +502,15 @@ both_backends! {
             v = ok(app.post_json_with_token(&path("recon-actions"), &json!({"force_id": blue_id, "action": "pass"}), &people.owner.token));
         }
         assert_eq!(v["state"], "ready");
-        let all = ok(app.get_with_token(&format!("/api/v1/battles/{battle}/scenario"), &people.organiser.token));
+        let all = ok(app.get_with_token(&format!("/api/v1/battles/{battle}/scenario"), &people.owner.token));
         let np = side(&all, "non_player");
         // The player sees the NP side as an opponent: its mission stays hidden (S11) unless
         // both rolled the same; its markers are dispersed by a die (S26) unless escalating.
+        // The referee (an organiser who plays neither side) sees the NP side in full.
+        let referee = ok(app.get_with_token(&format!("/api/v1/battles/{battle}/scenario"), &people.organiser.token));
+        assert_eq!(referee["acting_for"], json!([blue_id]));
+        assert!(side(&referee, "non_player")["mission"].is_string(), "{referee}");
+        assert!(side(&referee, "non_player")["mission_totals"].is_object(), "{referee}");
         if all["escalating_engagement"] == true {
             assert_eq!(np["mission"], "escalating_engagement");
             assert!(np.get("dispersion").is_none());
@@ -540,6 +545,85 @@ both_backends! {
             assert_eq!(side(&v, &g.blue_id())["stance"], "defensive");
             assert_eq!(side(&v, &g.red_id())["stance"], "offensive");
         }
+    }
+
+    fn an_assault_side_declares_its_far_target_in_secret(app: &TestApp) {
+        let g = Game::new(app);
+        let (blue, red) = (g.blue_id(), g.red_id());
+        let declare = |user: &TestUser, force: &str, objective: &str| {
+            g.post(app, user, "assault-target", &json!({"force_id": force, "objective_id": objective}))
+        };
+        g.step(app, g.blue_user(), "orders", &blue_orders(&g));
+        g.step(app, g.red_user(), "orders", &red_orders(&g));
+        // Before missions are assigned nobody has an Assault mission: 409.
+        assert_problem(declare(g.blue_user(), &blue, "o1"), 409);
+        // Blue (Defensive, Passive) rolls Assault 6 + bonus 1 = 7 against Hold 1 + 2 + 2 = 5.
+        g.step(app, g.blue_user(), "mission-bonuses", &json!({"force_id": blue, "missions": ["assault", "patrol"],
+            "dice": {"mission": mission_dice(&[("assault", 6)])}}));
+        let v = g.step(app, g.red_user(), "mission-bonuses", &red_bonuses(&g));
+        assert_eq!(v["state"], "recon");
+        let v = g.scenario(app, g.blue_user());
+        assert_eq!(side(&v, &blue)["mission"], "assault");
+        assert_eq!(side(&v, &blue)["mission_totals"]["assault"], 7);
+        assert_eq!(side(&v, &blue)["mission_totals"]["hold"], 5);
+        // Red chose the edge and placed o1, o3, o5 (near, middle, far for Red); Blue's o2, o4,
+        // o6 mirror: Blue's far objectives are o1 (Red's near) and o6 (S7). Both are needed
+        // until Blue declares.
+        let far: Vec<&str> = v["objectives"].as_array().unwrap().iter()
+            .filter(|o| o["sector"][&blue] == "far").map(|o| o["id"].as_str().unwrap()).collect();
+        assert_eq!(far, ["o1", "o6"]);
+        let needed = |v: &Value, force: &str| -> Vec<String> {
+            v["objectives"].as_array().unwrap().iter()
+                .filter(|o| o["needed_by"].as_array().is_some_and(|n| n.iter().any(|f| f == force)))
+                .map(|o| o["id"].as_str().unwrap().to_owned()).collect()
+        };
+        assert_eq!(needed(&v, &blue), ["o1", "o6"]);
+        // Red's mission is Strike: no target to declare (409); Red may not act for Blue (403);
+        // an integration key may not write (401 or 403); a near objective is not a target (422).
+        assert_problem(declare(g.red_user(), &red, "o2"), 409);
+        assert_problem(declare(g.red_user(), &blue, "o1"), 403);
+        let p = assert_problem(declare(g.blue_user(), &blue, "o2"), 422);
+        assert_eq!(p["errors"][0]["field"], "objective_id");
+        let p = assert_problem(g.post(app, g.blue_user(), "assault-target", &json!({"force_id": blue})), 422);
+        assert!(p.to_string().contains("objective_id"), "{p}");
+        let mut stale = json!({"force_id": blue, "objective_id": "o6", "version": 1});
+        assert_problem(g.post(app, g.blue_user(), "assault-target", &stale), 409);
+
+        // Blue declares o6 with the current version and an Idempotency-Key.
+        stale["version"] = v["version"].clone();
+        let send_blue = || send(app.request(Method::POST, &g.path("assault-target")).bearer_auth(&g.blue_user().token)
+            .header("Idempotency-Key", "assault-1").json(&stale));
+        let v = ok(send_blue());
+        assert_eq!(side(&v, &blue)["assault_target"], "o6");
+        assert_eq!(needed(&v, &blue), ["o6"]);
+        assert_eq!(v["version"], g.scenario(app, g.red_user())["version"]);
+        assert_eq!(ok(send_blue()), v, "the same key replays the answer");
+        // Once declared it stays: another target is 409.
+        assert_problem(declare(g.blue_user(), &blue, "o1"), 409);
+
+        // Secret like the mission (S11): Red, the key and every public view see neither the
+        // target nor which objectives Blue needs; the referee sees both.
+        for (what, text) in fetch_all(app, &g) {
+            for secret in ["assault_target", "Mission: assault", "<strong>Target. </strong>"] {
+                assert!(!text.contains(secret), "{what} shows {secret}: {text}");
+            }
+            if let Ok(json) = serde_json::from_str::<Value>(&text) {
+                assert_side_hides(&json, &blue, &["assault_target", "mission"], &what);
+                if json.get("objectives").is_some() {
+                    assert!(needed(&json, &blue).is_empty(), "{what} shows Blue's objectives: {json}");
+                }
+            }
+        }
+        let all = g.scenario(app, &g.people.organiser);
+        assert_eq!(side(&all, &blue)["assault_target"], "o6");
+        let sheet = app.get_with_token(&g.path("sheet"), &g.blue_user().token).text().unwrap();
+        assert!(sheet.contains("<strong>Target. </strong>Objective o6"), "{sheet}");
+        // Play to ready: still declared, still secret.
+        g.step(app, g.red_user(), "recon-actions", &json!({"force_id": red, "action": "pass"}));
+        let v = g.step(app, g.blue_user(), "recon-actions", &json!({"force_id": blue, "action": "pass"}));
+        assert_eq!(v["state"], "ready");
+        assert_eq!(side(&v, &blue)["assault_target"], "o6");
+        assert!(side(&g.scenario(app, g.red_user()), &blue).get("assault_target").is_none());
     }
 
     fn secrets_reach_neither_the_opponent_nor_a_key_until_revealed(app: &TestApp) {

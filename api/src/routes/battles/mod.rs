@@ -56,7 +56,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(scenario::orders::submit_orders)
         .service(scenario::missions::submit_mission_bonuses)
         .service(scenario::choice::submit_mission_choice)
-        .service(scenario::recon::submit_recon_action);
+        .service(scenario::recon::submit_recon_action)
+        .service(scenario::assault::declare_assault_target);
 }
 
 /// Battle states.

@@ -85,6 +85,7 @@ fn side_section(i: usize, side: &SideView, force_ref: Option<&ForceRef>, force: 
                 @let detail = mission_detail(mission);
                 h3 { "Mission: " (label(&mission)) }
                 p { strong { "Objective. " } (detail.objective) }
+                @if let Some(target) = &side.assault_target { p { strong { "Target. " } "Objective " (target) } }
                 p { strong { "Victory. " } (detail.victory) }
                 @if let Some(bonus) = &side.bonus {
                     p { strong { "Bonus. " }

@@ -1,5 +1,6 @@
 //! A battle's scenario workflow (issue 7 items 1–3; API.md › Scenario generation; RULES.md §3):
-//! `GET /battles/{id}/scenario`, the four `POST /battles/{id}/scenario/…` steps and the per-side
+//! `GET /battles/{id}/scenario`, the four `POST /battles/{id}/scenario/…` steps, the Assault
+//! target declaration and the per-side
 //! printable sheet, driven by the domain state machine ([`fad_domain::scenario::Scenario`]).
 //!
 //! Storage: one `battle_scenarios` row per battle ([`BattleScenarioDocument`] as JSON: machine
@@ -20,6 +21,7 @@
 //! ([`fad_domain::scenario::view`]): an opponent and an integration key see the same, and so do
 //! the battle read, list and timeline.
 
+pub mod assault;
 pub mod choice;
 pub mod missions;
 pub mod non_player;
@@ -109,8 +111,9 @@ pub struct BattleScenarioResponse {
     /// Optimistic-concurrency version of the scenario (0 before the first submission); a
     /// submission may send it as `version` and is refused with 409 when it is stale.
     pub version: i64,
-    /// The forces the caller acts for (sees in full); empty for an opponent's view of the
-    /// other side, an integration key or a member who plays neither side.
+    /// The player forces the caller acts for (and sees in full); empty for an integration key
+    /// or a member who plays neither side. A referee (an organiser who plays neither side)
+    /// acts for every player side and also sees a non-player side in full.
     pub acting_for: Vec<String>,
     /// The sides' forces, in side order (a non-player side is `non_player`).
     pub forces: Vec<ForceRef>,
@@ -225,15 +228,27 @@ pub fn load(
     }
 }
 
-/// The side indexes the caller acts for: the player sides whose force it owns, or, for an
-/// organiser who plays neither side, every player side.
+/// Whom a caller acts for in a battle's scenario.
+pub struct Acting {
+    /// The player sides whose force it owns, or, for a referee, every player side.
+    pub sides: Vec<usize>,
+    /// An organiser who plays neither side: besides acting for the player sides it sees the
+    /// whole scenario, a non-player side's secrets included.
+    pub referee: bool,
+}
+
+/// Whom the caller acts for: the player sides whose force it owns, or, for an organiser who
+/// plays neither side (a referee), every player side.
 pub fn acting_sides(
     conn: &mut Db,
     access: &CampaignAccess,
     scenario: &Scenario,
-) -> Result<Vec<usize>, ApiError> {
+) -> Result<Acting, ApiError> {
     let Some(user) = access.user_id.as_deref() else {
-        return Ok(Vec::new());
+        return Ok(Acting {
+            sides: Vec::new(),
+            referee: false,
+        });
     };
     let mut owned = Vec::new();
     for (i, side) in scenario.sides.iter().enumerate() {
@@ -247,11 +262,17 @@ pub fn acting_sides(
         }
     }
     if owned.is_empty() && access.is_organiser() {
-        owned = (0..2)
-            .filter(|i| !scenario.sides[*i].is_non_player())
-            .collect();
+        return Ok(Acting {
+            sides: (0..2)
+                .filter(|i| !scenario.sides[*i].is_non_player())
+                .collect(),
+            referee: true,
+        });
     }
-    Ok(owned)
+    Ok(Acting {
+        sides: owned,
+        referee: false,
+    })
 }
 
 /// The viewer for a caller acting for `sides` (one side: that side; both: everything).
@@ -283,7 +304,7 @@ impl BattleScenarioResponse {
     ) -> Self {
         let sc = &doc.scenario;
         let acting_for = (0..2)
-            .filter(|i| sees_side(viewer, *i))
+            .filter(|i| sees_side(viewer, *i) && !sc.sides[*i].is_non_player())
             .map(|i| sc.sides[i].force_id.clone())
             .collect::<Vec<_>>();
         let unused_dice = doc
@@ -452,7 +473,10 @@ pub async fn submit<S: Submission>(
                 "the non-player side acts by the rules of RULES.md §3.12 and takes no input",
             ));
         }
-        if !acting_sides(conn, &access, &doc.scenario)?.contains(&side) {
+        if !acting_sides(conn, &access, &doc.scenario)?
+            .sides
+            .contains(&side)
+        {
             return Err(ApiError::Forbidden(
                 "Only the force's owner, or an organiser who plays neither side, may act for it."
                     .to_owned(),

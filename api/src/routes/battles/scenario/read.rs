@@ -19,8 +19,9 @@ use super::{BattleScenarioDocument, BattleScenarioResponse, acting_sides, load, 
 #[into_params(parameter_in = Query)]
 pub struct ScenarioQuery {
     /// One of the forces the caller acts for (the caller owns it, or is an organiser who plays
-    /// neither side); without it: the only such force, or both sides for a caller who acts for
-    /// both.
+    /// neither side); without it: the only such force, or everything for a caller who acts for
+    /// both sides or referees (an organiser who plays neither side also sees a non-player
+    /// side's secrets).
     pub force_id: Option<String>,
 }
 
@@ -47,27 +48,29 @@ pub fn seen_by(
     let (battle, access) = authorize_battle(conn, caller, battle_id, Need::Read)?;
     let (row, doc) = load(conn, &battle)?;
     let acting = acting_sides(conn, &access, &doc.scenario)?;
-    let sides = match force_id {
-        None => acting,
+    let viewer = match force_id {
+        // A referee sees everything, a non-player side's secrets included.
+        None if acting.referee => fad_domain::scenario::Viewer::Everything,
+        None => viewer_of(&acting.sides),
         Some(id) => {
             let side = doc
                 .scenario
                 .side_index(id)
                 .ok_or_else(|| ApiError::validation("force_id", "not a side of this battle"))?;
-            if !acting.contains(&side) {
+            if !acting.sides.contains(&side) {
                 return Err(ApiError::Forbidden(
                     "Only the force's owner, or an organiser who plays neither side, may see it in full."
                         .to_owned(),
                 ));
             }
-            vec![side]
+            viewer_of(&[side])
         }
     };
     Ok(Seen {
         battle_id: battle.id,
         version: row.map_or(0, |r| r.version),
         doc,
-        viewer: viewer_of(&sides),
+        viewer,
     })
 }
 
