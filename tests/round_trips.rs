@@ -6,7 +6,9 @@
 //! - R2 `GET /campaigns/{id}/standings` with an integration key: at most 2.
 //! - Every post-battle step: one transaction, and the same number of statements for a 2-unit
 //!   force buying one item as for an 80-unit force buying three (batched writes, no per-unit
-//!   or per-entry statement loops).
+//!   or per-entry statement loops): at most 6 for `roll`, `reinforcements` and `purchases`
+//!   (lock, membership, one read, one write), 10 for `finalize` and 11 for the one that
+//!   completes the battle.
 
 use std::ops::Deref;
 
@@ -295,5 +297,10 @@ both_backends! {
         assert_eq!(big_first.reinforcements, small_last.reinforcements, "reinforcements must not grow with the force");
         assert_eq!(big_first.finalize, small_first, "finalize must not grow with the force or the ledger entries");
         assert_eq!(big_last, small_last.finalize, "the completing finalize must not grow with the force");
+        for step in [big_first.roll, big_first.purchases, big_first.reinforcements] {
+            assert!(step.statements <= 6, "a post-battle step over budget: {big_first:?}");
+        }
+        assert!(big_first.finalize.statements <= 10, "finalize over budget: {big_first:?}");
+        assert!(big_last.statements <= 11, "the completing finalize over budget: {big_last:?}");
     }
 }

@@ -7,7 +7,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use crate::db::Db;
-use crate::schema::battle_aftermaths;
+use crate::schema::{battle_aftermaths, campaigns, force_ledger, forces};
 
 /// Waiting for the `roll` step.
 pub const OPEN: &str = "open";
@@ -49,6 +49,20 @@ pub fn insert(conn: &mut Db, row: &AftermathRow) -> QueryResult<()> {
         .map(|_| ())
 }
 
+/// Inserts rows in one statement (a result opens both sides' sequences at once).
+pub fn insert_all(conn: &mut Db, rows: &[AftermathRow]) -> QueryResult<()> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    // The multi connection cannot express a multi-row INSERT; each backend can.
+    let insert = diesel::insert_into(battle_aftermaths::table).values(rows);
+    match conn {
+        Db::Pg(pg) => insert.execute(pg)?,
+        Db::Sqlite(sqlite) => insert.execute(sqlite)?,
+    };
+    Ok(())
+}
+
 /// The rows of a battle.
 pub fn list_for_battle(conn: &mut Db, battle_id: &str) -> QueryResult<Vec<AftermathRow>> {
     battle_aftermaths::table
@@ -65,6 +79,75 @@ pub fn find(conn: &mut Db, battle_id: &str, force_id: &str) -> QueryResult<Optio
         .select(AftermathRow::as_select())
         .first(conn)
         .optional()
+}
+
+/// What a post-battle step reads besides the locked battle, in one statement (issue 8: a step
+/// is a handful of round trips, whatever the force's size).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepRow {
+    /// The aftermath row.
+    pub row: AftermathRow,
+    /// The force's owner.
+    pub owner_id: String,
+    /// The force's newest ledger entry as (seq, balance); `None` without entries.
+    pub ledger: Option<(i64, i64)>,
+    /// The campaign's settings (JSON), `None` if the campaign is gone.
+    pub settings: Option<String>,
+}
+
+/// The row of one force in one battle with its owner, newest ledger entry and the campaign's
+/// settings (see [`StepRow`]).
+pub fn find_for_step(
+    conn: &mut Db,
+    battle_id: &str,
+    force_id: &str,
+    campaign_id: &str,
+) -> QueryResult<Option<StepRow>> {
+    let newest = || {
+        force_ledger::table
+            .filter(force_ledger::force_id.eq(force_id))
+            .order(force_ledger::seq.desc())
+            .limit(1)
+    };
+    let found = battle_aftermaths::table
+        .inner_join(forces::table.on(forces::id.eq(battle_aftermaths::force_id)))
+        .filter(battle_aftermaths::battle_id.eq(battle_id))
+        .filter(battle_aftermaths::force_id.eq(force_id))
+        .select((
+            AftermathRow::as_select(),
+            forces::owner_id,
+            newest().select(force_ledger::seq).single_value(),
+            newest().select(force_ledger::balance).single_value(),
+            campaigns::table
+                .filter(campaigns::id.eq(campaign_id))
+                .select(campaigns::settings)
+                .single_value(),
+        ))
+        .first::<(
+            AftermathRow,
+            String,
+            Option<i64>,
+            Option<i64>,
+            Option<String>,
+        )>(conn)
+        .optional()?;
+    Ok(
+        found.map(|(row, owner_id, seq, balance, settings)| StepRow {
+            row,
+            owner_id,
+            ledger: seq.zip(balance),
+            settings,
+        }),
+    )
+}
+
+/// How many of a battle's rows are not finalized yet (a finalize completes the battle at 0).
+pub fn count_unfinalized(conn: &mut Db, battle_id: &str) -> QueryResult<i64> {
+    battle_aftermaths::table
+        .filter(battle_aftermaths::battle_id.eq(battle_id))
+        .filter(battle_aftermaths::stage.ne(FINALIZED))
+        .count()
+        .get_result(conn)
 }
 
 /// Deletes the rows of a battle (a result reopened before any aftermath step).

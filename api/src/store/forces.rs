@@ -1,7 +1,8 @@
 //! Forces (rosters, API.md › Forces; RULES.md §1, §4): one row per force with the roster as
 //! JSON text and an optimistic-concurrency `version`.
 //!
-//! Every roster change goes through [`insert`] or [`replace_roster_if_version`], which write the
+//! Every roster change goes through [`insert`], [`replace_roster_if_version`] or
+//! [`replace_roster_from`], which write the
 //! history entry ([`super::history`]) in the same transaction, so a force's history is complete.
 //! The version check is in SQL (`UPDATE … WHERE id = ? AND version = ?`), never an in-memory
 //! lock: several server processes may share one database.
@@ -87,6 +88,17 @@ pub fn find_by_id(conn: &mut Db, id: &str) -> QueryResult<Option<Force>> {
         .optional()
 }
 
+/// The forces with these ids that exist, in no particular order (one statement).
+pub fn find_many(conn: &mut Db, ids: &[String]) -> QueryResult<Vec<Force>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    forces::table
+        .filter(forces::id.eq_any(ids))
+        .select(Force::as_select())
+        .load(conn)
+}
+
 /// The force with id `id` and, in the same statement, `user_id`'s membership of its campaign
 /// (`None` when not a member): what [`crate::auth::access_with_membership`] needs.
 pub fn find_with_membership(
@@ -128,7 +140,8 @@ pub fn list_for_campaign(
 /// caller's transaction. Returns the updated force, or `None` when the version is stale or the
 /// force is gone (nothing is written then). Validate `roster` first.
 ///
-/// This is the one way to change a roster: edits, battle losses, aftermath, purchases.
+/// This and [`replace_roster_from`] are the one way to change a roster: edits, battle losses,
+/// aftermath, purchases.
 pub fn replace_roster_if_version(
     conn: &mut Db,
     force_id: &str,
@@ -147,6 +160,41 @@ pub fn replace_roster_if_version(
     let before = current
         .roster()
         .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))?;
+    let changed = replace_roster_from(
+        conn,
+        force_id,
+        expected_version,
+        &before,
+        roster,
+        cause,
+        rolls,
+        now,
+    )?;
+    if !changed {
+        return Ok(None);
+    }
+    find_by_id(conn, force_id)
+}
+
+/// [`replace_roster_if_version`] for a caller that already holds the roster as it was at
+/// `expected_version` (`before`, e.g. a battle-start snapshot taken with its version): two
+/// statements, the version-checked `UPDATE` and the history entry, and no read. Every roster
+/// change bumps the version, so the version check also proves `before` is what is replaced.
+/// Returns false (nothing written) when the version is stale or the force is gone.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the roster change and its history entry's columns"
+)]
+pub fn replace_roster_from(
+    conn: &mut Db,
+    force_id: &str,
+    expected_version: i64,
+    before: &Roster,
+    roster: &Roster,
+    cause: &HistoryCause,
+    rolls: &RollLog,
+    now: NaiveDateTime,
+) -> QueryResult<bool> {
     let json = to_json(roster)?;
     let changed = diesel::update(
         forces::table
@@ -161,9 +209,9 @@ pub fn replace_roster_if_version(
     ))
     .execute(conn)?;
     if changed == 0 {
-        return Ok(None);
+        return Ok(false);
     }
-    let diff = history::diff(Some(&before), roster);
+    let diff = history::diff(Some(before), roster);
     history::append(
         conn,
         force_id,
@@ -174,7 +222,7 @@ pub fn replace_roster_if_version(
         rolls,
         roster,
     )?;
-    find_by_id(conn, force_id)
+    Ok(true)
 }
 
 /// Archives the force when the stored version is `expected_version` (bumping it and recording

@@ -133,8 +133,21 @@ pub fn append(
     entries: &[NewLedgerEntry],
     now: NaiveDateTime,
 ) -> Result<i64, LedgerError> {
-    let last = last(conn, force_id)?;
-    let (mut seq, mut balance) = last.map_or((0, 0), |e| (e.seq, e.balance));
+    let last = last(conn, force_id)?.map(|e| (e.seq, e.balance));
+    append_after(conn, force_id, last, entries, now)
+}
+
+/// [`append`] after the newest entry `last` = (seq, balance) the caller read earlier in its
+/// transaction, saving that read. An entry committed since then makes the insert a unique
+/// violation on `(force_id, seq)`, so nothing is ever appended on a stale balance.
+pub fn append_after(
+    conn: &mut Db,
+    force_id: &str,
+    last: Option<(i64, i64)>,
+    entries: &[NewLedgerEntry],
+    now: NaiveDateTime,
+) -> Result<i64, LedgerError> {
+    let (mut seq, mut balance) = last.unwrap_or((0, 0));
     let mut rows = Vec::with_capacity(entries.len());
     for entry in entries {
         if entry.amount < 0 {

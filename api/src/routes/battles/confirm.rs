@@ -10,8 +10,8 @@ use crate::error::{ApiError, Problem};
 use crate::store::{self, battles};
 
 use super::{
-    BattleResponse, authorize_battle, idempotency_key, idempotent, lock_battle, owned_forces,
-    player_forces, states, to_value,
+    BattleResponse, idempotency_key, idempotent, lock_authorized, owned_forces, player_forces,
+    states, to_value,
 };
 
 /// Confirms a pending result. Honours `Idempotency-Key`.
@@ -48,8 +48,7 @@ pub async fn confirm_result(
     let actor = user.user_id.clone();
     let scope = format!("POST /api/v1/battles/{battle_id}/result/confirm");
     idempotent(&state, &user.user_id, scope, key, &body, move |conn| {
-        let (_, access) = authorize_battle(conn, &caller, &battle_id, Need::Write)?;
-        let battle = lock_battle(conn, &battle_id)?;
+        let (battle, access) = lock_authorized(conn, &caller, &battle_id, Need::Write)?;
         let owns = !owned_forces(conn, &access, &player_forces(&battle)?)?.is_empty();
         let forbidden = || {
             ApiError::Forbidden(

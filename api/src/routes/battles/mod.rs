@@ -248,26 +248,38 @@ pub fn player_forces(battle: &battles::Battle) -> Result<Vec<String>, ApiError> 
     Ok(sides.into_iter().filter_map(|s| s.force_id).collect())
 }
 
-/// Whether the caller owns one of `force_ids` (returns the owned ids).
+/// Whether the caller owns one of `force_ids` (returns the owned ids, in `force_ids` order).
+/// One statement whatever the number of forces.
 pub fn owned_forces(
     conn: &mut Db,
     access: &CampaignAccess,
     force_ids: &[String],
 ) -> Result<Vec<String>, ApiError> {
-    let mut out = Vec::new();
-    for id in force_ids {
-        if let Some(force) = store::forces::find_by_id(conn, id)?
-            && access.user_id.as_deref() == Some(force.owner_id.as_str())
-        {
-            out.push(id.clone());
-        }
+    use diesel::prelude::*;
+
+    use crate::schema::forces as t;
+    let Some(user_id) = access.user_id.as_deref() else {
+        return Ok(Vec::new());
+    };
+    if force_ids.is_empty() {
+        return Ok(Vec::new());
     }
-    Ok(out)
+    let owned: Vec<String> = t::table
+        .filter(t::id.eq_any(force_ids))
+        .filter(t::owner_id.eq(user_id))
+        .select(t::id)
+        .load(conn)?;
+    Ok(force_ids
+        .iter()
+        .filter(|id| owned.contains(id))
+        .cloned()
+        .collect())
 }
 
 /// Takes the battle's row lock for the rest of the transaction (bumps its version): battle
 /// writes of one battle then run one after the other, across server processes too, and each
-/// sees what the previous one committed.
+/// sees what the previous one committed. One statement (`UPDATE … RETURNING`); returns the
+/// battle as locked.
 pub fn lock_battle(conn: &mut Db, battle_id: &str) -> Result<battles::Battle, ApiError> {
     use diesel::prelude::*;
 
@@ -277,8 +289,27 @@ pub fn lock_battle(conn: &mut Db, battle_id: &str) -> Result<battles::Battle, Ap
             t::version.eq(t::version + 1),
             t::updated_at.eq(store::now()),
         ))
-        .execute(conn)?;
-    battles::find_by_id(conn, battle_id)?.ok_or_else(battle_not_found)
+        // `RETURNING` every column, in the table's order (as `Battle` is declared).
+        .get_result::<battles::Battle>(conn)
+        .optional()?
+        .ok_or_else(battle_not_found)
+}
+
+/// [`lock_battle`] then [`authorize_battle`]'s access check on the locked row: two statements
+/// instead of four. The lock comes first; a refused caller's transaction rolls back, so taking
+/// it changes nothing for them.
+pub fn lock_authorized(
+    conn: &mut Db,
+    caller: &Caller,
+    battle_id: &str,
+    need: Need,
+) -> Result<(battles::Battle, CampaignAccess), ApiError> {
+    let battle = lock_battle(conn, battle_id)?;
+    let access = campaign_access(conn, caller, &battle.campaign_id, need).map_err(|e| match e {
+        ApiError::NotFound(_) => battle_not_found(),
+        other => other,
+    })?;
+    Ok((battle, access))
 }
 
 /// Reads the `Idempotency-Key` header (at most 200 characters).

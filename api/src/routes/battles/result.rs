@@ -25,8 +25,8 @@ use crate::error::{ApiError, FieldError, Problem};
 use crate::store::{self, aftermath as rows, battles, campaigns};
 
 use super::{
-    BattleResponse, BattleResult, RecordedLoss, authorize_battle, idempotency_key, idempotent,
-    lock_battle, owned_forces, player_forces, states, to_value,
+    BattleResponse, BattleResult, RecordedLoss, idempotency_key, idempotent, lock_authorized,
+    player_forces, states, to_value,
 };
 
 /// `win` or `draw`.
@@ -214,10 +214,15 @@ pub async fn record_result(
     let actor = user.user_id.clone();
     let scope = format!("POST /api/v1/battles/{battle_id}/result");
     idempotent(&state, &user.user_id, scope, key, &body, move |conn| {
-        let (_, access) = authorize_battle(conn, &caller, &battle_id, Need::Write)?;
-        let battle = lock_battle(conn, &battle_id)?;
+        let (battle, access) = lock_authorized(conn, &caller, &battle_id, Need::Write)?;
         let forces = player_forces(&battle)?;
-        if !access.is_organiser() && owned_forces(conn, &access, &forces)?.is_empty() {
+        // Both player forces in one statement: for the ownership check and the snapshots.
+        let stored = store::forces::find_many(conn, &forces)?;
+        let owns = access
+            .user_id
+            .as_deref()
+            .is_some_and(|user| stored.iter().any(|f| f.owner_id == user));
+        if !access.is_organiser() && !owns {
             return Err(ApiError::Forbidden(
                 "Only a side's owner or the organiser may record the result.".to_owned(),
             ));
@@ -252,7 +257,9 @@ pub async fn record_result(
         }
         let mut snapshots = Snapshots::new();
         for id in &forces {
-            let force = store::forces::find_by_id(conn, id)?
+            let force = stored
+                .iter()
+                .find(|f| f.id == *id)
                 .ok_or_else(|| ApiError::Conflict(format!("Force {id} no longer exists.")))?;
             let roster = force.roster().map_err(|e| ApiError::Internal(e.into()))?;
             snapshots.insert(id.clone(), (roster, force.version));
@@ -279,9 +286,9 @@ pub async fn record_result(
                 version: 1,
                 updated_at: now,
             };
-            rows::insert(conn, &row)?;
             aftermaths.push(row);
         }
+        rows::insert_all(conn, &aftermaths)?;
         let next = battles::Battle {
             state: if confirmed {
                 states::AFTERMATH

@@ -6,16 +6,17 @@
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, post, web};
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
 use crate::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 use crate::store::history::HistoryCause;
-use crate::store::ledger::{self, LedgerKind, NewLedgerEntry};
+use crate::store::ledger::{self, LedgerError, LedgerKind, NewLedgerEntry};
 use crate::store::{self, aftermath as rows, battles, forces};
 
 use super::super::{idempotency_key, idempotent, problems, states, to_value};
-use super::{AftermathResponse, begin, response, rolled_state, save, scope};
+use super::{AftermathResponse, begin, response_with, save, scope};
 
 /// Finalizes one force's post-battle sequence. Two concurrent finalizes: exactly one succeeds,
 /// the other gets 409.
@@ -54,26 +55,29 @@ pub async fn finalize_aftermath(
     let actor = user.user_id.clone();
     let scope = scope(&battle_id, &force_id, "finalize");
     idempotent(&state, &user.user_id, scope, key, &body, move |conn| {
-        let step = begin(conn, &caller, &battle_id, &force_id)?;
-        let aftermath = rolled_state(&step.row)?;
+        let mut step = begin(conn, &caller, &battle_id, &force_id)?;
+        let aftermath = step.rolled()?;
         let outcome = aftermath.finalize().map_err(problems)?;
         let now = store::now();
         let cause = HistoryCause::new("battle", Some(&actor)).with_id(&battle_id);
-        forces::replace_roster_if_version(
+        // The stored roster is the battle-start snapshot while the force is still at the
+        // snapshot's version, which the update checks: no need to read it back.
+        let committed = forces::replace_roster_from(
             conn,
             &force_id,
             step.row.force_version,
+            &aftermath.battle_start,
             &outcome.roster,
             &cause,
             &outcome.rolls,
             now,
-        )?
-        .ok_or_else(|| {
-            ApiError::Conflict(
+        )?;
+        if !committed {
+            return Err(ApiError::Conflict(
                 "The force changed since this battle's result was recorded; its post-battle sequence cannot be committed over that change."
                     .to_owned(),
-            )
-        })?;
+            ));
+        }
         let cp = outcome.campaign_points;
         let mut entries = vec![NewLedgerEntry {
             kind: LedgerKind::Earned,
@@ -100,34 +104,42 @@ pub async fn finalize_aftermath(
                 note: Some("forfeited: campaign points are not banked".to_owned()),
             });
         }
-        let balance = ledger::append(conn, &force_id, &entries, now)?;
-        if balance != i64::from(cp.balance) {
-            // A ledger entry (an organiser's adjustment) committed after this step read the
-            // balance: the outcome would disagree with the ledger. Nothing is kept; a retry
-            // reads the new balance.
-            return Err(ApiError::Conflict(
+        // A ledger entry (an organiser's adjustment) committed after this step read the
+        // balance takes the next `seq` first (a unique violation here), or would leave the
+        // outcome disagreeing with the ledger. Nothing is kept; a retry reads the new balance.
+        let changed = || {
+            ApiError::Conflict(
                 "The force's campaign points changed while finalizing; retry.".to_owned(),
-            ));
+            )
+        };
+        let balance = match ledger::append_after(conn, &force_id, step.ledger, &entries, now) {
+            Err(LedgerError::Db(DieselError::DatabaseError(
+                DatabaseErrorKind::UniqueViolation,
+                _,
+            ))) => return Err(changed()),
+            other => other?,
+        };
+        if balance != i64::from(cp.balance) {
+            return Err(changed());
         }
         let outcome_json =
             serde_json::to_string(&outcome).map_err(|e| ApiError::Internal(e.into()))?;
         let row = save(conn, &step.row, rows::FINALIZED, &aftermath, Some(outcome_json))?;
-        let all = rows::list_for_battle(conn, &battle_id)?;
-        if all.iter().all(|r| r.stage == rows::FINALIZED) {
-            let battle = battles::find_by_id(conn, &battle_id)?
-                .ok_or_else(super::super::battle_not_found)?;
+        if rows::count_unfinalized(conn, &battle_id)? == 0 {
+            // The battle row is locked by this transaction since `begin`: its version is ours.
             let next = battles::Battle {
                 state: states::COMPLETE.to_owned(),
-                version: battle.version + 1,
+                version: step.battle.version + 1,
                 updated_at: now,
-                ..battle
+                ..step.battle
             };
             if !battles::update_if_version(conn, &next)? {
                 return Err(ApiError::Conflict("The battle changed; retry.".to_owned()));
             }
         }
         tracing::info!(battle.id = %battle_id, force.id = %force_id, "Finalized aftermath");
-        Ok((StatusCode::OK, to_value(&response(&row, Vec::new(), Default::default())?)?))
+        let answer = response_with(&row, None, Some(to_value(&outcome)?), Vec::new(), Default::default())?;
+        Ok((StatusCode::OK, to_value(&answer)?))
     })
     .await
 }

@@ -24,9 +24,9 @@ use utoipa::ToSchema;
 use crate::auth::{Caller, CampaignAccess, Need};
 use crate::db::Db;
 use crate::error::{ApiError, FieldError};
-use crate::store::{self, aftermath as rows, campaigns};
+use crate::store::{self, aftermath as rows, battles, campaigns};
 
-use super::{authorize_battle, lock_battle, states};
+use super::{lock_authorized, states};
 
 /// Player-entered dice, keyed by step and then subject (API.md › Dice).
 pub type RawDice = BTreeMap<String, BTreeMap<String, Vec<u8>>>;
@@ -130,31 +130,56 @@ pub fn table_dice(raw: Option<&RawDice>) -> Result<TableDice, ApiError> {
 
 /// A step's context, loaded under the battle's row lock.
 pub struct Step {
+    /// The battle, as locked.
+    pub battle: battles::Battle,
     /// The aftermath row.
     pub row: rows::AftermathRow,
     /// The caller's access.
     pub access: CampaignAccess,
     /// The campaign's house rules.
     pub rules: fad_domain::house_rules::HouseRules,
+    /// The force's newest ledger entry as (seq, balance), read under the lock.
+    pub ledger: Option<(i64, i64)>,
+    /// The rolled state with the current bank (see [`with_current_bank`]); `None` unless the
+    /// stage is `rolled`.
+    state: Option<Aftermath>,
+}
+
+impl Step {
+    /// The force's campaign-point balance now.
+    pub fn balance(&self) -> u32 {
+        let balance = self.ledger.map_or(0, |(_, balance)| balance);
+        u32::try_from(balance).unwrap_or(u32::MAX)
+    }
+
+    /// The stored domain state; 409 before `roll` and after `finalize`.
+    pub fn rolled(&mut self) -> Result<Aftermath, ApiError> {
+        match self.row.stage.as_str() {
+            rows::OPEN => Err(not_rolled()),
+            rows::FINALIZED => Err(finalized()),
+            _ => self
+                .state
+                .take()
+                .ok_or_else(|| internal("rolled aftermath without state")),
+        }
+    }
 }
 
 /// Authorizes a step (the force's owner or the organiser), locks the battle, and loads the row.
-/// 409 unless the battle is in `aftermath`.
+/// 409 unless the battle is in `aftermath`. Three statements: the lock, the caller's
+/// membership, and the row with the force's owner, ledger balance and campaign settings.
 pub fn begin(
     conn: &mut Db,
     caller: &Caller,
     battle_id: &str,
     force_id: &str,
 ) -> Result<Step, ApiError> {
-    let (_, access) = authorize_battle(conn, caller, battle_id, Need::Write)?;
-    let battle = lock_battle(conn, battle_id)?;
-    let row = rows::find(conn, battle_id, force_id)?.ok_or_else(|| {
-        ApiError::NotFound("That force has no post-battle sequence in this battle.".to_owned())
-    })?;
-    let row = with_current_bank(conn, row)?;
-    let force =
-        store::forces::find_by_id(conn, force_id)?.ok_or_else(|| ApiError::not_found("force"))?;
-    if !access.is_user_or_organiser(&force.owner_id) {
+    let (battle, access) = lock_authorized(conn, caller, battle_id, Need::Write)?;
+    let loaded =
+        rows::find_for_step(conn, battle_id, force_id, &battle.campaign_id)?.ok_or_else(|| {
+            ApiError::NotFound("That force has no post-battle sequence in this battle.".to_owned())
+        })?;
+    if !access.is_user_or_organiser(&loaded.owner_id) {
         return Err(ApiError::Forbidden(
             "Only the force's owner or the organiser may run its post-battle sequence.".to_owned(),
         ));
@@ -177,10 +202,28 @@ pub fn begin(
             ));
         }
     }
-    let campaign =
-        campaigns::find_by_id(conn, &battle.campaign_id)?.ok_or_else(super::battle_not_found)?;
-    let rules = campaign.settings().map_err(internal)?.house_rules;
-    Ok(Step { row, access, rules })
+    let settings = loaded.settings.ok_or_else(super::battle_not_found)?;
+    let rules = serde_json::from_str::<campaigns::CampaignSettings>(&settings)
+        .map_err(internal)?
+        .house_rules;
+    let row = loaded.row;
+    let ledger = loaded.ledger;
+    let state = match row.stage.as_str() {
+        rows::ROLLED => parse_state(&row)?.map(|mut aftermath| {
+            // As in `with_current_bank`: the balance as it is now.
+            aftermath.cp_banked = u32::try_from(ledger.map_or(0, |(_, b)| b)).unwrap_or(u32::MAX);
+            aftermath
+        }),
+        _ => None,
+    };
+    Ok(Step {
+        battle,
+        row,
+        access,
+        rules,
+        ledger,
+        state,
+    })
 }
 
 /// The row with its rolled state's banked campaign points set to the force's ledger balance
@@ -206,17 +249,12 @@ pub fn with_current_bank(
     Ok(row)
 }
 
-/// The stored domain state; 409 before `roll` and after `finalize`.
-pub fn rolled_state(row: &rows::AftermathRow) -> Result<Aftermath, ApiError> {
-    match row.stage.as_str() {
-        rows::OPEN => Err(ApiError::Conflict(
-            "Roll first: the post-battle rolls have not been made.".to_owned(),
-        )),
-        rows::FINALIZED => Err(ApiError::Conflict(
-            "This post-battle sequence is finalized.".to_owned(),
-        )),
-        _ => parse_state(row)?.ok_or_else(|| internal("rolled aftermath without state")),
-    }
+fn not_rolled() -> ApiError {
+    ApiError::Conflict("Roll first: the post-battle rolls have not been made.".to_owned())
+}
+
+fn finalized() -> ApiError {
+    ApiError::Conflict("This post-battle sequence is finalized.".to_owned())
 }
 
 fn parse_state(row: &rows::AftermathRow) -> Result<Option<Aftermath>, ApiError> {
@@ -258,7 +296,21 @@ pub fn response(
     unused_dice: EnteredDice,
 ) -> Result<AftermathResponse, ApiError> {
     let state = parse_state(row)?;
-    let (outcome, pending) = match (&row.outcome, &state) {
+    response_with(row, state.as_ref(), None, rolls, unused_dice)
+}
+
+/// [`response`] from the state and outcome the step already holds, instead of parsing back
+/// the JSON it just stored: `state` is the row's state, `done` its finalized outcome (read
+/// from the row when `None`).
+pub fn response_with(
+    row: &rows::AftermathRow,
+    state: Option<&Aftermath>,
+    done: Option<Value>,
+    rolls: RollLog,
+    unused_dice: EnteredDice,
+) -> Result<AftermathResponse, ApiError> {
+    let (outcome, pending) = match (&row.outcome, state) {
+        (Some(_), _) if done.is_some() => (done, None),
         (Some(done), _) => (Some(serde_json::from_str(done).map_err(internal)?), None),
         (None, Some(aftermath)) => {
             let outcome = aftermath.outcome().map_err(super::problems)?;

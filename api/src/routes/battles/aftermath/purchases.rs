@@ -17,7 +17,7 @@ use crate::store::aftermath as rows;
 
 use super::super::{idempotency_key, idempotent, problems, to_value};
 use super::{
-    AftermathResponse, RawDice, begin, dice_errors, response, rolled_state, save, scope, table_dice,
+    AftermathResponse, RawDice, begin, dice_errors, response_with, save, scope, table_dice,
 };
 
 /// The purchases (API.md).
@@ -82,8 +82,8 @@ pub async fn purchase_aftermath(
     let caller = user.caller();
     let scope = scope(&battle_id, &force_id, "purchases");
     idempotent(&state, &user.user_id, scope, key, &body, move |conn| {
-        let step = begin(conn, &caller, &battle_id, &force_id)?;
-        let mut aftermath = rolled_state(&step.row)?;
+        let mut step = begin(conn, &caller, &battle_id, &force_id)?;
+        let mut aftermath = step.rolled()?;
         let roster = aftermath.after_rolls.clone();
         dice.check_subjects(|s, subject| match s {
             RollStep::ReinforcementsExtra => subject == force_id,
@@ -96,10 +96,8 @@ pub async fn purchase_aftermath(
             .map_err(problems)?;
         let row = save(conn, &step.row, rows::ROLLED, &aftermath, None)?;
         let rolls = dice.take_log();
-        Ok((
-            StatusCode::OK,
-            to_value(&response(&row, rolls, dice.unused())?)?,
-        ))
+        let answer = response_with(&row, Some(&aftermath), None, rolls, dice.unused())?;
+        Ok((StatusCode::OK, to_value(&answer)?))
     })
     .await
 }

@@ -15,7 +15,7 @@ use crate::error::{ApiError, Problem};
 use crate::store::aftermath as rows;
 
 use super::super::{idempotency_key, idempotent, problems, to_value};
-use super::{AftermathResponse, begin, response, rolled_state, save, scope};
+use super::{AftermathResponse, begin, response_with, save, scope};
 
 /// A reinforcement allocation (API.md).
 #[derive(Debug, Deserialize, ToSchema)]
@@ -64,14 +64,12 @@ pub async fn reinforce_aftermath(
     let caller = user.caller();
     let scope = scope(&battle_id, &force_id, "reinforcements");
     idempotent(&state, &user.user_id, scope, key, &body, move |conn| {
-        let step = begin(conn, &caller, &battle_id, &force_id)?;
-        let mut aftermath = rolled_state(&step.row)?;
+        let mut step = begin(conn, &caller, &battle_id, &force_id)?;
+        let mut aftermath = step.rolled()?;
         aftermath.reinforce(choice).map_err(problems)?;
         let row = save(conn, &step.row, rows::ROLLED, &aftermath, None)?;
-        Ok((
-            StatusCode::OK,
-            to_value(&response(&row, Vec::new(), Default::default())?)?,
-        ))
+        let answer = response_with(&row, Some(&aftermath), None, Vec::new(), Default::default())?;
+        Ok((StatusCode::OK, to_value(&answer)?))
     })
     .await
 }

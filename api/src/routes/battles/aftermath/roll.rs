@@ -12,11 +12,11 @@ use fad_domain::roster::Force as Roster;
 use crate::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
-use crate::store::{self, aftermath as rows, battles};
+use crate::store::{aftermath as rows, battles};
 
 use super::super::{BattleResult, idempotency_key, idempotent, parse_body, problems, to_value};
 use super::{
-    AftermathResponse, DiceRequest, begin, dice_errors, response, save, scope, table_dice,
+    AftermathResponse, DiceRequest, begin, dice_errors, response_with, save, scope, table_dice,
 };
 
 /// This force's lines of the recorded result.
@@ -90,19 +90,18 @@ pub async fn roll_aftermath(
                     .to_owned(),
             ));
         }
-        let battle = battles::find_by_id(conn, &battle_id)?.ok_or_else(super::super::battle_not_found)?;
         let start: Roster = serde_json::from_str(&step.row.battle_start)
             .map_err(|e| ApiError::Internal(e.into()))?;
         dice.check_subjects(|s, subject| roll_subject_allowed(&force_id, &start, s, subject))
             .map_err(dice_errors)?;
-        let report = report_for(&battle, &force_id)?;
-        let banked = store::ledger::balance(conn, &force_id)?;
-        let banked = u32::try_from(banked).unwrap_or(u32::MAX);
+        let report = report_for(&step.battle, &force_id)?;
+        let banked = step.balance();
         let aftermath = Aftermath::roll(&force_id, &start, &report, banked, &mut dice, &step.rules)
             .map_err(problems)?;
         let row = save(conn, &step.row, rows::ROLLED, &aftermath, None)?;
         let rolls = dice.take_log();
-        Ok((StatusCode::OK, to_value(&response(&row, rolls, dice.unused())?)?))
+        let answer = response_with(&row, Some(&aftermath), None, rolls, dice.unused())?;
+        Ok((StatusCode::OK, to_value(&answer)?))
     })
     .await
 }
