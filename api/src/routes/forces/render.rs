@@ -178,7 +178,7 @@ mod tests {
     fn roster(name: &str, strength: u32) -> serde_json::Value {
         let unit = |id: &str| {
             serde_json::json!({"id": id, "name": format!("Squad {id}"), "kind": "squad",
-                "quality": "veteran", "resolve": "steady", "strength": strength,
+                "quality": "elite", "resolve": "steady", "strength": strength,
                 "starting_strength": 8, "armour": "improved", "basic_weapon": "assault_rifles",
                 "traits": ["brave", "fast"]})
         };
