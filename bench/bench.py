@@ -16,7 +16,8 @@ bench/RESULTS.md with the date, commit, machine and load average. Standard libra
 
 Usage: bench.py BINARY   (environment: FAD_BENCH_SECONDS per run, default 10;
 FAD_BENCH_PG server URL, default postgres://postgres@127.0.0.1:5432; FAD_BENCH_RUST_LOG, default
-info as in production: the access log line per request is part of the cost)
+info as in production: the access log line per request is part of the cost; FAD_BENCH_MALLOC_ARENA_MAX,
+default 2 as the Docker image sets it, empty for glibc's default)
 """
 
 import datetime
@@ -39,6 +40,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SECONDS = int(os.environ.get("FAD_BENCH_SECONDS", "10"))
 PG_SERVER = os.environ.get("FAD_BENCH_PG", "postgres://postgres@127.0.0.1:5432").rstrip("/")
 RUST_LOG = os.environ.get("FAD_BENCH_RUST_LOG", "info")
+MALLOC_ARENA_MAX = os.environ.get("FAD_BENCH_MALLOC_ARENA_MAX", "2")
 PASSWORD = "bench password that is long enough"
 W2_BATTLES = 64
 W2_WORKERS = 32
@@ -206,6 +208,9 @@ class Server:
                    DATABASE_URL=database_url, FAD_BIND="127.0.0.1:0", FAD_DATA_DIR=data_dir,
                    FAD_JWT_SECRET=secrets.token_hex(32), RUST_LOG=RUST_LOG,
                    FAD_AUTH_RATE_PER_MINUTE="100000", FAD_AUTH_RATE_BURST="100000")
+        # As the Docker image runs it (docker/Dockerfile).
+        if MALLOC_ARENA_MAX:
+            env["MALLOC_ARENA_MAX"] = MALLOC_ARENA_MAX
         self.log_file = open(self.log_path, "w")
         self.proc = subprocess.Popen([binary, "serve"], env=env, stdout=subprocess.PIPE,
                                      stderr=self.log_file, text=True)
@@ -526,7 +531,8 @@ def main():
         f"- Machine: {machine()}; PostgreSQL, the server and the load generators share it",
         f"- Load average (1/5/15 min): {load_start} at the start, {load_pg} after the "
         f"PostgreSQL runs, {loadavg()} at the end",
-        f"- {SECONDS} s per run, wrk with 2 threads, RUST_LOG={RUST_LOG}; whole run "
+        f"- {SECONDS} s per run, wrk with 2 threads, RUST_LOG={RUST_LOG}, server "
+        f"MALLOC_ARENA_MAX={MALLOC_ARENA_MAX or '(glibc default)'}; whole run "
         f"{elapsed:.0f} s",
         "",
         "| Run | What | req/s | p50 ms | p99 ms | errors |",

@@ -47,6 +47,8 @@ pub struct AppState {
     pub jwt_secret: JwtSecret,
     /// Token keys and the login rate limiter, built once and shared by every worker.
     pub auth: auth::AuthState,
+    /// Rendered force rosters, reused while a force's stored roster is unchanged.
+    pub rosters: routes::forces::render::RenderedRosters,
 }
 
 impl AppState {
@@ -63,6 +65,7 @@ impl AppState {
             jwt_secret: config.jwt_secret.clone(),
             config,
             auth,
+            rosters: Default::default(),
         }
     }
 }
@@ -280,6 +283,11 @@ async fn serve_until_signal(state: AppState) -> anyhow::Result<()> {
     if let Some(workers) = config.workers {
         server = server.workers(workers);
     }
+    // Blocking tasks are database work, which waits for a pooled connection, and short CPU
+    // work (password hashing, odds). More threads per worker than connections would mostly park
+    // on the pool: context switches, and memory (a stack and a malloc arena each). tokio's
+    // default allows hundreds.
+    server = server.worker_max_blocking_threads(config.db_pool_size.max(2) as usize);
     let server = server
         .bind(config.bind)
         .with_context(|| format!("cannot listen on {} (FAD_BIND / --bind)", config.bind))?;

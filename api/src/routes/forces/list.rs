@@ -1,5 +1,6 @@
 //! `GET /api/v1/campaigns/{campaign_id}/forces`: a campaign's forces.
 
+use actix_web::http::header::ContentType;
 use actix_web::{HttpResponse, get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -55,9 +56,15 @@ pub async fn list_forces(
             )?)
         })
         .await?;
-    let body = rows
-        .into_iter()
-        .map(ForceResponse::new)
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(HttpResponse::Ok().json(body))
+    let mut body = String::from("[");
+    for (i, force) in rows.iter().enumerate() {
+        if i > 0 {
+            body.push(',');
+        }
+        body.push_str(&state.rosters.force_json(force)?);
+    }
+    body.push(']');
+    Ok(HttpResponse::Ok()
+        .content_type(ContentType::json())
+        .body(body))
 }

@@ -18,6 +18,7 @@ pub mod import;
 pub mod ledger;
 pub mod list;
 pub mod read;
+pub mod render;
 pub mod update;
 
 use std::collections::HashSet;

@@ -1,5 +1,6 @@
 //! `GET /api/v1/forces/{force_id}`: a force with its points, in two SQL statements.
 
+use actix_web::http::header::ContentType;
 use actix_web::{HttpResponse, get, web};
 
 use crate::AppState;
@@ -36,5 +37,6 @@ pub async fn get_force(
         .await?;
     Ok(HttpResponse::Ok()
         .insert_header(etag(force.version))
-        .json(ForceResponse::new(force)?))
+        .content_type(ContentType::json())
+        .body(state.rosters.force_json(&force)?))
 }

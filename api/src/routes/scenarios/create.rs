@@ -2,9 +2,10 @@
 //! generation). Both sides' choices, or one side against a non-player force, in one request.
 //!
 //! Honours `Idempotency-Key` ([`crate::store::idempotency`]): the same key and body answer the
-//! first response again (without the share token, which is stored hashed) and roll nothing.
+//! first response again (without the share token, which is stored hashed) and store nothing new.
 
 use actix_web::http::StatusCode;
+use actix_web::http::header::ContentType;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 
 use std::collections::BTreeMap;
@@ -122,57 +123,93 @@ pub async fn create_scenario(
     let token = if share { Some(share_token()?) } else { None };
     let user_id = user.user_id;
     let token_hash = token.as_deref().map(hash_secret);
-    let (status, json) = state
-        .db
-        .transaction(move |conn| {
-            if let Some(key) = &key
-                && let Some(first) = idempotency::find(conn, &user_id, SCOPE, key)?
-            {
-                if first.request_hash != request_hash {
-                    return Err(ApiError::Conflict(
-                        "This Idempotency-Key was used with a different request body.".into(),
-                    ));
-                }
-                let value: serde_json::Value = serde_json::from_str(&first.response)
-                    .map_err(|e| ApiError::Internal(e.into()))?;
-                return Ok((StatusCode::OK, value));
+    // Generation and serialization are pure CPU: they run before the transaction, so SQLite's
+    // one writer holds its lock only for the inserts. A replay discards this unseen scenario.
+    let doc = generate::run(prepared, seed)?;
+    let row = ScenarioRow {
+        id: store::new_id(),
+        created_by: user_id.clone(),
+        share_token_hash: token_hash,
+        document: to_json(&doc)?,
+        created_at: store::now(),
+    };
+    let id = row.id.clone();
+    let created_at = row.created_at;
+    let mut response = ScenarioResponse::new(&row, doc);
+    // The stored replay never holds the share link (the token is kept hashed only).
+    let replay = key.is_some().then(|| to_json(&response)).transpose()?;
+    let body = match (&replay, &token) {
+        (Some(replay), None) => replay.clone(),
+        (_, token) => {
+            if let Some(token) = token {
+                response.share_url = Some(format!("/scenarios/shared/{token}"));
+                response.share_api_url = Some(format!("/api/v1/scenarios/shared/{token}"));
             }
-            let doc = generate::run(prepared, seed)?;
-            let row = ScenarioRow {
-                id: store::new_id(),
-                created_by: user_id.clone(),
-                share_token_hash: token_hash,
-                document: serde_json::to_string(&doc).map_err(|e| ApiError::Internal(e.into()))?,
-                created_at: store::now(),
-            };
-            scenarios::insert(conn, &row)?;
-            let response = ScenarioResponse::new(&row, doc);
-            let value =
-                serde_json::to_value(&response).map_err(|e| ApiError::Internal(e.into()))?;
-            if let Some(key) = key {
-                idempotency::insert(
-                    conn,
-                    &IdempotentResponse {
-                        user_id,
-                        scope: SCOPE.to_owned(),
-                        idempotency_key: key,
-                        request_hash,
-                        status: 201,
-                        response: value.to_string(),
-                        created_at: row.created_at,
-                    },
-                )?;
-            }
-            Ok((StatusCode::CREATED, value))
-        })
-        .await?;
-    let mut json = json;
-    if let (Some(token), StatusCode::CREATED) = (token, status) {
-        json["share_url"] = format!("/scenarios/shared/{token}").into();
-        json["share_api_url"] = format!("/api/v1/scenarios/shared/{token}").into();
-    }
-    let id = json["id"].as_str().unwrap_or_default().to_owned();
+            to_json(&response)?
+        }
+    };
+    let replayed = match key.zip(replay) {
+        // One statement: no transaction needed.
+        None => {
+            state
+                .db
+                .write_one(move |conn| Ok(scenarios::insert(conn, &row)?))
+                .await?;
+            None
+        }
+        Some((key, replay)) => {
+            state
+                .db
+                .transaction(move |conn| {
+                    if let Some(first) = idempotency::find(conn, &user_id, SCOPE, &key)? {
+                        if first.request_hash != request_hash {
+                            return Err(ApiError::Conflict(
+                                "This Idempotency-Key was used with a different request body."
+                                    .into(),
+                            ));
+                        }
+                        return Ok(Some(first.response));
+                    }
+                    scenarios::insert(conn, &row)?;
+                    idempotency::insert(
+                        conn,
+                        &IdempotentResponse {
+                            user_id,
+                            scope: SCOPE.to_owned(),
+                            idempotency_key: key,
+                            request_hash,
+                            status: 201,
+                            response: replay,
+                            created_at,
+                        },
+                    )?;
+                    Ok(None)
+                })
+                .await?
+        }
+    };
+    let (status, id, body) = match replayed {
+        // The first answer again, byte for byte.
+        Some(first) => {
+            let id = serde_json::from_str::<Identified>(&first)
+                .map_err(|e| ApiError::Internal(e.into()))?
+                .id;
+            (StatusCode::OK, id, first)
+        }
+        None => (StatusCode::CREATED, id, body),
+    };
     Ok(HttpResponse::build(status)
         .insert_header(("Location", format!("/api/v1/scenarios/{id}")))
-        .json(json))
+        .content_type(ContentType::json())
+        .body(body))
+}
+
+/// The id of a stored response, for the `Location` of a replay.
+#[derive(serde::Deserialize)]
+struct Identified {
+    id: String,
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Result<String, ApiError> {
+    serde_json::to_string(value).map_err(|e| ApiError::Internal(e.into()))
 }
