@@ -298,19 +298,7 @@ impl Database {
         F: FnOnce(&mut Db) -> Result<T, ApiError> + Send + 'static,
         T: Send + 'static,
     {
-        let pool = self.pool.clone();
-        let tally = probe::current_tally();
-        actix_web::web::block(move || {
-            let mut pooled = checkout(&pool)?;
-            let conn: &mut Db = &mut pooled;
-            let before = probe::counts(conn);
-            let result = f(conn);
-            if let Some(tally) = tally {
-                tally.add_since(conn, before);
-            }
-            result
-        })
-        .await?
+        self.on_blocking_pool(false, f).await
     }
 
     /// Runs `f` inside one transaction on a pooled connection, off the async workers. The
@@ -325,27 +313,8 @@ impl Database {
         F: FnOnce(&mut Db) -> Result<T, ApiError> + Send + 'static,
         T: Send + 'static,
     {
-        let pool = self.pool.clone();
-        let writer = self.sqlite_writer.clone();
-        let backend = self.backend;
-        let tally = probe::current_tally();
-        actix_web::web::block(move || {
-            let mut pooled = checkout(&pool)?;
-            let conn: &mut Db = &mut pooled;
-            let _guard = match backend {
-                // A poisoned lock only means another transaction panicked; the lock itself
-                // guards nothing but ordering, so it is safe to keep using.
-                Backend::Sqlite => Some(writer.lock().unwrap_or_else(|e| e.into_inner())),
-                Backend::Postgres => None,
-            };
-            let before = probe::counts(conn);
-            let result = conn.transaction(f);
-            if let Some(tally) = tally {
-                tally.add_since(conn, before);
-            }
-            result
-        })
-        .await?
+        self.on_blocking_pool(true, move |conn| conn.transaction(f))
+            .await
     }
 
     /// Runs `f`, which sends exactly one writing statement (atomic by itself), on a pooled
@@ -356,17 +325,29 @@ impl Database {
         F: FnOnce(&mut Db) -> Result<T, ApiError> + Send + 'static,
         T: Send + 'static,
     {
+        self.on_blocking_pool(true, f).await
+    }
+
+    /// Checks out a connection on actix's blocking thread pool and runs `f` with it, counting
+    /// its statements for the probe. A `writer` on SQLite first takes the writer lock, so
+    /// writers queue in the process instead of failing on SQLite's busy lock.
+    async fn on_blocking_pool<T, F>(&self, writer: bool, f: F) -> Result<T, ApiError>
+    where
+        F: FnOnce(&mut Db) -> Result<T, ApiError> + Send + 'static,
+        T: Send + 'static,
+    {
         let pool = self.pool.clone();
-        let writer = self.sqlite_writer.clone();
-        let backend = self.backend;
+        let sqlite_writer =
+            (writer && self.backend == Backend::Sqlite).then(|| self.sqlite_writer.clone());
         let tally = probe::current_tally();
         actix_web::web::block(move || {
             let mut pooled = checkout(&pool)?;
             let conn: &mut Db = &mut pooled;
-            let _guard = match backend {
-                Backend::Sqlite => Some(writer.lock().unwrap_or_else(|e| e.into_inner())),
-                Backend::Postgres => None,
-            };
+            // A poisoned lock only means another writer panicked; the lock itself guards
+            // nothing but ordering, so it is safe to keep using.
+            let _guard = sqlite_writer
+                .as_ref()
+                .map(|lock| lock.lock().unwrap_or_else(|e| e.into_inner()));
             let before = probe::counts(conn);
             let result = f(conn);
             if let Some(tally) = tally {
