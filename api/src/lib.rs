@@ -17,6 +17,7 @@ pub mod routes;
 pub mod schema;
 pub mod store;
 pub mod telemetry;
+pub mod web;
 
 use crate::config::{
     Cli, Command, Config, DbArgs, ExportArgs, ImportArgs, JwtSecret, ServeArgs, SetPasswordArgs,
@@ -27,7 +28,7 @@ use actix_cors::Cors;
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderName};
-use actix_web::{App, HttpServer, web};
+use actix_web::{App, HttpServer};
 use anyhow::Context;
 use std::io::Write;
 use std::sync::Arc;
@@ -357,7 +358,7 @@ pub fn build_app(
     let (app, api) = App::new()
         .into_utoipa_app()
         .openapi(openapi::ApiDoc::openapi())
-        .app_data(web::Data::new(state))
+        .app_data(actix_web::web::Data::new(state))
         .app_data(extract::json_config(limit))
         .app_data(extract::payload_config(limit))
         .app_data(extract::path_config())
@@ -366,8 +367,8 @@ pub fn build_app(
         .split_for_parts();
     let routes = RouteTable::from_openapi(&api);
     app.service(SwaggerUi::new("/docs/{_:.*}").url("/api-docs/openapi.json", api))
-        .service(web::redirect("/docs", "/docs/"))
-        .default_service(web::to(move |req| {
+        .service(actix_web::web::redirect("/docs", "/docs/"))
+        .default_service(actix_web::web::to(move |req| {
             middleware::fallback(req, routes.clone())
         }))
         .wrap(cors)
@@ -430,11 +431,11 @@ mod tests {
         HttpResponse::Ok().body(body.into_inner().name)
     }
 
-    async fn actix_json(body: web::Json<Body>) -> HttpResponse {
+    async fn actix_json(body: actix_web::web::Json<Body>) -> HttpResponse {
         HttpResponse::Ok().body(body.into_inner().name)
     }
 
-    async fn query(_: web::Query<Query>) -> HttpResponse {
+    async fn query(_: actix_web::web::Query<Query>) -> HttpResponse {
         HttpResponse::Ok().finish()
     }
 
@@ -496,9 +497,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let app = test::init_service(
             build_app(state(dir.path()))
-                .route("/ours", web::post().to(ours))
-                .route("/actix", web::post().to(actix_json))
-                .route("/query", web::post().to(query)),
+                .route("/ours", actix_web::web::post().to(ours))
+                .route("/actix", actix_web::web::post().to(actix_json))
+                .route("/query", actix_web::web::post().to(query)),
         )
         .await;
         let json = "application/json";

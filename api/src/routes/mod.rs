@@ -20,6 +20,7 @@ pub const API_BASE: &str = "/api/v1";
 pub fn configure(cfg: &mut ServiceConfig) {
     probes::configure(cfg);
     sheets::configure(cfg);
+    crate::web::configure(cfg);
     cfg.service(
         scope(API_BASE)
             .configure(auth::configure)
