@@ -275,15 +275,16 @@ both_backends! {
     }
 
     fn rules_3_6_night_fighting_adds_a_logged_d6_of_dummy_markers(app: &TestApp) {
-        let day = Game::new(app, false);
-        assert_eq!(day.battle["night_fighting"], false);
-        // By day there is no night-fighting roll to enter.
-        let p = assert_problem(day.post(app, &day.people.owner, "orders", &json!({"force_id": day.blue_id(),
-            "stance": "offensive", "attitude": "aggressive",
-            "dice": {"night_fighting": {day.blue_id(): [4]}}})), 422);
-        assert_eq!(p["errors"][0]["field"], format!("dice.night_fighting.{}", day.blue_id()), "{p}");
         let g = Game::new(app, true);
         assert_eq!(g.battle["night_fighting"], true);
+        // A day battle of the same forces: no night-fighting roll to enter.
+        let day = ok(app.post_json_with_token(&format!("/api/v1/campaigns/{}/battles", g.blue["campaign_id"].as_str().unwrap()),
+            &json!({"sides": [{"force_id": g.blue_id()}, {"force_id": g.red_id()}]}), &g.people.owner.token));
+        assert_eq!(day["night_fighting"], false);
+        let p = assert_problem(app.post_json_with_token(&format!("/api/v1/battles/{}/scenario/orders", day["id"].as_str().unwrap()),
+            &json!({"force_id": g.blue_id(), "stance": "offensive", "attitude": "aggressive",
+                    "dice": {"night_fighting": {g.blue_id(): [4]}}}), &g.people.owner.token), 422);
+        assert_eq!(p["errors"][0]["field"], format!("dice.night_fighting.{}", g.blue_id()), "{p}");
         let (blue, red) = (g.blue_id(), g.red_id());
         let v = g.play(app, Some(4));
         // Blue: 5 − 1 (Relentless droids) + 4 (entered) = 8 dummies.
