@@ -32,6 +32,7 @@ mod odds;
 mod openapi_drift;
 mod races;
 mod round_trips;
+mod rules_audit;
 mod rules_reference;
 mod scenarios;
 mod security_headers;

@@ -141,6 +141,8 @@ diesel::table! {
         updated_at -> Timestamp,
         /// Voids and reopenings as a JSON array (see `store::battles::Correction`).
         corrections -> Text,
+        /// Options chosen at set-up as a JSON object (see `store::battles::BattleOptions`).
+        options -> Text,
     }
 }
 

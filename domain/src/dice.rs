@@ -47,6 +47,8 @@ named_enum! {
         NpfDispersion = "npf_dispersion",
         /// Non-player decision to block (4+).
         NpfBlock = "npf_block",
+        /// Night fighting's extra dummy markers (1d6 per side; subject is the force id).
+        NightFighting = "night_fighting",
         /// Infantry replacements.
         Replacement = "replacement",
         /// Vehicle replacements.

@@ -279,9 +279,21 @@ impl Unit {
     pub fn is_lone_figure(&self) -> bool {
         self.kind.is_infantry_type() && self.starting_strength == 1
     }
-    /// Traits with the implied ones (Zombie → Relentless, Fanatic).
+    /// Traits with the implied ones (Zombie → Relentless, Fanatic; self-less Droid Troopers →
+    /// Relentless).
     pub fn effective_traits(&self) -> Vec<Trait> {
-        effective_traits(&self.traits)
+        effective_traits(&self.traits, &self.trait_options)
+    }
+    /// Whether the unit takes the field in a battle (RULES.md C6, C16, S14): on the roster as
+    /// active, and for a vehicle not left damaged (unrepaired) or destroyed. Everything that
+    /// asks whether a unit is present in a battle asks this.
+    pub fn is_fielded(&self) -> bool {
+        self.status == UnitStatus::Active
+            && !(self.kind == UnitKind::Vehicle
+                && matches!(
+                    self.vehicle_state,
+                    Some(VehicleState::Damaged | VehicleState::Destroyed)
+                ))
     }
     /// Whether the unit has `t`, directly or implied.
     pub fn has_trait(&self, t: Trait) -> bool {

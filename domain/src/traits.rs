@@ -2,6 +2,7 @@
 //! S000 › TRAITS, POINT VALUE SYSTEM › UNIT TRAITS). Aliases follow RULES.md F18.
 
 use crate::named_enum;
+use crate::points::TraitOptions;
 
 named_enum! {
     /// A unit trait (RULES.md §1.13).
@@ -198,12 +199,12 @@ impl Trait {
         matches!(self, Self::Fanatic | Self::Zombie)
     }
 
-    /// Traits this one brings with it (³: Zombies are also Relentless and Fanatic).
-    pub fn implied(self) -> &'static [Trait] {
-        match self {
-            Self::Zombie => &[Self::Relentless, Self::Fanatic],
-            _ => &[],
-        }
+    /// Traits this one brings with it under `options` (the rows of [`IMPLIED_TRAITS`]).
+    pub fn implied(self, options: &TraitOptions) -> impl Iterator<Item = Trait> + '_ {
+        IMPLIED_TRAITS
+            .iter()
+            .filter(move |row| row.trait_ == self && row.when.holds(options))
+            .flat_map(|row| row.implied.iter().copied())
     }
 
     /// Traits granted by mission bonuses (RULES.md §1.13, §3.10).
@@ -231,11 +232,56 @@ pub enum DummyMarkerGroup {
     Removes,
 }
 
-/// A unit's traits with the implied ones added (Zombie → Relentless, Fanatic).
-pub fn effective_traits(traits: &[Trait]) -> Vec<Trait> {
+/// When a row of [`IMPLIED_TRAITS`] applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImpliedWhen {
+    /// Whenever the unit has the trait.
+    Always,
+    /// Only for Droid Troopers without self-preservation (the ×1.6 option).
+    DroidSelfLess,
+}
+
+impl ImpliedWhen {
+    fn holds(self, options: &TraitOptions) -> bool {
+        match self {
+            Self::Always => true,
+            Self::DroidSelfLess => options.droid_self_less,
+        }
+    }
+}
+
+/// One trait that brings others with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImpliedTraits {
+    /// The trait the unit has.
+    pub trait_: Trait,
+    /// When it brings the others.
+    pub when: ImpliedWhen,
+    /// The traits it brings.
+    pub implied: &'static [Trait],
+}
+
+/// Traits that bring others with them (RULES.md §1.13): ³ Zombies are also Relentless and
+/// Fanatic; Droid Troopers without self-preservation acquire Relentless (so no recon duty and
+/// −1 dummy marker, §3.3, §3.6). Implied traits are never charged again in points.
+pub const IMPLIED_TRAITS: [ImpliedTraits; 2] = [
+    ImpliedTraits {
+        trait_: Trait::Zombie,
+        when: ImpliedWhen::Always,
+        implied: &[Trait::Relentless, Trait::Fanatic],
+    },
+    ImpliedTraits {
+        trait_: Trait::DroidTroopers,
+        when: ImpliedWhen::DroidSelfLess,
+        implied: &[Trait::Relentless],
+    },
+];
+
+/// A unit's traits with the implied ones added under its trait options ([`IMPLIED_TRAITS`]).
+pub fn effective_traits(traits: &[Trait], options: &TraitOptions) -> Vec<Trait> {
     let mut all: Vec<Trait> = traits.to_vec();
     for t in traits {
-        all.extend_from_slice(t.implied());
+        all.extend(t.implied(options));
     }
     all.sort();
     all.dedup();
@@ -321,10 +367,56 @@ mod tests {
 
     #[test]
     fn zombies_are_relentless_and_fanatic() {
+        let plain = TraitOptions::default();
         assert_eq!(
-            effective_traits(&[Trait::Zombie]),
+            effective_traits(&[Trait::Zombie], &plain),
             [Trait::Fanatic, Trait::Relentless, Trait::Zombie]
         );
         assert!(Trait::Zombie.freezes_resolve() && Trait::Fanatic.freezes_resolve());
+    }
+
+    #[test]
+    fn rules_1_13_self_less_droid_troopers_acquire_relentless() {
+        let self_less = TraitOptions {
+            droid_self_less: true,
+            ..TraitOptions::default()
+        };
+        assert_eq!(
+            effective_traits(&[Trait::DroidTroopers], &self_less),
+            [Trait::DroidTroopers, Trait::Relentless]
+        );
+        // Self-preserving droids (the default option) bring nothing.
+        assert_eq!(
+            effective_traits(&[Trait::DroidTroopers], &TraitOptions::default()),
+            [Trait::DroidTroopers]
+        );
+        // The option alone implies nothing without the trait.
+        assert_eq!(
+            effective_traits(&[Trait::Tough], &self_less),
+            [Trait::Tough]
+        );
+    }
+
+    #[test]
+    fn the_implied_table_has_exactly_the_two_rows_of_the_rules() {
+        let rows: Vec<_> = IMPLIED_TRAITS
+            .iter()
+            .map(|r| (r.trait_, r.when, r.implied.to_vec()))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (
+                    Trait::Zombie,
+                    ImpliedWhen::Always,
+                    vec![Trait::Relentless, Trait::Fanatic]
+                ),
+                (
+                    Trait::DroidTroopers,
+                    ImpliedWhen::DroidSelfLess,
+                    vec![Trait::Relentless]
+                ),
+            ]
+        );
     }
 }

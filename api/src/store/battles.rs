@@ -42,6 +42,16 @@ pub struct Battle {
     pub updated_at: NaiveDateTime,
     /// The organiser's corrections ([`Correction`]s) as a JSON array, oldest first.
     pub corrections: String,
+    /// Options chosen at set-up ([`BattleOptions`]) as a JSON object.
+    pub options: String,
+}
+
+/// Options chosen when a battle is set up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BattleOptions {
+    /// The battle is fought at night: each side adds 1d6 dummy markers (RULES.md §3.6).
+    pub night_fighting: bool,
 }
 
 /// One organiser correction of a battle: a void or a reopening. A reopening keeps the result it
@@ -71,7 +81,12 @@ pub struct Correction {
 }
 
 impl Battle {
-    /// The parsed corrections.
+    /// The parsed set-up options.
+    pub fn options(&self) -> Result<BattleOptions, serde_json::Error> {
+        serde_json::from_str(&self.options)
+    }
+
+    /// The corrections, oldest first.
     pub fn corrections(&self) -> Result<Vec<Correction>, serde_json::Error> {
         serde_json::from_str(&self.corrections)
     }

@@ -68,7 +68,9 @@ impl AppliedLoss {
 }
 
 /// Checks the report against the battle-start roster and returns each unit's loss by unit id.
-/// Every problem is reported at once, with paths like `losses[2].figures_lost`.
+/// Every problem is reported at once, with paths like `losses[2].figures_lost`. Contradictory
+/// lines are refused: more figures lost than the unit had, a wiped-out foot unit that did not
+/// lose all of them, vehicle damage on a foot unit, an eliminated vehicle reported only damaged.
 pub fn check_report(
     roster: &Force,
     report: &BattleReport,
@@ -110,6 +112,27 @@ pub fn check_report(
             continue;
         }
         let wiped_out = line.eliminated || line.destroyed_on_recon;
+        // A wiped-out unit lost every figure (C2, C4); a lower count contradicts it. 0 is a
+        // count left out (the field's default), which means all of them.
+        if wiped_out && !is_vehicle && line.figures_lost != 0 && line.figures_lost != unit.strength
+        {
+            problems.push(Problem::new(
+                at("figures_lost"),
+                format!(
+                    "the unit is reported wiped out, so it lost all {} figures it had at the start of the battle, not {}",
+                    unit.strength, line.figures_lost
+                ),
+            ));
+            continue;
+        }
+        // An eliminated vehicle is a destroyed one (C16), never merely damaged.
+        if wiped_out && is_vehicle && line.vehicle_damage == Some(VehicleDamage::Damaged) {
+            problems.push(Problem::new(
+                at("vehicle_damage"),
+                "the vehicle is reported eliminated, which means destroyed; give destroyed or leave vehicle damage out",
+            ));
+            continue;
+        }
         let damaged = line.vehicle_damage.is_some() || wiped_out;
         if is_vehicle && damaged && unit.status == UnitStatus::Eliminated {
             problems.push(Problem::new(

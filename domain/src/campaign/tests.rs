@@ -835,6 +835,70 @@ fn c16_damage_reported_for_a_vehicle_eliminated_before_the_battle_is_refused() {
 }
 
 #[test]
+fn c2_c4_c16_contradictory_loss_lines_are_refused_each_at_its_field() {
+    use super::report::check_report;
+    let roster = force_of(vec![vec![squad("s", 8), squad("t", 6), vehicle("v")]]);
+    let wiped = |unit: &str, figures: u32| UnitLosses {
+        eliminated: true,
+        ..lost(unit, figures)
+    };
+    let damaged = |unit: &str| UnitLosses {
+        vehicle_damage: Some(VehicleDamage::Damaged),
+        ..lost(unit, 0)
+    };
+    let cases: Vec<(UnitLosses, &str)> = vec![
+        // Eliminated with fewer figures than the unit had (C4: L is every figure).
+        (wiped("s", 5), "losses[0].figures_lost"),
+        // Destroyed on recon likewise (C2).
+        (
+            UnitLosses {
+                destroyed_on_recon: true,
+                ..lost("s", 3)
+            },
+            "losses[0].figures_lost",
+        ),
+        // More than it had.
+        (lost("t", 7), "losses[0].figures_lost"),
+        // Vehicle damage on a foot unit.
+        (damaged("s"), "losses[0].vehicle_damage"),
+        // An eliminated vehicle is destroyed, not damaged (C16).
+        (
+            UnitLosses {
+                eliminated: true,
+                ..damaged("v")
+            },
+            "losses[0].vehicle_damage",
+        ),
+    ];
+    for (line, field) in cases {
+        let problems = check_report(&roster, &report(vec![line.clone()])).unwrap_err();
+        assert_eq!(problems.len(), 1, "{line:?}");
+        assert_eq!(problems[0].field, field, "{line:?}");
+    }
+    // Consistent lines pass: all 8 of an eliminated squad, a destroyed eliminated vehicle with
+    // crew losses, a wiped-out squad's figures given exactly.
+    let ok = check_report(
+        &roster,
+        &report(vec![
+            wiped("s", 8),
+            lost("t", 6),
+            UnitLosses {
+                eliminated: true,
+                vehicle_damage: Some(VehicleDamage::Destroyed),
+                ..lost("v", 1)
+            },
+        ]),
+    )
+    .unwrap();
+    assert_eq!(ok["s"].figures, 8);
+    // A count left out (0) of a wiped-out unit means all of them.
+    let all = check_report(&roster, &report(vec![wiped("t", 0)])).unwrap();
+    assert_eq!(all["t"].figures, 6);
+    assert_eq!(ok["t"].figures, 6);
+    assert_eq!(ok["v"].vehicle_damage, Some(VehicleDamage::Destroyed));
+}
+
+#[test]
 fn c20_the_battle_result_is_no_input_and_has_no_effect() {
     let roster = force_of(vec![vec![squad("s", 8)]]);
     let win: BattleReport = serde_json::from_str(
@@ -970,20 +1034,29 @@ fn arb_case() -> impl Strategy<Value = (Force, BattleReport, Vec<Purchase>, u64,
                 .iter()
                 .zip(losses)
                 .filter(|(_, (lost, _))| *lost > 0)
-                .map(|(u, (lost, how))| UnitLosses {
-                    unit_id: u.id.clone(),
-                    figures_lost: lost.min(u.strength),
-                    eliminated: how == 4,
-                    vehicle_damage: if u.kind == UnitKind::Vehicle {
-                        [
-                            None,
-                            Some(VehicleDamage::Damaged),
-                            Some(VehicleDamage::Destroyed),
-                        ][usize::from(how % 3)]
-                    } else {
-                        None
-                    },
-                    destroyed_on_recon: false,
+                .map(|(u, (lost, how))| {
+                    let vehicle = u.kind == UnitKind::Vehicle;
+                    let eliminated = how == 4;
+                    UnitLosses {
+                        unit_id: u.id.clone(),
+                        // A wiped-out foot unit loses every figure (a consistent report).
+                        figures_lost: if eliminated && !vehicle {
+                            u.strength
+                        } else {
+                            lost.min(u.strength)
+                        },
+                        eliminated,
+                        vehicle_damage: if vehicle && !eliminated {
+                            [
+                                None,
+                                Some(VehicleDamage::Damaged),
+                                Some(VehicleDamage::Destroyed),
+                            ][usize::from(how % 3)]
+                        } else {
+                            None
+                        },
+                        destroyed_on_recon: false,
+                    }
                 })
                 .collect();
             let purchases = buys

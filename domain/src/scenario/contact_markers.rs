@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::dice::{Dice, DiceError, RollStep};
 use crate::orders::Stance;
-use crate::roster::{Unit, UnitKind, UnitStatus};
+use crate::roster::{Unit, UnitKind};
 use crate::traits::{DummyMarkerGroup, Trait};
 
 /// Dummy markers per platoon (P, C12).
@@ -82,11 +82,11 @@ pub fn dummy_markers(
     u32::try_from(total.max(0)).unwrap_or(u32::MAX)
 }
 
-/// Whether a unit starts on the table and so has a True marker of its own (S14): every active
-/// unit but off-board support; an attached or embarked unit shares its host's marker unless the
-/// strict house rule is on.
+/// Whether a unit starts on the table and so has a True marker of its own (S14): every fielded
+/// unit (not eliminated, not an unrepaired damaged vehicle, C16) but off-board support; an
+/// attached or embarked unit shares its host's marker unless the strict house rule is on.
 pub fn has_own_true_marker(unit: &Unit, shares_marker: bool, strict_one_per_unit: bool) -> bool {
-    unit.status == UnitStatus::Active
+    unit.is_fielded()
         && unit.kind != UnitKind::OffBoardArtillery
         && (strict_one_per_unit || !shares_marker)
 }
@@ -220,6 +220,39 @@ mod tests {
         assert_eq!(true_markers(&units, &shared, false), 2);
         // House rule: strict one marker per unit.
         assert_eq!(true_markers(&units, &shared, true), 3);
+    }
+
+    #[test]
+    fn c16_s14_an_unrepaired_damaged_vehicle_has_no_true_marker() {
+        use crate::kit::VehicleState;
+        use crate::roster::UnitStatus;
+        let vehicle = |id: &str, state: Option<VehicleState>| {
+            let mut u = unit(id, UnitKind::Vehicle, &[]);
+            u.vehicle_state = state;
+            u
+        };
+        let mut gone = unit("gone", UnitKind::Squad, &[]);
+        gone.status = UnitStatus::Eliminated;
+        let units = [
+            vehicle("ok", Some(VehicleState::Operational)),
+            vehicle("new", None),
+            vehicle("damaged", Some(VehicleState::Damaged)),
+            vehicle("destroyed", Some(VehicleState::Destroyed)),
+            gone,
+        ];
+        let none = BTreeSet::new();
+        // Only the operational vehicle and the one without a recorded state take the field.
+        assert_eq!(true_markers(&units, &none, false), 2);
+        assert_eq!(true_markers(&units, &none, true), 2);
+    }
+
+    #[test]
+    fn rules_3_6_a_self_less_droid_squad_removes_one_dummy_marker() {
+        let mut droids = unit("d", UnitKind::Squad, &[Trait::DroidTroopers]);
+        droids.trait_options.droid_self_less = true;
+        let preserving = unit("p", UnitKind::Squad, &[Trait::DroidTroopers]);
+        let traits = vec![droids.effective_traits(), preserving.effective_traits()];
+        assert_eq!(dummy_markers(1, Stance::Offensive, &traits, None, 0), 4);
     }
 
     #[test]

@@ -11,11 +11,11 @@
 //! Input errors come back together as `Vec<Problem>` with dotted paths; an action that does not
 //! fit the current state is a [`ScenarioError::Conflict`].
 //!
-//! Decisions the text leaves to a player but that need no input here are made where they matter
-//! to generation and said so: mission-bonus traits with a generation effect (S12) go to the
-//! first unit they help (Infiltrate/Recon to the first recon-duty unit without a recon trait,
-//! Elusive/Stealth to the first on-table unit with neither); the others are left to the player
-//! (`unit_id` absent). A non-player side's tied missions are picked by a `mission_tie` die, as the
+//! Decisions the text leaves to a player but that need no input here are made by a fixed rule
+//! and said so: every mission-bonus trait names its unit; those with a generation effect (S12)
+//! go to the first unit they help (Infiltrate/Recon to the first recon-duty unit without a
+//! recon trait, Elusive/Stealth to the first on-table unit with neither), the others to the
+//! first fielded squad without the trait (`assign_bonus_traits`). A non-player side's tied missions are picked by a `mission_tie` die, as the
 //! one-shot generator does for every side.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use crate::dice::{Dice, RollRequest, RollStep};
 use crate::house_rules::HouseRules;
 use crate::orders::{Attitude, Mission, Stance};
-use crate::roster::{Force, Problem, UnitKind, UnitStatus};
+use crate::roster::{Force, Problem, UnitKind};
 use crate::scenario::ScenarioError;
 use crate::scenario::contact_markers::{
     ContactMarkers, PlacementBatch, dummy_markers, first_to_place, has_own_true_marker,
@@ -85,6 +85,9 @@ pub struct ScenarioConfig {
     /// One-shot generation: ties are picked by a `mission_tie` die and step 7 is not played (the
     /// RP are reported for the players to spend at the table).
     pub one_shot: bool,
+    /// The battle is fought at night: each side adds 1d6 dummy markers (RULES.md §3.6; a
+    /// `night_fighting` roll per side). Off by default.
+    pub night_fighting: bool,
 }
 
 impl Default for ScenarioConfig {
@@ -93,6 +96,7 @@ impl Default for ScenarioConfig {
             house_rules: HouseRules::default(),
             pre_battle_events: true,
             one_shot: false,
+            night_fighting: false,
         }
     }
 }
@@ -127,15 +131,18 @@ pub struct Orders {
     pub holo_projectors: u32,
 }
 
-/// A mission-bonus trait and the unit it went to (absent: the player gives it at the table).
+/// A mission-bonus trait and the unit it goes to (absent only when nothing is fielded).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BonusTrait {
     /// The trait.
     #[serde(rename = "trait")]
     pub trait_: Trait,
-    /// The unit, where generation needed to know (S12).
+    /// The unit's id (S12, §3.10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unit_id: Option<String>,
+    /// The unit's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit_name: Option<String>,
 }
 
 /// Escalating Engagement's own set-up (S19).
@@ -204,6 +211,9 @@ pub struct SideState {
     /// Step 6.
     #[serde(default)]
     pub contact_markers: Option<ContactMarkers>,
+    /// Step 6: the night-fighting d6 added to the dummy markers (night battles only).
+    #[serde(default)]
+    pub night_fighting_roll: Option<u8>,
     /// Step 6: fate of each recon-duty unit.
     #[serde(default)]
     pub recon_duty: Vec<ReconDuty>,
@@ -236,6 +246,7 @@ impl SideState {
             bonus_traits: Vec::new(),
             assault_target: None,
             contact_markers: None,
+            night_fighting_roll: None,
             recon_duty: Vec::new(),
             dispersion: None,
             pre_battle_events: Vec::new(),
@@ -442,6 +453,10 @@ impl Scenario {
                 Some(u) if u.kind == UnitKind::OffBoardArtillery => problems.push(Problem::new(
                     path,
                     "an off-board unit has no marker to share",
+                )),
+                Some(u) if !u.is_fielded() => problems.push(Problem::new(
+                    path,
+                    "the unit is not fielded in this battle (eliminated, or a damaged or destroyed vehicle not repaired)",
                 )),
                 Some(_) => {}
             }
@@ -818,6 +833,7 @@ impl Scenario {
     /// Step 6: dummy markers, return rolls, True markers, NP dispersion, placement order (S15).
     fn deploy_contact_markers(&mut self, dice: &mut impl Dice) -> Result<(), ScenarioError> {
         let strict = self.config.house_rules.strict_one_marker_per_unit;
+        let night_fighting = self.config.night_fighting;
         for side in &mut self.sides {
             let Some(orders) = side.orders.clone() else {
                 continue;
@@ -826,7 +842,7 @@ impl Scenario {
             let unit_traits: Vec<Vec<Trait>> = side
                 .force
                 .units()
-                .filter(|u| u.status == UnitStatus::Active)
+                .filter(|u| u.is_fielded())
                 .map(|u| {
                     let mut t = u.effective_traits();
                     t.extend(
@@ -838,11 +854,21 @@ impl Scenario {
                     t
                 })
                 .collect();
+            if night_fighting {
+                side.night_fighting_roll = Some(
+                    dice.d6(
+                        RollStep::NightFighting,
+                        &side.force_id,
+                        Some(&side.force_id),
+                    )
+                    .map_err(dice_err)?,
+                );
+            }
             let dummy = dummy_markers(
                 side.force.platoon_count(),
                 orders.stance,
                 &unit_traits,
-                None,
+                side.night_fighting_roll,
                 orders.holo_projectors,
             );
             // Recon return (+1 with a recon trait, own or bonus).
@@ -918,7 +944,7 @@ impl Scenario {
             let mut subjects: Vec<EventSubject> = side
                 .force
                 .units()
-                .filter(|u| u.status == UnitStatus::Active && !destroyed.contains(u.id.as_str()))
+                .filter(|u| u.is_fielded() && !destroyed.contains(u.id.as_str()))
                 .map(EventSubject::from)
                 .collect();
             let extra = |id: &str, kind| EventSubject {
@@ -952,6 +978,7 @@ impl Scenario {
         };
         let unit = || s.force.unit(subject).is_some();
         match step {
+            RollStep::NightFighting => self.config.night_fighting && subject == s.force_id,
             RollStep::TableEdge
             | RollStep::MissionTie
             | RollStep::PlacementOrder
@@ -977,33 +1004,44 @@ impl Scenario {
     }
 }
 
-/// S12: bonus traits with a generation effect go where they help; the rest to the player.
+/// S12 and §3.10 ("to assign as you wish"): every bonus trait names the unit it goes to. Traits
+/// with a generation effect go where they help: Infiltrate/Recon to the first recon-duty unit
+/// without a recon trait, Elusive/Stealth to the first on-table unit with neither. The others
+/// (and those two when no unit fits) go to the first fielded squad without that trait, else the
+/// first fielded on-table unit. Two traits of one bonus may land on the same unit, as the rules
+/// allow. A force with nothing fielded leaves the trait without a unit.
 fn assign_bonus_traits(side: &SideState, traits: &[Trait]) -> Vec<BonusTrait> {
     let recon_ids = side.recon_unit_ids();
+    let on_table = || {
+        side.force
+            .units()
+            .filter(|u| u.is_fielded() && u.kind != UnitKind::OffBoardArtillery)
+    };
     traits
         .iter()
         .map(|t| {
-            let unit_id = if t.is_recon_trait() {
+            let helps = if t.is_recon_trait() {
                 recon_ids
                     .iter()
-                    .find(|id| side.force.unit(id).is_some_and(|u| !has_recon_trait(u)))
-                    .cloned()
+                    .filter_map(|id| side.force.unit(id))
+                    .find(|u| !has_recon_trait(u))
             } else if matches!(t, Trait::Elusive | Trait::Stealth) {
-                side.force
-                    .units()
-                    .find(|u| {
-                        u.status == UnitStatus::Active
-                            && u.kind != UnitKind::OffBoardArtillery
-                            && !u.has_trait(Trait::Elusive)
-                            && !u.has_trait(Trait::Stealth)
-                    })
-                    .map(|u| u.id.clone())
+                on_table().find(|u| !u.has_trait(Trait::Elusive) && !u.has_trait(Trait::Stealth))
             } else {
                 None
             };
+            let unit = helps
+                .or_else(|| {
+                    on_table().find(|u| {
+                        matches!(u.kind, UnitKind::Squad | UnitKind::CommandSquad)
+                            && !u.has_trait(*t)
+                    })
+                })
+                .or_else(|| on_table().next());
             BonusTrait {
                 trait_: *t,
-                unit_id,
+                unit_id: unit.map(|u| u.id.clone()),
+                unit_name: unit.map(|u| u.name.clone()),
             }
         })
         .collect()

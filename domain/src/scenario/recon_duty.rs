@@ -70,6 +70,12 @@ pub fn recon_duty_bar(unit: &Unit) -> Option<String> {
     if unit.status != UnitStatus::Active {
         return Some("the unit is eliminated".into());
     }
+    if !unit.is_fielded() {
+        return Some(
+            "the vehicle is damaged or destroyed and not repaired, so it is not fielded in this battle"
+                .into(),
+        );
+    }
     // A vehicle without Resolve has none to be Reluctant with (S4).
     if unit.resolve == Some(Resolve::Reluctant) {
         return Some("a unit with Reluctant resolve cannot go on recon duty".into());
@@ -79,7 +85,17 @@ pub fn recon_duty_bar(unit: &Unit) -> Option<String> {
         .into_iter()
         .find(|t| t.excludes_recon_duty())
     {
-        return Some(format!("a unit with the {t} trait cannot go on recon duty"));
+        // Say where an implied trait comes from (a self-less droid squad lists no Relentless).
+        let source = unit
+            .traits
+            .iter()
+            .find(|own| **own != t && own.implied(&unit.trait_options).any(|i| i == t));
+        return Some(match source {
+            Some(own) => {
+                format!("a unit with the {own} trait is also {t} and cannot go on recon duty")
+            }
+            None => format!("a unit with the {t} trait cannot go on recon duty"),
+        });
     }
     match unit.kind {
         UnitKind::Squad | UnitKind::CommandSquad | UnitKind::Vehicle => None,
@@ -315,6 +331,37 @@ pub(crate) mod tests {
         // Only the vehicle without Resolve passes (S4).
         assert_eq!(p.len(), 6);
         assert!(p.iter().all(|p| p.field != "r[1]"));
+    }
+
+    #[test]
+    fn c16_an_unrepaired_damaged_or_destroyed_vehicle_cannot_go_on_recon_duty() {
+        use crate::kit::VehicleState;
+        let mut damaged = unit("vd", UnitKind::Vehicle, &[]);
+        damaged.vehicle_state = Some(VehicleState::Damaged);
+        let mut destroyed = unit("vx", UnitKind::Vehicle, &[]);
+        destroyed.vehicle_state = Some(VehicleState::Destroyed);
+        let mut fine = unit("vo", UnitKind::Vehicle, &[]);
+        fine.vehicle_state = Some(VehicleState::Operational);
+        let f = force(vec![vec![damaged], vec![destroyed], vec![fine]]);
+        let p = check_recon_duty(&f, &ids(&["vd", "vx", "vo"]), "recon_unit_ids");
+        let fields: Vec<_> = p.iter().map(|p| p.field.as_str()).collect();
+        assert_eq!(fields, ["recon_unit_ids[0]", "recon_unit_ids[1]"]);
+        assert!(p[0].message.contains("damaged"), "{}", p[0].message);
+    }
+
+    #[test]
+    fn rules_3_3_self_less_droid_troopers_cannot_go_on_recon_duty() {
+        let mut droids = unit("d", UnitKind::Squad, &[Trait::DroidTroopers]);
+        droids.trait_options.droid_self_less = true;
+        let preserving = unit("p", UnitKind::Squad, &[Trait::DroidTroopers]);
+        let f = force(vec![vec![droids], vec![preserving]]);
+        let p = check_recon_duty(&f, &ids(&["d", "p"]), "r");
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].field, "r[0]");
+        assert_eq!(
+            p[0].message,
+            "a unit with the droid_troopers trait is also relentless and cannot go on recon duty"
+        );
     }
 
     #[test]

@@ -1005,9 +1005,16 @@ fn s12_bonus_traits_count_for_markers_and_the_return_roll_at_once() {
     assert_eq!(s.sides[1].recon_duty[0].total, Some(6));
     assert_eq!(s.sides[1].recon_duty[0].outcome, ReconOutcome::Returned);
     assert_eq!(s.sides[1].bonus_traits[0].unit_id.as_deref(), Some("b-sq1"));
-    // Agile has no generation effect and is left to the player.
+    // Agile has no generation effect: it goes to the first fielded squad without it.
     assert_eq!(s.sides[0].bonus_traits[0].trait_, Trait::Agile);
-    assert_eq!(s.sides[0].bonus_traits[0].unit_id, None);
+    assert_eq!(
+        s.sides[0].bonus_traits[0].unit_id.as_deref(),
+        Some("alpha-scout")
+    );
+    assert_eq!(
+        s.sides[0].bonus_traits[0].unit_name.as_deref(),
+        Some("alpha-scout")
+    );
 }
 
 #[test]
@@ -1273,4 +1280,139 @@ fn api_bodies_deserialize_with_the_force_id_beside_them() {
     assert!(
         serde_json::from_str::<Orders>(r#"{"stance":"aggressive","attitude":"cautious"}"#).is_err()
     );
+}
+
+/// Alpha Assault, Bravo Sweep, both Offensive/Aggressive (no trait changes the markers).
+fn assault_and_sweep_dice(extra: Vec<(&'static str, RollStep, &'static str, Vec<u8>)>) -> SideDice {
+    let mut e = extra;
+    e.extend(mission_dice("alpha", [6, 1, 1, 1, 1, 1, 1, 1]));
+    e.extend(mission_dice("bravo", [1, 1, 1, 1, 1, 1, 1, 6]));
+    all_dice(e)
+}
+
+#[test]
+fn c16_s14_an_unrepaired_damaged_vehicle_is_not_fielded_anywhere() {
+    use crate::kit::VehicleState;
+    let mut force = alpha();
+    force.platoons[0].units[3].vehicle_state = Some(VehicleState::Damaged);
+    let a = one_shot_side("alpha", force, Stance::Offensive, Attitude::Aggressive);
+    let b = one_shot_side("bravo", bravo(), Stance::Offensive, Attitude::Aggressive);
+    let mut d = assault_and_sweep_dice(vec![]);
+    let s = generate([a.clone(), b.clone()], ScenarioConfig::default(), &mut d).unwrap();
+    // S14: the scout, recon and HQ squads; not the damaged APC.
+    assert_eq!(s.sides[0].contact_markers.unwrap().true_markers, 3);
+    let log = d.take_log();
+    assert!(
+        log.iter()
+            .all(|r| r.step != RollStep::PreBattleEvent || r.subject != "alpha-apc"),
+        "{log:?}"
+    );
+    assert!(
+        log.iter()
+            .any(|r| r.step == RollStep::PreBattleEvent && r.subject == "alpha-hq")
+    );
+    // Recon duty naming it is refused at its path.
+    let mut a = a;
+    a.recon_unit_ids = ids(&["alpha-apc"]);
+    let Err(ScenarioError::Invalid(p)) = generate(
+        [a, b],
+        ScenarioConfig::default(),
+        &mut SideDice::server(ServerDice::seeded(1)),
+    ) else {
+        panic!("expected problems");
+    };
+    assert_eq!(p[0].field, "sides[0].recon_unit_ids[0]");
+}
+
+#[test]
+fn s12_every_bonus_trait_names_a_fielded_unit() {
+    use crate::kit::VehicleState;
+    let mut force = alpha();
+    // The first squad is eliminated: the traits skip it.
+    force.platoons[0].units[0].status = crate::roster::UnitStatus::Eliminated;
+    force.platoons[0].units[3].vehicle_state = Some(VehicleState::Damaged);
+    let a = one_shot_side("alpha", force, Stance::Offensive, Attitude::Aggressive);
+    let b = one_shot_side("bravo", bravo(), Stance::Offensive, Attitude::Aggressive);
+    let s = generate(
+        [a, b],
+        ScenarioConfig::default(),
+        &mut assault_and_sweep_dice(vec![]),
+    )
+    .unwrap();
+    let named: Vec<_> = s.sides[0]
+        .bonus_traits
+        .iter()
+        .map(|b| (b.trait_, b.unit_id.as_deref(), b.unit_name.as_deref()))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            (
+                Trait::AssaultTroops,
+                Some("alpha-recon"),
+                Some("alpha-recon")
+            ),
+            (Trait::Hardened, Some("alpha-recon"), Some("alpha-recon")),
+        ]
+    );
+    assert!(
+        s.sides[1]
+            .bonus_traits
+            .iter()
+            .all(|b| b.unit_id.as_deref() == Some("b-sq1"))
+    );
+}
+
+#[test]
+fn rules_3_6_night_fighting_rolls_a_d6_of_dummies_per_side() {
+    let config = ScenarioConfig {
+        night_fighting: true,
+        ..ScenarioConfig::default()
+    };
+    let a = one_shot_side("alpha", alpha(), Stance::Offensive, Attitude::Aggressive);
+    let b = one_shot_side("bravo", bravo(), Stance::Offensive, Attitude::Aggressive);
+    let mut d = assault_and_sweep_dice(vec![
+        ("alpha", RollStep::NightFighting, "alpha", vec![5]),
+        ("bravo", RollStep::NightFighting, "bravo", vec![2]),
+    ]);
+    let s = generate([a.clone(), b.clone()], config, &mut d).unwrap();
+    // Offensive: 5 per platoon; bravo has 2 platoons.
+    assert_eq!(s.sides[0].contact_markers.unwrap().dummy, 5 + 5);
+    assert_eq!(s.sides[1].contact_markers.unwrap().dummy, 10 + 2);
+    assert_eq!(s.sides[0].night_fighting_roll, Some(5));
+    let night: Vec<_> = d
+        .take_log()
+        .into_iter()
+        .filter(|r| r.step == RollStep::NightFighting)
+        .map(|r| (r.subject, r.values, r.source))
+        .collect();
+    assert_eq!(
+        night,
+        [
+            ("alpha".to_owned(), vec![5], RollSource::Player),
+            ("bravo".to_owned(), vec![2], RollSource::Player)
+        ]
+    );
+    // Each side sees its own roll only.
+    assert_eq!(
+        s.view_for(Viewer::Side(0)).sides[0].night_fighting_roll,
+        Some(5)
+    );
+    assert_eq!(
+        s.view_for(Viewer::Side(0)).sides[1].night_fighting_roll,
+        None
+    );
+    assert!(s.view_for(Viewer::Outsider).night_fighting);
+    // By day nothing is rolled and the step takes no dice.
+    let mut d = assault_and_sweep_dice(vec![]);
+    let day = generate([a, b], ScenarioConfig::default(), &mut d).unwrap();
+    assert_eq!(day.sides[0].contact_markers.unwrap().dummy, 5);
+    assert!(
+        d.take_log()
+            .iter()
+            .all(|r| r.step != RollStep::NightFighting)
+    );
+    assert!(!day.dice_subject_allowed(0, RollStep::NightFighting, "alpha"));
+    assert!(s.dice_subject_allowed(0, RollStep::NightFighting, "alpha"));
+    assert!(!s.dice_subject_allowed(0, RollStep::NightFighting, "bravo"));
 }

@@ -111,6 +111,10 @@ pub struct SideView {
     /// Step 6: True and Dummy (own side only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contact_markers: Option<ContactMarkers>,
+    /// Step 6: night fighting's d6 of extra dummy markers (own side only: it is part of the
+    /// True/Dummy split).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub night_fighting_roll: Option<u8>,
     /// Step 6: how many markers the side places (public).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contact_marker_total: Option<u32>,
@@ -178,6 +182,19 @@ pub struct PlacementView {
     pub count: u32,
 }
 
+/// A bonus trait with its unit's name (documents stored before names were kept have none).
+fn named(b: &BonusTrait, side: &SideState) -> BonusTrait {
+    let mut b = b.clone();
+    if b.unit_name.is_none() {
+        b.unit_name = b
+            .unit_id
+            .as_deref()
+            .and_then(|id| side.force.unit(id))
+            .map(|u| u.name.clone());
+    }
+    b
+}
+
 fn keep<T>(cond: bool, v: Option<T>) -> Option<T> {
     v.filter(|_| cond)
 }
@@ -192,6 +209,9 @@ pub struct ScenarioView {
     /// In `recon`: turn or block.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recon_prompt: Option<ReconPrompt>,
+    /// The battle is fought at night (RULES.md §3.6: +1d6 dummy markers per side).
+    #[serde(default)]
+    pub night_fighting: bool,
     /// Both sides play Escalating Engagement (S10).
     pub escalating_engagement: bool,
     /// Chooses the table edge.
@@ -270,6 +290,7 @@ impl Scenario {
             state: info.state,
             waiting_for: info.waiting_for,
             recon_prompt: info.recon_prompt,
+            night_fighting: self.config.night_fighting,
             escalating_engagement: self.escalating_engagement,
             table_edge_chooser: self.table_edge_chooser.map(id),
             random_player_edge: self.random_player_edge,
@@ -367,7 +388,10 @@ impl Scenario {
             ),
             mission: keep(missions, s.mission),
             bonus: keep(missions, s.bonus.clone()),
-            bonus_traits: keep(missions && s.bonus.is_some(), Some(s.bonus_traits.clone())),
+            bonus_traits: keep(
+                missions && s.bonus.is_some(),
+                Some(s.bonus_traits.iter().map(|b| named(b, s)).collect()),
+            ),
             assault_target: keep(missions, s.assault_target.clone()),
             artillery_calls: keep(
                 revealed,
@@ -382,6 +406,7 @@ impl Scenario {
             ),
             under_fire_ignores: keep(revealed, s.attitude().map(under_fire_ignores)),
             contact_markers: keep(full, s.contact_markers),
+            night_fighting_roll: keep(full, s.night_fighting_roll),
             contact_marker_total: s.contact_markers.map(ContactMarkers::total),
             recon_duty,
             dispersion: s.dispersion,
@@ -403,6 +428,8 @@ impl Scenario {
             RollStep::Mission | RollStep::MissionTie => missions,
             RollStep::ReconReturn => missions && ready,
             RollStep::NpfRecon => ready,
+            // Part of the side's True/Dummy split, which only the side itself knows.
+            RollStep::NightFighting => false,
             RollStep::NpfStance | RollStep::NpfAttitude => self.state > ScenarioState::Orders,
             RollStep::PreBattleEvent | RollStep::PreBattleEventTable => {
                 ready

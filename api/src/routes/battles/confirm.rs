@@ -1,5 +1,6 @@
 //! `POST /api/v1/battles/{battle_id}/result/confirm`: the other side's owner or the organiser
 //! confirms a pending result, opening the post-battle sequences. Confirming twice is harmless.
+//! Whoever recorded the result never confirms it while playing a side, organiser or not.
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, post, web};
@@ -73,8 +74,10 @@ pub async fn confirm_result(
             }
         }
         let recorder = battle.result_by.as_deref() == Some(actor.as_str());
-        if !access.is_organiser() && recorder {
-            return Err(forbidden());
+        if recorder && (owns || !access.is_organiser()) {
+            return Err(ApiError::Forbidden(
+                "You recorded this result; the other side's owner confirms it.".to_owned(),
+            ));
         }
         let next = battles::Battle {
             state: states::AFTERMATH.to_owned(),

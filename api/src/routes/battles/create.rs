@@ -19,6 +19,11 @@ use super::{BattleResponse, Side, idempotency_key, idempotent, owned_forces, sta
 pub struct CreateBattleRequest {
     /// Exactly two sides; at least one is a stored force of this campaign.
     pub sides: Vec<Side>,
+    /// The battle is fought at night: each side's contact markers get 1d6 more dummies
+    /// (RULES.md §3.6), rolled as step `night_fighting` with the side's force id as subject.
+    /// Default false.
+    #[serde(default)]
+    pub night_fighting: bool,
 }
 
 fn check_sides(sides: &[Side]) -> Result<Vec<String>, ApiError> {
@@ -141,6 +146,10 @@ pub async fn create_battle(
             created_at: now,
             updated_at: now,
             corrections: "[]".to_owned(),
+            options: serde_json::to_string(&battles::BattleOptions {
+                night_fighting: request.night_fighting,
+            })
+            .map_err(|e| ApiError::Internal(e.into()))?,
         };
         battles::insert(conn, &battle)?;
         tracing::info!(battle.id = %battle.id, "Created battle {}", battle.id);

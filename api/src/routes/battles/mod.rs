@@ -158,6 +158,8 @@ pub struct BattleResponse {
     /// The organiser's voids and reopenings, oldest first (a reopening keeps the result and
     /// the rolls it discarded).
     pub corrections: Vec<battles::Correction>,
+    /// The battle is fought at night (RULES.md §3.6: each side adds 1d6 dummy markers).
+    pub night_fighting: bool,
     /// Optimistic-concurrency version.
     pub version: i64,
     /// Creation time (RFC 3339 UTC).
@@ -184,8 +186,10 @@ impl BattleResponse {
             .transpose()
             .map_err(internal)?;
         let corrections = battle.corrections().map_err(internal)?;
+        let night_fighting = battle.options().map_err(internal)?.night_fighting;
         Ok(Self {
             corrections,
+            night_fighting,
             id: battle.id,
             campaign_id: battle.campaign_id,
             state: battle.state,

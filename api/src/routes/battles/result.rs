@@ -4,7 +4,10 @@
 //! The losses are checked against each player force's roster as it stands now, which becomes
 //! that force's "battle start" snapshot for its post-battle sequence. The result is `pending`
 //! until the other side or the organiser confirms it; it confirms itself when the campaign's
-//! `results_need_confirmation` is off or the organiser records it. Recording the same result
+//! `results_need_confirmation` is off, or when the organiser records it as a referee (playing
+//! neither side: the neutral word the confirmation stands for) or with no opponent to confirm
+//! it (against a non-player force, or owning both sides). An organiser who plays a side against
+//! another player records like any player: the opponent confirms. Recording the same result
 //! again is harmless; a different one is 409 until the organiser reopens the battle
 //! ([`super::reopen`]); a void battle takes no result.
 
@@ -45,13 +48,17 @@ pub enum BattleOutcome {
 pub struct LossRequest {
     /// A unit of either player force.
     pub unit_id: String,
-    /// Figures lost (dead, captured or untreated wounded at battle end, C2).
+    /// Figures lost (dead, captured or untreated wounded at battle end, C2), 0 or more and at
+    /// most the unit's strength. Absent: every figure for a foot unit reported `eliminated` or
+    /// `destroyed_on_recon`, otherwise 0. A wiped-out foot unit must lose all of its figures.
     #[serde(default)]
-    pub figures_lost: u32,
-    /// The unit was wiped out (C4).
+    #[schema(value_type = Option<u32>, minimum = 0)]
+    pub figures_lost: Option<i64>,
+    /// The unit was wiped out (C4); for a vehicle, destroyed.
     #[serde(default)]
     pub eliminated: bool,
-    /// `null`, `damaged` or `destroyed` (vehicles, C16).
+    /// `null`, `damaged` or `destroyed` (vehicles only, C16; an eliminated vehicle is
+    /// `destroyed` or `null`).
     #[serde(default)]
     pub vehicle_damage: Option<String>,
     /// A recon unit destroyed by ambush (all its figures are lost, C2).
@@ -100,6 +107,18 @@ fn check_result(
     let mut per_force: BTreeMap<&str, (BattleReport, Vec<usize>)> = BTreeMap::new();
     let mut recorded = Vec::new();
     for (i, line) in request.losses.iter().enumerate() {
+        // Checked here, in words: a negative count never reaches the rules.
+        let given = match line.figures_lost {
+            Some(n) if n < 0 => {
+                errors.push(FieldError::new(
+                    format!("losses[{i}].figures_lost"),
+                    "figures lost cannot be negative; give 0 or more",
+                ));
+                continue;
+            }
+            Some(n) => Some(u32::try_from(n).unwrap_or(u32::MAX)),
+            None => None,
+        };
         let vehicle_damage = match &line.vehicle_damage {
             None => None,
             Some(name) => match VehicleDamage::parse(name) {
@@ -113,9 +132,9 @@ fn check_result(
                 }
             },
         };
-        let Some((force_id, _)) = snapshots
+        let Some((force_id, unit)) = snapshots
             .iter()
-            .find(|(_, (roster, _))| roster.unit(&line.unit_id).is_some())
+            .find_map(|(id, (roster, _))| roster.unit(&line.unit_id).map(|u| (id, u)))
         else {
             errors.push(FieldError::new(
                 format!("losses[{i}].unit_id"),
@@ -123,10 +142,25 @@ fn check_result(
             ));
             continue;
         };
+        // Left out for a wiped-out foot unit: all of its figures (C4). An explicit 0 says the
+        // opposite (the rules read 0 as "left out").
+        let wiped_out = line.eliminated || line.destroyed_on_recon;
+        let foot = unit.kind != fad_domain::roster::UnitKind::Vehicle;
+        if wiped_out && foot && given == Some(0) && unit.strength > 0 {
+            errors.push(FieldError::new(
+                format!("losses[{i}].figures_lost"),
+                format!(
+                    "the unit is reported wiped out, so it lost all {} figures it had at the start of the battle, not 0",
+                    unit.strength
+                ),
+            ));
+            continue;
+        }
+        let figures_lost = given.unwrap_or(if wiped_out && foot { unit.strength } else { 0 });
         let entry = per_force.entry(force_id.as_str()).or_default();
         entry.0.losses.push(UnitLosses {
             unit_id: line.unit_id.clone(),
-            figures_lost: line.figures_lost,
+            figures_lost,
             eliminated: line.eliminated,
             vehicle_damage,
             destroyed_on_recon: line.destroyed_on_recon,
@@ -135,7 +169,7 @@ fn check_result(
         recorded.push(RecordedLoss {
             force_id: force_id.clone(),
             unit_id: line.unit_id.clone(),
-            figures_lost: line.figures_lost,
+            figures_lost,
             eliminated: line.eliminated,
             vehicle_damage: vehicle_damage.map(|v| v.name().to_owned()),
             destroyed_on_recon: line.destroyed_on_recon,
@@ -189,7 +223,7 @@ fn check_result(
     ),
     request_body = ResultRequest,
     responses(
-        (status = 200, description = "The battle, `pending` or (confirmation off, or recorded by the organiser) `aftermath`", body = BattleResponse),
+        (status = 200, description = "The battle, `pending`, or `aftermath` when confirmation is off or the organiser recorded it without playing against another player", body = BattleResponse),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Neither a side's owner nor the organiser", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such battle, or the caller may not see it", body = Problem, content_type = "application/problem+json"),
@@ -270,7 +304,12 @@ pub async fn record_result(
         let settings = campaign
             .settings()
             .map_err(|e| ApiError::Internal(e.into()))?;
-        let confirmed = !settings.results_need_confirmation || access.is_organiser();
+        // An organiser playing a side against another player's force is a player here.
+        let opponent = stored
+            .iter()
+            .any(|f| access.user_id.as_deref() != Some(f.owner_id.as_str()));
+        let confirmed =
+            !settings.results_need_confirmation || (access.is_organiser() && !(owns && opponent));
         let now = store::now();
         let mut aftermaths = Vec::new();
         for (force_id, (roster, version)) in &snapshots {

@@ -70,11 +70,12 @@ pub struct ScenarioResponse {
     pub share_api_url: Option<String>,
     /// The sides' forces, in side order.
     pub forces: Vec<ForceRef>,
-    /// The whole scenario: `state`, `escalating_engagement`, `table_edge_chooser`,
-    /// `first_to_place_markers`, `objectives`, and per side `stance`, `attitude`,
-    /// `recon_points`, `table_edge_roll`, `deployment_zone_inches`, `field_defences`, `mission`,
-    /// `mission_totals`, `tied_missions`, `contact_markers`, `recon_duty`, `bonus`,
-    /// `pre_battle_events`, ….
+    /// The whole scenario: `state`, `night_fighting`, `escalating_engagement`,
+    /// `table_edge_chooser`, `first_to_place_markers`, `objectives`, and per side `stance`,
+    /// `attitude`, `recon_points`, `table_edge_roll`, `deployment_zone_inches`,
+    /// `field_defences`, `mission`, `mission_totals`, `tied_missions`, `contact_markers`,
+    /// `night_fighting_roll`, `recon_duty`, `bonus`, `bonus_traits` (each `{trait, unit_id,
+    /// unit_name}`), `pre_battle_events`, ….
     #[serde(flatten)]
     #[schema(value_type = Object)]
     pub scenario: ScenarioView,

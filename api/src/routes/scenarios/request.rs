@@ -48,6 +48,10 @@ pub struct CreateScenarioRequest {
     /// Make the scenario readable by an unguessable link; default false.
     #[serde(default)]
     pub share: bool,
+    /// The battle is fought at night: each side adds 1d6 dummy markers (RULES.md §3.6), rolled
+    /// as step `night_fighting` (subject: the side's force id or name); default false.
+    #[serde(default)]
+    pub night_fighting: bool,
 }
 
 /// `platoons`: a list of platoons, or how many platoons the force has (P).
@@ -345,6 +349,7 @@ pub fn prepare(
     let config = ScenarioConfig {
         pre_battle_events: body.pre_battle_events.unwrap_or(true),
         one_shot: true,
+        night_fighting: body.night_fighting,
         ..ScenarioConfig::default()
     };
     // A throwaway machine answers which dice subjects exist (the same checks the battle
@@ -368,7 +373,7 @@ pub fn prepare(
             let Ok(step) = RollStep::parse(step_name) else {
                 errors.push(FieldError::new(
                     format!("sides[{i}].dice.{step_name}"),
-                    "unknown step; a scenario rolls table_edge, mission, mission_tie, recon_return, placement_order, pre_battle_event, pre_battle_event_table, npf_stance, npf_attitude, npf_recon, npf_dispersion, narrative",
+                    "unknown step; a scenario rolls table_edge, mission, mission_tie, recon_return, night_fighting, placement_order, pre_battle_event, pre_battle_event_table, npf_stance, npf_attitude, npf_recon, npf_dispersion, narrative",
                 ));
                 continue;
             };

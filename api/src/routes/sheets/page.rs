@@ -75,6 +75,9 @@ fn side_section(i: usize, side: &SideView, force_ref: Option<&ForceRef>, force: 
                 @if let Some(m) = &side.contact_markers {
                     tr { th { "Contact markers" } td { (m.true_markers) " true, " (m.dummy) " dummy" } }
                 }
+                @if let Some(n) = side.night_fighting_roll {
+                    tr { th { "Night fighting" } td { "+" (n) " dummy markers (d6)" } }
+                }
                 @if let Some(b) = &side.mission_bonuses {
                     @if !b.is_empty() {
                         tr { th { "+1 bonuses" } td { (b.iter().map(label).collect::<Vec<_>>().join(", ")) } }
@@ -97,7 +100,7 @@ fn side_section(i: usize, side: &SideView, force_ref: Option<&ForceRef>, force: 
                 }
                 @if let Some(traits) = &side.bonus_traits {
                     @for t in traits {
-                        @if let Some(unit) = &t.unit_id { p class="meta" { (label(&t.trait_)) " → " (unit_name(force, unit)) } }
+                        @if let Some(unit) = &t.unit_id { p class="meta" { (label(&t.trait_)) " → " (t.unit_name.clone().unwrap_or_else(|| unit_name(force, unit))) } }
                     }
                 }
                 @if let Some(tied) = &side.tied_missions {
@@ -207,6 +210,9 @@ pub fn render_sheet(sheet: &Sheet<'_>) -> String {
                 @if let Some(side) = &sheet.seen_by { p class="banner" { "Sheet for " (side) ": the other side is shown only as far as the rules have revealed it." } }
                 p class="meta" { "Generated " (created) " · " (id) " · table "
                     (map::table_width(platoons) / 12) "'×" (map::DEPTH / 12) "'" }
+                @if view.night_fighting {
+                    p class="banner" { "Night fighting: each side adds 1d6 dummy contact markers (RULES.md §3.6)." }
+                }
                 @if view.escalating_engagement {
                     p class="banner" { "Escalating Engagement: both sides rolled the same mission. Orders are cancelled; recon forces have collided (RULES.md §3.10, S19)." }
                 }

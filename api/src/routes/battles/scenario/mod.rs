@@ -60,8 +60,9 @@ pub type RawDice = BTreeMap<String, BTreeMap<String, Vec<u8>>>;
 
 /// The steps a player may enter dice for in a battle's scenario (the non-player side's rolls
 /// and the tie pick are the service's).
-pub const ENTERABLE_STEPS: [RollStep; 7] = [
+pub const ENTERABLE_STEPS: [RollStep; 8] = [
     RollStep::TableEdge,
+    RollStep::NightFighting,
     RollStep::Mission,
     RollStep::ReconReturn,
     RollStep::PlacementOrder,
@@ -73,7 +74,8 @@ pub const ENTERABLE_STEPS: [RollStep; 7] = [
 /// The steps a player may enter dice for on behalf of a battle's non-player side (the players
 /// roll for it at the table, RULES.md §3.12), subject `non_player` unless a unit, platoon or
 /// mission is named.
-pub const NON_PLAYER_STEPS: [RollStep; 12] = [
+pub const NON_PLAYER_STEPS: [RollStep; 13] = [
+    RollStep::NightFighting,
     RollStep::NpfStance,
     RollStep::NpfAttitude,
     RollStep::NpfRecon,
@@ -118,14 +120,16 @@ pub struct BattleScenarioResponse {
     /// The sides' forces, in side order (a non-player side is `non_player`).
     pub forces: Vec<ForceRef>,
     /// `state` (`orders`, `mission_bonuses`, `mission_choice`, `recon`, `ready`),
-    /// `waiting_for` (force ids), `recon_prompt` (`turn` or `block`), `escalating_engagement`,
+    /// `waiting_for` (force ids), `recon_prompt` (`turn` or `block`), `night_fighting`,
+    /// `escalating_engagement`,
     /// `table_edge_chooser`, `first_to_place_markers`, `marker_placement`, `objectives`,
     /// `recon`, `escalating_setup`, and `sides`: per side `force_id`, `non_player`,
     /// `orders_submitted`, `mission_bonuses_submitted` and, as far as the caller may see them,
     /// `stance`, `attitude`, `recon_points`, `recon_unit_ids`, `table_edge_roll`,
     /// `deployment_zone_inches`, `field_defences`, `mission_bonuses`, `mission_rolls`,
-    /// `mission_totals`, `tied_missions`, `mission`, `bonus`, `bonus_traits`,
-    /// `contact_markers` (own side), `contact_marker_total`, `recon_duty`, `dispersion`,
+    /// `mission_totals`, `tied_missions`, `mission`, `bonus`, `bonus_traits` (each
+    /// `{trait, unit_id, unit_name}`: the unit it goes to), `contact_markers` (own side),
+    /// `night_fighting_roll` (own side), `contact_marker_total`, `recon_duty`, `dispersion`,
     /// `pre_battle_events`.
     #[serde(flatten)]
     #[schema(value_type = Object)]
@@ -193,6 +197,10 @@ pub fn build(conn: &mut Db, battle: &battles::Battle) -> Result<BattleScenarioDo
         house_rules: settings.house_rules,
         pre_battle_events: true,
         one_shot: false,
+        night_fighting: battle
+            .options()
+            .map_err(|e| ApiError::Internal(e.into()))?
+            .night_fighting,
     };
     let setups: [SideSetup; 2] = setups
         .try_into()

@@ -1,0 +1,1 @@
+ALTER TABLE battles DROP COLUMN options;
