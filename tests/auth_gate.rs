@@ -32,8 +32,17 @@ fn cache_control(response: &Response) -> String {
 }
 
 /// A request for a row's method and path, its placeholders filled.
-fn request(app: &TestApp, people: &People, world: &World, method: &str, path: &str) -> RequestBuilder {
-    app.request(Method::from_bytes(method.as_bytes()).unwrap(), &world.fill(people, path))
+fn request(
+    app: &TestApp,
+    people: &People,
+    world: &World,
+    method: &str,
+    path: &str,
+) -> RequestBuilder {
+    app.request(
+        Method::from_bytes(method.as_bytes()).unwrap(),
+        &world.fill(people, path),
+    )
 }
 
 both_backends! {

@@ -13,7 +13,9 @@ use crate::common::TestApp;
 fn exchange(app: &TestApp, raw: &[u8]) -> String {
     let address = app.base_url().trim_start_matches("http://");
     let mut stream = TcpStream::connect(address).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
     // The server may answer and close before it read everything (an oversized head).
     let _ = stream.write_all(raw);
     let mut answer = Vec::new();

@@ -126,7 +126,10 @@ pub async fn authenticate(
         .and_then(|table| table.admits(req.match_pattern().as_deref(), req.path(), req.method()));
     let (Some(admits), Some(state)) = (admits, req.app_data::<web::Data<AppState>>().cloned())
     else {
-        return next.call(req).await.map(ServiceResponse::map_into_boxed_body);
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_boxed_body);
     };
     let caller = resolve(&state, req.headers())
         .await

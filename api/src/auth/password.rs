@@ -166,8 +166,14 @@ mod tests {
             ("gandalf-the-grey", &["gandalf-the-grey"][..]),
         ] {
             let message = validate_password(password, inputs).unwrap_err();
-            assert!(message.starts_with("is too easy to guess."), "{password}: {message}");
-            assert!(message.len() > "is too easy to guess.".len() + 10, "{message}");
+            assert!(
+                message.starts_with("is too easy to guess."),
+                "{password}: {message}"
+            );
+            assert!(
+                message.len() > "is too easy to guess.".len() + 10,
+                "{message}"
+            );
         }
         assert!(validate_password("correct horse battery staple", &["alice"]).is_ok());
     }
