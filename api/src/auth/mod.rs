@@ -51,6 +51,10 @@
 //! 404 not a member (or a key of another campaign); 403 a member or this campaign's key
 //! attempting what its role or read-only key does not allow (API.md: 403 authenticated).
 //!
+//! The handler's `#[utoipa::path]` must declare `security(("bearer" = []))`, or
+//! `security(("bearer" = []), ("api_key" = []))` where keys may read: [`gate`] authenticates
+//! exactly the operations that declare it (an extractor of an undeclared one answers 500).
+//!
 //! Every new endpoint also gets a row in the authorization table test
 //! (`tests/authorization.rs`, `ROWS`).
 
