@@ -41,7 +41,7 @@ SECONDS = int(os.environ.get("FAD_BENCH_SECONDS", "10"))
 PG_SERVER = os.environ.get("FAD_BENCH_PG", "postgres://postgres@127.0.0.1:5432").rstrip("/")
 RUST_LOG = os.environ.get("FAD_BENCH_RUST_LOG", "info")
 MALLOC_ARENA_MAX = os.environ.get("FAD_BENCH_MALLOC_ARENA_MAX", "2")
-PASSWORD = "bench password that is long enough"
+PASSWORD = "bench walrus copper meadow tango"
 W2_BATTLES = 64
 W2_WORKERS = 32
 

@@ -476,11 +476,11 @@ fn a_campaign_moves_sqlite_to_postgres_and_back_losslessly_and_refusals_change_n
         .stdin
         .take()
         .unwrap()
-        .write_all(b"a new password for the move\n")
+        .write_all(b"plum kettle orbit saffron\n")
         .unwrap();
     succeeded(&child.wait_with_output().unwrap());
     assert_eq!(
-        login_status(&on_pg, "player", "a new password for the move"),
+        login_status(&on_pg, "player", "plum kettle orbit saffron"),
         200
     );
     assert_eq!(login_status(&on_pg, "owner", PASSWORD), 401);
@@ -548,7 +548,7 @@ fn accounts_are_matched_by_name_and_missing_ones_are_created_locked() {
     let register = |name: &str| {
         let response = target.post_json(
             "/api/v1/auth/register",
-            &json!({"username": name, "password": "the target's own password"}),
+            &json!({"username": name, "password": "harbour lantern quiz velvet"}),
         );
         assert_eq!(response.status(), 201);
         response.json::<Value>().unwrap()["id"]
@@ -569,7 +569,7 @@ fn accounts_are_matched_by_name_and_missing_ones_are_created_locked() {
         "{output}"
     );
     assert!(output.contains("NAME`): owner"), "{output}");
-    let token = crate::auth::login(&target, "player", "the target's own password");
+    let token = crate::auth::login(&target, "player", "harbour lantern quiz velvet");
     let mine = ok(&target, "/api/v1/campaigns", &token);
     assert!(
         mine.as_array()
@@ -585,7 +585,7 @@ fn accounts_are_matched_by_name_and_missing_ones_are_created_locked() {
         "{members}"
     );
     assert_eq!(login_status(&target, "owner", PASSWORD), 401);
-    let organiser = crate::auth::login(&target, "organiser", "the target's own password");
+    let organiser = crate::auth::login(&target, "organiser", "harbour lantern quiz velvet");
     let battle = ok(
         &target,
         &format!("/api/v1/battles/{}", world.battle_id),

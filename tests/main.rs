@@ -9,6 +9,7 @@
 mod common;
 
 mod auth;
+mod auth_gate;
 mod authorization;
 mod backup;
 mod battle_scenarios;
@@ -30,6 +31,8 @@ mod log_secrets;
 mod migrations;
 mod odds;
 mod openapi_drift;
+mod passwords;
+mod protocol_errors;
 mod races;
 mod round_trips;
 mod rules_audit;

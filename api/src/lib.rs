@@ -239,7 +239,8 @@ pub fn set_password(args: &SetPasswordArgs) -> anyhow::Result<()> {
         .context("reading the password from stdin")?;
     let password = line.strip_suffix('\n').unwrap_or(&line);
     let password = password.strip_suffix('\r').unwrap_or(password);
-    auth::password::validate_password(password).map_err(|e| anyhow::anyhow!("password: {e}"))?;
+    auth::password::validate_password(password, &[&args.username])
+        .map_err(|e| anyhow::anyhow!("password: {e}"))?;
     let hash = auth::password::hash_password(password)?;
     let url = args.db.database_url()?;
     let mut conn = url.establish()?;
@@ -366,11 +367,15 @@ pub fn build_app(
         .configure(openapi::configure)
         .split_for_parts();
     let routes = RouteTable::from_openapi(&api);
-    app.service(SwaggerUi::new("/docs/{_:.*}").url("/api-docs/openapi.json", api))
+    let security = auth::SecurityTable::from_openapi(&api);
+    app.app_data(actix_web::web::Data::new(security))
+        .service(SwaggerUi::new("/docs/{_:.*}").url("/api-docs/openapi.json", api))
         .service(actix_web::web::redirect("/docs", "/docs/"))
         .default_service(actix_web::web::to(move |req| {
             middleware::fallback(req, routes.clone())
         }))
+        // Innermost: authentication runs after CORS preflights, before routing and extractors.
+        .wrap(actix_web::middleware::from_fn(auth::gate::authenticate))
         .wrap(cors)
         .wrap(actix_web::middleware::from_fn(middleware::request_context))
 }

@@ -3,6 +3,7 @@
 //! status, latency, request id), the safety net that turns any error response that is not
 //! yet problem+json (actix's own errors, other middleware) into one, the security headers
 //! (`X-Content-Type-Options: nosniff` everywhere, a `Content-Security-Policy` on every response),
+//! `Cache-Control` (`no-store` but for the public API documentation),
 //! and `Connection: close` on error answers to requests whose body may be left unread.
 
 use crate::AppState;
@@ -109,6 +110,7 @@ pub async fn request_context(
         response.headers_mut().insert(REQUEST_ID_HEADER, value);
     }
     add_security_headers(&mut response);
+    add_cache_control(&path, &mut response);
     if let Some(tally) = &tally {
         let counts = tally.totals();
         let headers = response.headers_mut();
@@ -172,6 +174,31 @@ fn add_security_headers(response: &mut ServiceResponse<BoxBody>) {
             HeaderValue::from_static(policy),
         );
     }
+}
+
+/// `Cache-Control` of the API documentation (Swagger UI and the OpenAPI document): the same
+/// for everyone and changed only by an upgrade, so shared caches may keep it a few minutes.
+pub const CACHE_PUBLIC_DOCS: &str = "public, max-age=300";
+
+/// `Cache-Control` of everything else: private data, tokens, live health, errors.
+pub const CACHE_NO_STORE: &str = "no-store";
+
+/// `Cache-Control` unless a handler set one: [`CACHE_PUBLIC_DOCS`] for a successful answer
+/// under `/docs` or `/api-docs/`, [`CACHE_NO_STORE`] for every other answer, errors included.
+/// Per response rather than per handler, so no new private endpoint can forget it.
+fn add_cache_control(path: &str, response: &mut ServiceResponse<BoxBody>) {
+    if response.headers().contains_key(header::CACHE_CONTROL) {
+        return;
+    }
+    let is_docs = path == "/docs" || path.starts_with("/docs/") || path.starts_with("/api-docs/");
+    let policy = if is_docs && response.status().is_success() {
+        CACHE_PUBLIC_DOCS
+    } else {
+        CACHE_NO_STORE
+    };
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
 }
 
 /// Rewrites an error response that is not problem+json into one with the same status.

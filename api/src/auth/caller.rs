@@ -1,8 +1,9 @@
-//! Who is calling: the [`Caller`] extractor resolves the credentials of a request, once, in one
-//! place.
+//! Who is calling: [`resolve`] reads the credentials of a request, once, in one place; the
+//! [`super::gate`] middleware calls it before any extractor runs (so a bad credential is 401
+//! whatever the body), and the [`Caller`] and [`AuthUser`] extractors hand its answer on.
 //!
 //! - `Authorization: Bearer <jwt>` → [`Caller::User`] (signature, algorithm, expiry, issuer and
-//!   audience checked by [`super::jwt`]).
+//!   audience checked by [`super::jwt`]; the account must exist).
 //! - `Authorization: Bearer fad_…` or `X-Api-Key: fad_…` → [`Caller::ApiKey`], looked up by its
 //!   SHA-256 among the keys that are not revoked; its `last_used_at` is refreshed at most once a
 //!   minute.
@@ -12,10 +13,11 @@
 //! [`AuthUser`] is the extractor for handlers that need a person (every write): an integration
 //! key gets 403, because keys are read-only.
 
+use std::future::{Ready, ready};
+
 use actix_web::dev::Payload;
 use actix_web::http::header::{AUTHORIZATION, HeaderMap};
-use actix_web::{FromRequest, HttpRequest, web};
-use futures_util::future::LocalBoxFuture;
+use actix_web::{FromRequest, HttpMessage, HttpRequest};
 
 use crate::AppState;
 use crate::error::ApiError;
@@ -118,67 +120,88 @@ fn read_credential(headers: &HeaderMap) -> Result<Credential, ApiError> {
     }
 }
 
+/// Resolves the credential of a request into a [`Caller`]: a token's signature and claims and
+/// its account's existence (a token signed with the same secret may name an account a restored
+/// database does not have), or an integration key's hash among the live keys.
+pub async fn resolve(state: &AppState, headers: &HeaderMap) -> Result<Caller, ApiError> {
+    match read_credential(headers)? {
+        Credential::Jwt(token) => {
+            let claims = state.auth.jwt.verify(&token).map_err(|e| {
+                tracing::debug!(error = %e, "refused an access token");
+                unauthorized("Invalid or expired access token.")
+            })?;
+            let user_id = claims.sub;
+            if !state.auth.accounts.contains(&user_id) {
+                let id = user_id.clone();
+                let exists = state
+                    .db
+                    .run(move |conn| Ok(store::users::exists(conn, &id)?))
+                    .await?;
+                if !exists {
+                    tracing::debug!(user.id = %user_id, "refused a token of an unknown account");
+                    return Err(unauthorized(
+                        "The account of this access token does not exist.",
+                    ));
+                }
+                state.auth.accounts.insert(&user_id);
+            }
+            Ok(Caller::User { user_id })
+        }
+        Credential::ApiKey(key) => {
+            let hash = hash_secret(&key);
+            let found = state
+                .db
+                .run(move |conn| {
+                    let found = api_keys::find_active_by_hash(conn, &hash)?;
+                    let now = store::now();
+                    // Skip the write (a round trip) while the stored use is recent.
+                    if let Some(key) = found.as_ref().filter(|k| api_keys::use_is_stale(k, now)) {
+                        api_keys::touch_last_used(conn, &key.id, now)?;
+                    }
+                    Ok(found)
+                })
+                .await?;
+            let key = found.ok_or_else(|| unauthorized("Unknown or revoked API key."))?;
+            Ok(Caller::ApiKey {
+                key_id: key.id,
+                campaign_id: key.campaign_id,
+            })
+        }
+    }
+}
+
+/// The 403 for an integration key on an operation only a person may use.
+pub fn key_refused() -> ApiError {
+    ApiError::Forbidden("Integration keys are read-only.".to_owned())
+}
+
+/// The caller [`super::gate::authenticate`] resolved before any other extractor ran. A handler
+/// whose operation declares no `security` gets none: a programming error, answered 500.
 impl FromRequest for Caller {
     type Error = ApiError;
-    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+    type Future = Ready<Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let credential = read_credential(req.headers());
-        let state = req.app_data::<web::Data<AppState>>().cloned();
-        Box::pin(async move {
-            let state = state
-                .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("AppState is not registered")))?;
-            match credential? {
-                Credential::Jwt(token) => {
-                    let claims = state.auth.jwt.verify(&token).map_err(|e| {
-                        tracing::debug!(error = %e, "refused an access token");
-                        unauthorized("Invalid or expired access token.")
-                    })?;
-                    Ok(Caller::User {
-                        user_id: claims.sub,
-                    })
-                }
-                Credential::ApiKey(key) => {
-                    let hash = hash_secret(&key);
-                    let found = state
-                        .db
-                        .run(move |conn| {
-                            let found = api_keys::find_active_by_hash(conn, &hash)?;
-                            let now = store::now();
-                            // Skip the write (a round trip) while the stored use is recent.
-                            if let Some(key) =
-                                found.as_ref().filter(|k| api_keys::use_is_stale(k, now))
-                            {
-                                api_keys::touch_last_used(conn, &key.id, now)?;
-                            }
-                            Ok(found)
-                        })
-                        .await?;
-                    let key = found.ok_or_else(|| unauthorized("Unknown or revoked API key."))?;
-                    Ok(Caller::ApiKey {
-                        key_id: key.id,
-                        campaign_id: key.campaign_id,
-                    })
-                }
-            }
-        })
+        ready(req.extensions().get::<Caller>().cloned().ok_or_else(|| {
+            ApiError::Internal(anyhow::anyhow!(
+                "{} {} takes a caller but its operation declares no `security`",
+                req.method(),
+                req.match_pattern().unwrap_or_default()
+            ))
+        }))
     }
 }
 
 impl FromRequest for AuthUser {
     type Error = ApiError;
-    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+    type Future = Ready<Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let caller = Caller::from_request(req, payload);
-        Box::pin(async move {
-            match caller.await? {
-                Caller::User { user_id } => Ok(AuthUser { user_id }),
-                Caller::ApiKey { .. } => Err(ApiError::Forbidden(
-                    "Integration keys are read-only.".to_owned(),
-                )),
-            }
-        })
+        let caller = Caller::from_request(req, payload).into_inner();
+        ready(caller.and_then(|caller| match caller {
+            Caller::User { user_id } => Ok(AuthUser { user_id }),
+            Caller::ApiKey { .. } => Err(key_refused()),
+        }))
     }
 }
 

@@ -3,7 +3,10 @@
 //! - [`password`]: Argon2id hashing, username and password rules.
 //! - [`jwt`]: HS256 access tokens.
 //! - [`secret`]: integration keys and invitation codes, shown once and stored as SHA-256.
-//! - [`caller`]: the [`Caller`] and [`AuthUser`] extractors (the only place credentials are read).
+//! - [`caller`]: resolving credentials, and the [`Caller`] and [`AuthUser`] extractors.
+//! - [`gate`]: the middleware that authenticates every operation declaring `security` before
+//!   its handler's extractors run.
+//! - [`accounts`]: the accounts known to exist.
 //! - [`policy`]: [`campaign_access`], the one authorization rule for campaign-scoped resources.
 //! - [`rate_limit`]: the per-address limit on registration and login.
 //!
@@ -48,10 +51,16 @@
 //! 404 not a member (or a key of another campaign); 403 a member or this campaign's key
 //! attempting what its role or read-only key does not allow (API.md: 403 authenticated).
 //!
+//! The handler's `#[utoipa::path]` must declare `security(("bearer" = []))`, or
+//! `security(("bearer" = []), ("api_key" = []))` where keys may read: [`gate`] authenticates
+//! exactly the operations that declare it (an extractor of an undeclared one answers 500).
+//!
 //! Every new endpoint also gets a row in the authorization table test
 //! (`tests/authorization.rs`, `ROWS`).
 
+pub mod accounts;
 pub mod caller;
+pub mod gate;
 pub mod jwt;
 pub mod password;
 pub mod policy;
@@ -59,6 +68,7 @@ pub mod rate_limit;
 pub mod secret;
 
 pub use caller::{AuthUser, Caller};
+pub use gate::SecurityTable;
 pub use jwt::JwtKeys;
 pub use policy::{CampaignAccess, Need, access_with_membership, campaign_access};
 pub use rate_limit::{AuthRateLimited, AuthRateLimiter};
@@ -70,6 +80,8 @@ pub struct AuthState {
     pub jwt: JwtKeys,
     /// The registration/login rate limiter.
     pub rate_limiter: AuthRateLimiter,
+    /// Accounts seen to exist (tokens of unknown accounts get 401).
+    pub accounts: accounts::KnownAccounts,
 }
 
 impl AuthState {
@@ -83,6 +95,7 @@ impl AuthState {
         Self {
             jwt: JwtKeys::new(jwt_secret, token_lifetime_seconds),
             rate_limiter: AuthRateLimiter::new(auth_rate_per_minute, auth_rate_burst),
+            accounts: accounts::KnownAccounts::default(),
         }
     }
 }

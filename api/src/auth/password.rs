@@ -55,8 +55,14 @@ pub fn dummy_hash() -> &'static str {
     &DUMMY
 }
 
-/// Checks a new password: [`PASSWORD_MIN_CHARS`]..=[`PASSWORD_MAX_CHARS`] characters.
-pub fn validate_password(password: &str) -> Result<(), String> {
+/// Fewest zxcvbn score (0 to 4) a new password must reach: 3 is "safely unguessable" (about
+/// 10^8 guesses or more).
+pub const PASSWORD_MIN_SCORE: u8 = 3;
+
+/// Checks a new password: [`PASSWORD_MIN_CHARS`]..=[`PASSWORD_MAX_CHARS`] characters, and hard
+/// to guess (zxcvbn score at least [`PASSWORD_MIN_SCORE`]) also for someone who knows
+/// `user_inputs` (the username, and so on). The message is zxcvbn's feedback in plain words.
+pub fn validate_password(password: &str, user_inputs: &[&str]) -> Result<(), String> {
     let chars = password.chars().count();
     if chars < PASSWORD_MIN_CHARS {
         return Err(format!(
@@ -66,7 +72,23 @@ pub fn validate_password(password: &str) -> Result<(), String> {
     if chars > PASSWORD_MAX_CHARS {
         return Err(format!("must have at most {PASSWORD_MAX_CHARS} characters"));
     }
-    Ok(())
+    let estimate = zxcvbn::zxcvbn(password, user_inputs);
+    if u8::from(estimate.score()) >= PASSWORD_MIN_SCORE {
+        return Ok(());
+    }
+    let feedback = estimate.feedback();
+    let mut parts = vec!["is too easy to guess.".to_owned()];
+    parts.extend(feedback.and_then(|f| f.warning()).map(|w| w.to_string()));
+    parts.extend(
+        feedback
+            .into_iter()
+            .flat_map(|f| f.suggestions())
+            .map(ToString::to_string),
+    );
+    if parts.len() == 1 {
+        parts.push("Add another word or two. Uncommon words are better.".to_owned());
+    }
+    Err(parts.join(" "))
 }
 
 /// Checks a new username: [`USERNAME_MIN_CHARS`]..=[`USERNAME_MAX_CHARS`] ASCII letters, digits,
@@ -127,10 +149,33 @@ mod tests {
 
     #[test]
     fn password_length_bounds() {
-        assert!(validate_password(&"a".repeat(PASSWORD_MIN_CHARS - 1)).is_err());
-        assert!(validate_password(&"a".repeat(PASSWORD_MIN_CHARS)).is_ok());
-        assert!(validate_password(&"é".repeat(PASSWORD_MAX_CHARS)).is_ok());
-        assert!(validate_password(&"a".repeat(PASSWORD_MAX_CHARS + 1)).is_err());
+        let strong = "correct horse battery staple";
+        assert!(validate_password(&"a".repeat(PASSWORD_MIN_CHARS - 1), &[]).is_err());
+        assert!(validate_password("Vk3#q9!zTw", &[]).is_ok());
+        assert!(validate_password(&strong.repeat(10)[..PASSWORD_MAX_CHARS], &[]).is_ok());
+        assert!(validate_password(&strong.repeat(10)[..=PASSWORD_MAX_CHARS], &[]).is_err());
+    }
+
+    #[test]
+    fn guessable_passwords_are_refused_with_zxcvbn_feedback() {
+        for (password, inputs) in [
+            ("          ", &[][..]),
+            ("aaaaaaaaaa", &[]),
+            ("password123", &[]),
+            ("qwertyuiop", &[]),
+            ("gandalf-the-grey", &["gandalf-the-grey"][..]),
+        ] {
+            let message = validate_password(password, inputs).unwrap_err();
+            assert!(
+                message.starts_with("is too easy to guess."),
+                "{password}: {message}"
+            );
+            assert!(
+                message.len() > "is too easy to guess.".len() + 10,
+                "{message}"
+            );
+        }
+        assert!(validate_password("correct horse battery staple", &["alice"]).is_ok());
     }
 
     #[test]

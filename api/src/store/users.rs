@@ -49,6 +49,11 @@ pub fn find_by_id(conn: &mut Db, id: &str) -> QueryResult<Option<User>> {
         .optional()
 }
 
+/// Whether a user with `id` exists (one primary-key look-up).
+pub fn exists(conn: &mut Db, id: &str) -> QueryResult<bool> {
+    diesel::select(diesel::dsl::exists(users::table.find(id))).get_result(conn)
+}
+
 /// The user whose name equals `username` ignoring case, if any.
 pub fn find_by_username(conn: &mut Db, username: &str) -> QueryResult<Option<User>> {
     users::table
