@@ -30,6 +30,7 @@ mod log_secrets;
 mod migrations;
 mod odds;
 mod openapi_drift;
+mod paging;
 mod races;
 mod round_trips;
 mod scenarios;
