@@ -267,8 +267,8 @@ both_backends! {
         let middle = cursor.len() / 2;
         let flipped = if &cursor[middle..=middle] == "A" { "B" } else { "A" };
         let tampered = format!("{}{flipped}{}", &cursor[..middle], &cursor[middle + 1..]);
-        let other_forces = format!("/api/v1/campaigns/{}/forces", other.campaign_id);
-        let other_cursor = page(app, organiser, &other_forces, "limit=1")["next"].as_str().unwrap().to_owned();
+        let other_members = format!("/api/v1/campaigns/{}/members", other.campaign_id);
+        let other_cursor = page(app, organiser, &other_members, "limit=1")["next"].as_str().unwrap().to_owned();
 
         let bad = [
             ("limit=0".to_owned(), "limit"),
@@ -298,8 +298,8 @@ both_backends! {
         // A cursor is refused by another list, even one with the same order, and by the same
         // list of another campaign; it still works where it came from.
         let timeline = format!("/api/v1/campaigns/{}/timeline", world.campaign_id);
-        let forces = format!("/api/v1/campaigns/{}/forces", world.campaign_id);
-        for (path, after) in [(&timeline, &cursor), (&forces, &other_cursor)] {
+        let members = format!("/api/v1/campaigns/{}/members", world.campaign_id);
+        for (path, after) in [(&timeline, &cursor), (&members, &other_cursor)] {
             let problem = assert_problem(get(app, organiser, &with_query(path, &format!("after={after}"))), 400);
             assert_eq!(problem["errors"][0]["field"], "after", "{path}: {problem}");
         }
