@@ -335,9 +335,13 @@ fn a_campaign_moves_sqlite_to_postgres_and_back_losslessly_and_refusals_change_n
     // As many rows as the API lists (the shared World grows as issues add to it).
     let listed = |path: String| {
         let body = ok(&source, &path, &s.people.organiser.token);
-        body.as_array()
-            .unwrap_or_else(|| body["battles"].as_array().unwrap())
-            .len()
+        let (_, items) = body
+            .as_object()
+            .unwrap()
+            .iter()
+            .find(|(name, _)| *name != "next")
+            .unwrap();
+        items.as_array().unwrap().len()
     };
     assert_eq!(
         count("invites"),
@@ -462,7 +466,11 @@ fn a_campaign_moves_sqlite_to_postgres_and_back_losslessly_and_refusals_change_n
         &format!("/api/v1/campaigns/{c}/api-keys"),
         &s.people.organiser.token,
     );
-    assert_eq!(keys, json!([]), "integration keys are not exported");
+    assert_eq!(
+        keys,
+        json!({"api_keys": [], "next": null}),
+        "integration keys are not exported"
+    );
     // Created accounts cannot log in until an administrator sets a password.
     assert_eq!(login_status(&on_pg, "player", PASSWORD), 401);
     let mut child = command(&["set-password", "--username", "player"])
@@ -572,7 +580,8 @@ fn accounts_are_matched_by_name_and_missing_ones_are_created_locked() {
     let token = crate::auth::login(&target, "player", "harbour lantern quiz velvet");
     let mine = ok(&target, "/api/v1/campaigns", &token);
     assert!(
-        mine.as_array()
+        mine["campaigns"]
+            .as_array()
             .unwrap()
             .iter()
             .any(|x| x["id"] == c.as_str()),

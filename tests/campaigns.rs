@@ -230,15 +230,16 @@ both_backends! {
             body["id"].as_str().unwrap().to_owned()
         };
         let listed: Value = app.get_with_token("/api/v1/campaigns", &alice.token).json().unwrap();
-        assert_eq!(listed.as_array().unwrap().len(), 1);
-        assert_eq!(listed[0]["id"], id.as_str());
+        assert_eq!(listed["campaigns"].as_array().unwrap().len(), 1);
+        assert_eq!(listed["campaigns"][0]["id"], id.as_str());
+        assert_eq!(listed["next"], Value::Null);
         let members: Value = app
             .get_with_token(&format!("/api/v1/campaigns/{id}/members"), &alice.token)
             .json()
             .unwrap();
-        assert_eq!(members[0]["user_id"], alice.id.as_str());
-        assert_eq!(members[0]["username"], alice.username.as_str());
-        assert_eq!(members[0]["role"], "organiser");
+        assert_eq!(members["members"][0]["user_id"], alice.id.as_str());
+        assert_eq!(members["members"][0]["username"], alice.username.as_str());
+        assert_eq!(members["members"][0]["role"], "organiser");
     }
 
     fn create_campaign_validates_name_and_house_rules(app: &TestApp) {
@@ -286,7 +287,7 @@ both_backends! {
         }
         let listed: Value =
             app.get_with_token("/api/v1/campaigns", &people.outsider.token).json().unwrap();
-        assert_eq!(listed, json!([]));
+        assert_eq!(listed, json!({"campaigns": [], "next": null}));
     }
 
     fn settings_change_needs_the_current_version_and_keeps_stale_writes_out(app: &TestApp) {
@@ -369,10 +370,11 @@ both_backends! {
 
         // The list shows uses and revocation but no codes.
         let listed: Value = app.get_with_token(&invites, &people.organiser.token).json().unwrap();
-        assert_eq!(listed.as_array().unwrap().len(), 3);
-        assert!(listed.as_array().unwrap().iter().all(|i| i.get("code").is_none()));
-        assert!(listed.as_array().unwrap().iter().any(|i| i["uses"] == 1 && i["max_uses"] == 1));
-        assert!(listed.as_array().unwrap().iter().any(|i| i["revoked_at"].is_string()));
+        let listed = listed["invites"].as_array().unwrap();
+        assert_eq!(listed.len(), 3);
+        assert!(listed.iter().all(|i| i.get("code").is_none()));
+        assert!(listed.iter().any(|i| i["uses"] == 1 && i["max_uses"] == 1));
+        assert!(listed.iter().any(|i| i["revoked_at"].is_string()));
 
         // Expiry bounds are validated.
         for body in [json!({"expires_in_seconds": 59}), json!({"max_uses": 0})] {
@@ -437,7 +439,7 @@ both_backends! {
         assert_eq!(handed.status(), 200);
         assert_eq!(handed.json::<Value>().unwrap()["role"], "organiser");
         let listed: Value = app.get_with_token(&members, &people.owner.token).json().unwrap();
-        let roles: Vec<(String, String)> = listed
+        let roles: Vec<(String, String)> = listed["members"]
             .as_array()
             .unwrap()
             .iter()
@@ -491,6 +493,7 @@ both_backends! {
             .get_with_token(&format!("/api/v1/campaigns/{id}/api-keys"), &people.organiser.token)
             .json()
             .unwrap();
+        let keys = &keys["api_keys"];
         let live = keys.as_array().unwrap().iter().find(|k| k["id"] == world.key_id.as_str()).unwrap();
         assert!(live.get("key").is_none());
         assert_eq!(live["key_prefix"], &world.key[..12]);

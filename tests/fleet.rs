@@ -98,6 +98,21 @@ impl Http {
         body
     }
 
+    /// Every item of a paged list (`GET path`, 100 a page), following `next` to the end.
+    #[track_caller]
+    pub fn get_all(&self, path: &str, field: &str, token: &str) -> Vec<Value> {
+        let separator = if path.contains('?') { '&' } else { '?' };
+        let mut items = Vec::new();
+        let mut page = self.get_ok(&format!("{path}{separator}limit=100"), token);
+        loop {
+            items.extend(page[field].as_array().unwrap().iter().cloned());
+            let Some(next) = page["next"].as_str() else {
+                return items;
+            };
+            page = self.get_ok(&format!("{path}{separator}limit=100&after={next}"), token);
+        }
+    }
+
     /// `POST path` that must answer `status`; returns the body.
     #[track_caller]
     pub fn post_expect(&self, path: &str, token: &str, body: &Value, status: u16) -> Value {

@@ -54,7 +54,9 @@ fn list_forces(app: &TestApp, user: &TestUser, campaign_id: &str) -> Vec<Value> 
         &user.token,
     );
     assert_eq!(response.status(), 200);
-    response.json::<Vec<Value>>().unwrap()
+    let page: Value = response.json().unwrap();
+    assert!(page["next"].is_null(), "one page: {page}");
+    page["forces"].as_array().unwrap().clone()
 }
 
 /// The §4.3 worked examples as API units, with the source's figures.
@@ -359,16 +361,17 @@ both_backends! {
         assert_eq!(edit[0]["fields"]["quality"], json!({"before": "regular", "after": "elite"}));
         assert_eq!(edit[0]["fields"].as_object().unwrap().len(), 2);
         assert_eq!(entries[2]["diff"]["units"][0]["change"], "added");
-        assert!(page["next_before"].is_null());
+        assert!(page["next"].is_null());
 
         // Paging.
         let first = history(app, &people.owner, id, "?limit=2");
         assert_eq!(first["entries"].as_array().unwrap().len(), 2);
-        assert_eq!(first["next_before"], 2);
-        let rest = history(app, &people.owner, id, "?limit=2&before=2");
+        let next = first["next"].as_str().unwrap();
+        let rest = history(app, &people.owner, id, &format!("?limit=2&after={next}"));
+        assert_eq!(rest["entries"].as_array().unwrap().len(), 1);
         assert_eq!(rest["entries"][0]["cause"]["kind"], "create");
-        assert!(rest["next_before"].is_null());
-        assert_problem(app.get_with_token(&format!("/api/v1/forces/{id}/history?limit=0"), &people.owner.token), 422);
+        assert!(rest["next"].is_null());
+        assert_problem(app.get_with_token(&format!("/api/v1/forces/{id}/history?limit=0"), &people.owner.token), 400);
 
         // The roster as of creation.
         let created_id = entries[2]["id"].as_str().unwrap();
@@ -384,7 +387,8 @@ both_backends! {
         assert_problem(put_force(app, &people.owner, id, &again), 409);
         let listed = list_forces(app, &people.owner, &world.campaign_id);
         assert!(listed.iter().all(|f| f["id"] != id && f["archived"] == false));
-        let all: Vec<Value> = app.get_with_token(&format!("/api/v1/campaigns/{}/forces?include_archived=true", world.campaign_id), &people.owner.token).json().unwrap();
+        let all: Value = app.get_with_token(&format!("/api/v1/campaigns/{}/forces?include_archived=true", world.campaign_id), &people.owner.token).json().unwrap();
+        let all = all["forces"].as_array().unwrap();
         assert_eq!(all.len(), listed.len() + 1);
         assert!(all.iter().any(|f| f["id"] == id && f["archived"] == true));
     }

@@ -31,6 +31,7 @@ mod log_secrets;
 mod migrations;
 mod odds;
 mod openapi_drift;
+mod paging;
 mod passwords;
 mod protocol_errors;
 mod races;

@@ -573,7 +573,7 @@ fn two_processes_on_one_postgres_each_conflicting_write_has_exactly_one_winner()
     let generate = format!("/api/v1/campaigns/{campaign}/forces/generate");
     let list = format!("/api/v1/campaigns/{campaign}/forces");
     for round in 0..ROUNDS {
-        let before = a.get_ok(&list, token).as_array().unwrap().len();
+        let before = a.get_all(&list, "forces", token).len();
         let body = json!({"method": "basic", "platoons": 1, "name": format!("Generated {round}")});
         let key = format!("generate-{round}");
         let (answers, overlapped) = at_once(vec![
@@ -582,7 +582,7 @@ fn two_processes_on_one_postgres_each_conflicting_write_has_exactly_one_winner()
         ]);
         assert_eq!(statuses(&answers), [201, 201], "round {round}: {answers:?}");
         assert_eq!(answers[0].1, answers[1].1, "round {round}");
-        let after = b.get_ok(&list, token).as_array().unwrap().len();
+        let after = b.get_all(&list, "forces", token).len();
         assert_eq!(after, before + 1, "round {round}: one force stored");
         races += 1;
         overlapping += usize::from(overlapped);

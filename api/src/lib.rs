@@ -12,6 +12,7 @@ pub mod error;
 pub mod extract;
 pub mod middleware;
 pub mod openapi;
+pub mod paging;
 pub mod probe;
 pub mod routes;
 pub mod schema;

@@ -5,6 +5,7 @@ use diesel::prelude::*;
 
 use crate::db::Db;
 use crate::schema::api_keys;
+use crate::store::CreatedKey;
 
 /// `last_used_at` is refreshed at most this often, so reads do not all write.
 pub const LAST_USED_RESOLUTION: TimeDelta = TimeDelta::seconds(60);
@@ -60,13 +61,28 @@ pub fn insert(conn: &mut Db, key: &NewApiKey<'_>) -> QueryResult<()> {
         .map(|_| ())
 }
 
-/// A campaign's keys (revoked ones too), newest first.
-pub fn list_for_campaign(conn: &mut Db, campaign_id: &str) -> QueryResult<Vec<ApiKey>> {
-    api_keys::table
+/// Up to `limit` of a campaign's keys (revoked ones too), newest first (ties by id), after the
+/// one whose key is `after`.
+pub fn list_for_campaign(
+    conn: &mut Db,
+    campaign_id: &str,
+    after: Option<&CreatedKey>,
+    limit: i64,
+) -> QueryResult<Vec<ApiKey>> {
+    let mut query = api_keys::table
         .filter(api_keys::campaign_id.eq(campaign_id))
         .order((api_keys::created_at.desc(), api_keys::id.asc()))
         .select(ApiKey::as_select())
-        .load(conn)
+        .limit(limit)
+        .into_boxed();
+    if let Some((at, id)) = after {
+        query = query.filter(
+            api_keys::created_at
+                .lt(at)
+                .or(api_keys::created_at.eq(at).and(api_keys::id.gt(id))),
+        );
+    }
+    query.load(conn)
 }
 
 /// The key of `campaign_id` with id `id`.

@@ -12,6 +12,7 @@ use utoipa::ToSchema;
 
 use crate::db::Db;
 use crate::schema::battles;
+use crate::store::CreatedKey;
 
 /// A battle row.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
@@ -109,13 +110,28 @@ pub fn find_by_id(conn: &mut Db, id: &str) -> QueryResult<Option<Battle>> {
         .optional()
 }
 
-/// A campaign's battles, oldest first.
-pub fn list_for_campaign(conn: &mut Db, campaign_id: &str) -> QueryResult<Vec<Battle>> {
-    battles::table
+/// Up to `limit` of a campaign's battles, oldest first (ties by id), after the battle whose key
+/// is `after`.
+pub fn list_for_campaign(
+    conn: &mut Db,
+    campaign_id: &str,
+    after: Option<&CreatedKey>,
+    limit: i64,
+) -> QueryResult<Vec<Battle>> {
+    let mut query = battles::table
         .filter(battles::campaign_id.eq(campaign_id))
         .order((battles::created_at.asc(), battles::id.asc()))
         .select(Battle::as_select())
-        .load(conn)
+        .limit(limit)
+        .into_boxed();
+    if let Some((at, id)) = after {
+        query = query.filter(
+            battles::created_at
+                .gt(at)
+                .or(battles::created_at.eq(at).and(battles::id.gt(id))),
+        );
+    }
+    query.load(conn)
 }
 
 /// Writes `next` (state, result, confirmation, corrections) when the stored version is `next.version - 1`.

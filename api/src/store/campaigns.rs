@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::db::Db;
 use crate::schema::{campaigns, memberships};
+use crate::store::CreatedKey;
 
 /// A campaign's settings: the house rules and how the service runs the campaign.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -78,14 +79,29 @@ pub fn find_by_id(conn: &mut Db, id: &str) -> QueryResult<Option<Campaign>> {
         .optional()
 }
 
-/// The campaigns `user_id` belongs to, with the stored role, newest first.
-pub fn list_for_user(conn: &mut Db, user_id: &str) -> QueryResult<Vec<(Campaign, String)>> {
-    campaigns::table
+/// Up to `limit` of the campaigns `user_id` belongs to, with the stored role, newest first
+/// (ties by id), after the campaign whose key is `after`.
+pub fn list_for_user(
+    conn: &mut Db,
+    user_id: &str,
+    after: Option<&CreatedKey>,
+    limit: i64,
+) -> QueryResult<Vec<(Campaign, String)>> {
+    let mut query = campaigns::table
         .inner_join(memberships::table)
         .filter(memberships::user_id.eq(user_id))
         .order((campaigns::created_at.desc(), campaigns::id.asc()))
         .select((Campaign::as_select(), memberships::role))
-        .load(conn)
+        .limit(limit)
+        .into_boxed();
+    if let Some((at, id)) = after {
+        query = query.filter(
+            campaigns::created_at
+                .lt(at)
+                .or(campaigns::created_at.eq(at).and(campaigns::id.gt(id))),
+        );
+    }
+    query.load(conn)
 }
 
 /// Replaces the settings when the stored version is `expected_version`; returns the updated

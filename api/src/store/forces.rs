@@ -14,6 +14,7 @@ use fad_domain::roster::Force as Roster;
 
 use crate::db::Db;
 use crate::schema::{forces, memberships};
+use crate::store::CreatedKey;
 use crate::store::memberships::Membership;
 
 use super::history::{self, HistoryCause};
@@ -118,19 +119,30 @@ pub fn find_with_membership(
         .optional()
 }
 
-/// The forces of a campaign, oldest first; archived ones only when `include_archived`.
+/// Up to `limit` forces of a campaign, oldest first (ties by id), after the force whose key is
+/// `after`; archived ones only when `include_archived`.
 pub fn list_for_campaign(
     conn: &mut Db,
     campaign_id: &str,
     include_archived: bool,
+    after: Option<&CreatedKey>,
+    limit: i64,
 ) -> QueryResult<Vec<Force>> {
     let mut query = forces::table
         .filter(forces::campaign_id.eq(campaign_id))
         .select(Force::as_select())
         .order((forces::created_at.asc(), forces::id.asc()))
+        .limit(limit)
         .into_boxed();
     if !include_archived {
         query = query.filter(forces::archived_at.is_null());
+    }
+    if let Some((at, id)) = after {
+        query = query.filter(
+            forces::created_at
+                .gt(at)
+                .or(forces::created_at.eq(at).and(forces::id.gt(id))),
+        );
     }
     query.load(conn)
 }

@@ -261,7 +261,8 @@ pub fn append(
         .map(|_| ())
 }
 
-/// Up to `limit` entries of a force, newest first, older than version `before` when given.
+/// Up to `limit` entries of a force, newest first, older than version `before` when given
+/// (versions are unique per force, so the version alone is the list's sort key).
 pub fn list(
     conn: &mut Db,
     force_id: &str,

@@ -5,6 +5,7 @@ use diesel::prelude::*;
 
 use crate::db::Db;
 use crate::schema::invites;
+use crate::store::CreatedKey;
 
 /// An invitation row.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
@@ -48,13 +49,28 @@ pub fn insert(conn: &mut Db, invite: &Invite) -> QueryResult<()> {
         .map(|_| ())
 }
 
-/// A campaign's invitations, newest first.
-pub fn list_for_campaign(conn: &mut Db, campaign_id: &str) -> QueryResult<Vec<Invite>> {
-    invites::table
+/// Up to `limit` of a campaign's invitations, newest first (ties by id), after the one whose
+/// key is `after`.
+pub fn list_for_campaign(
+    conn: &mut Db,
+    campaign_id: &str,
+    after: Option<&CreatedKey>,
+    limit: i64,
+) -> QueryResult<Vec<Invite>> {
+    let mut query = invites::table
         .filter(invites::campaign_id.eq(campaign_id))
         .order((invites::created_at.desc(), invites::id.asc()))
         .select(Invite::as_select())
-        .load(conn)
+        .limit(limit)
+        .into_boxed();
+    if let Some((at, id)) = after {
+        query = query.filter(
+            invites::created_at
+                .lt(at)
+                .or(invites::created_at.eq(at).and(invites::id.gt(id))),
+        );
+    }
+    query.load(conn)
 }
 
 /// The invitation of `campaign_id` with id `id`.

@@ -6,6 +6,7 @@
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Text};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -189,13 +190,57 @@ pub fn append_after(
     Ok(balance)
 }
 
-/// Every entry of a force, oldest first.
-pub fn list(conn: &mut Db, force_id: &str) -> QueryResult<Vec<LedgerEntry>> {
-    force_ledger::table
+/// Up to `limit` entries of a force, oldest first, after entry number `after` when given
+/// (`seq` is unique per force, so it alone is the list's sort key).
+pub fn list(
+    conn: &mut Db,
+    force_id: &str,
+    after: Option<i64>,
+    limit: i64,
+) -> QueryResult<Vec<LedgerEntry>> {
+    let mut query = force_ledger::table
         .filter(force_ledger::force_id.eq(force_id))
         .order(force_ledger::seq.asc())
         .select(LedgerEntry::as_select())
-        .load(conn)
+        .limit(limit)
+        .into_boxed();
+    if let Some(after) = after {
+        query = query.filter(force_ledger::seq.gt(after));
+    }
+    query.load(conn)
+}
+
+/// A whole ledger in figures: the balance after the newest entry, and the campaign points
+/// earned and spent over every entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, QueryableByName)]
+pub struct Totals {
+    /// The current balance.
+    #[diesel(sql_type = BigInt)]
+    pub balance: i64,
+    /// Total earned.
+    #[diesel(sql_type = BigInt)]
+    pub earned: i64,
+    /// Total spent.
+    #[diesel(sql_type = BigInt)]
+    pub spent: i64,
+}
+
+/// `$1` is the only bind: SQLite reads the repeated `$1` as the same parameter too.
+const TOTALS_SQL: &str = "\
+SELECT COALESCE((SELECT n.balance FROM force_ledger n WHERE n.force_id = $1 \
+                  ORDER BY n.seq DESC LIMIT 1), 0) AS balance, \
+       CAST(COALESCE(SUM(CASE WHEN l.kind = 'earned' THEN l.amount ELSE 0 END), 0) AS BIGINT) \
+         AS earned, \
+       CAST(COALESCE(SUM(CASE WHEN l.kind = 'spent' THEN l.amount ELSE 0 END), 0) AS BIGINT) \
+         AS spent \
+  FROM force_ledger l \
+ WHERE l.force_id = $1";
+
+/// The [`Totals`] of a force's ledger, in one statement whatever its length.
+pub fn totals(conn: &mut Db, force_id: &str) -> QueryResult<Totals> {
+    diesel::sql_query(TOTALS_SQL)
+        .bind::<Text, _>(force_id)
+        .get_result(conn)
 }
 
 /// The entries of a force with this cause (`battle` + battle id, ...), oldest first.

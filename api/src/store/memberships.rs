@@ -85,19 +85,68 @@ pub fn find(conn: &mut Db, campaign_id: &str, user_id: &str) -> QueryResult<Opti
         .optional()
 }
 
-/// Every member of a campaign with their username, organiser first, then by join time.
+/// The sort key of the member list: (is the organiser, joined at, user id).
+pub type MemberKey = (bool, NaiveDateTime, String);
+
+impl Membership {
+    /// This member's place in [`list_with_usernames`].
+    pub fn key(&self) -> MemberKey {
+        (
+            self.role() == Role::Organiser,
+            self.joined_at,
+            self.user_id.clone(),
+        )
+    }
+}
+
+/// Up to `limit` members of a campaign with their usernames, organiser first, then by join
+/// time (ties by user id), after the member whose key is `after`.
 pub fn list_with_usernames(
     conn: &mut Db,
     campaign_id: &str,
+    after: Option<&MemberKey>,
+    limit: i64,
 ) -> QueryResult<Vec<(Membership, String)>> {
-    let mut rows: Vec<(Membership, String)> = memberships::table
+    let organiser = Role::Organiser.as_str();
+    let mut query = memberships::table
         .inner_join(users::table)
         .filter(memberships::campaign_id.eq(campaign_id))
-        .order((memberships::joined_at.asc(), memberships::user_id.asc()))
+        .order((
+            memberships::role.eq(organiser).desc(),
+            memberships::joined_at.asc(),
+            memberships::user_id.asc(),
+        ))
         .select((Membership::as_select(), users::username))
-        .load(conn)?;
-    rows.sort_by_key(|(m, _)| m.role() != Role::Organiser);
-    Ok(rows)
+        .limit(limit)
+        .into_boxed();
+    // A campaign has exactly one organiser, and it comes first: after it, every player follows.
+    match after {
+        None => {}
+        Some((true, _, _)) => query = query.filter(memberships::role.ne(organiser)),
+        Some((false, at, user_id)) => {
+            query = query.filter(memberships::role.ne(organiser)).filter(
+                memberships::joined_at.gt(at).or(memberships::joined_at
+                    .eq(at)
+                    .and(memberships::user_id.gt(user_id))),
+            );
+        }
+    }
+    query.load(conn)
+}
+
+/// One member of a campaign with their username.
+pub fn find_with_username(
+    conn: &mut Db,
+    campaign_id: &str,
+    user_id: &str,
+) -> QueryResult<Option<(Membership, String)>> {
+    memberships::table
+        .inner_join(users::table)
+        .filter(memberships::campaign_id.eq(campaign_id))
+        .filter(memberships::user_id.eq(user_id))
+        .select((Membership::as_select(), users::username))
+        .first(conn)
+        .optional()
 }
 
 /// Sets a member's role; returns the number of rows changed (0 or 1).

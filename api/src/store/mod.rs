@@ -18,6 +18,10 @@ pub mod users;
 
 use chrono::{NaiveDateTime, SubsecRound, Utc};
 
+/// The sort key of lists ordered by creation time, `(created_at, id)`: the id breaks ties, so
+/// a paged list has one order (see [`crate::paging`]).
+pub type CreatedKey = (NaiveDateTime, String);
+
 /// The current time in UTC as stored (`Timestamp`), truncated to microseconds so PostgreSQL and
 /// SQLite return the same value that was written.
 pub fn now() -> NaiveDateTime {

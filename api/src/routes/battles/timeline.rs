@@ -10,6 +10,7 @@ use utoipa::ToSchema;
 use crate::AppState;
 use crate::auth::{Caller, Need, campaign_access};
 use crate::error::{ApiError, Problem};
+use crate::paging::{Page, PageParams};
 use crate::store::{aftermath as rows, battles};
 
 use super::BattleResponse;
@@ -38,21 +39,24 @@ pub struct TimelineEntry {
     pub aftermath: Vec<TimelineAftermath>,
 }
 
-/// A campaign's timeline.
+/// A page of a campaign's timeline.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Timeline {
     /// Battles, oldest first.
     pub entries: Vec<TimelineEntry>,
+    /// Pass as `after` to read the next page; `null` on the last page.
+    pub next: Option<String>,
 }
 
-/// Reads a campaign's timeline.
+/// Reads a campaign's timeline, oldest battle first, a page at a time.
 #[utoipa::path(
     tag = "battles",
     operation_id = "get_timeline",
     security(("bearer" = []), ("api_key" = [])),
-    params(("campaign_id" = String, Path, description = "The campaign id")),
+    params(("campaign_id" = String, Path, description = "The campaign id"), PageParams),
     responses(
-        (status = 200, description = "The timeline", body = Timeline),
+        (status = 200, description = "A page of the timeline", body = Timeline),
+        (status = 400, description = "A bad `limit` or `after`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such campaign, or the caller may not read it", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
@@ -63,14 +67,19 @@ pub async fn get_timeline(
     caller: Caller,
     state: web::Data<AppState>,
     path: web::Path<String>,
+    page: Page,
 ) -> Result<web::Json<Timeline>, ApiError> {
     let campaign_id = path.into_inner();
-    let entries = state
+    let page = page.keyset("timeline", &campaign_id)?;
+    let (after, fetch) = (page.after.clone(), page.fetch());
+    let (entries, next) = state
         .db
         .read(move |conn| {
             campaign_access(conn, &caller, &campaign_id, Need::Read)?;
+            let rows = battles::list_for_campaign(conn, &campaign_id, after.as_ref(), fetch)?;
+            let (rows, next) = page.finish(rows, |b| (b.created_at, b.id.clone()))?;
             let mut out = Vec::new();
-            for battle in battles::list_for_campaign(conn, &campaign_id)? {
+            for battle in rows {
                 let aftermaths = rows::list_for_battle(conn, &battle.id)?;
                 let summaries = aftermaths
                     .iter()
@@ -96,8 +105,8 @@ pub async fn get_timeline(
                     aftermath: summaries,
                 });
             }
-            Ok(out)
+            Ok((out, next))
         })
         .await?;
-    Ok(web::Json(Timeline { entries }))
+    Ok(web::Json(Timeline { entries, next }))
 }

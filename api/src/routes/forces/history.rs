@@ -4,12 +4,13 @@
 use actix_web::{HttpResponse, get, web};
 use chrono::{DateTime, Utc};
 use fad_domain::dice::RollLog;
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::auth::{Caller, Need};
-use crate::error::{ApiError, FieldError, Problem};
+use crate::error::{ApiError, Problem};
+use crate::paging::{Page, PageParams};
 use crate::store::history::{self, HistoryEntry, RosterDiff};
 
 use super::{RosterResponse, authorize_force};
@@ -77,32 +78,22 @@ impl HistoryEntryResponse {
 pub struct HistoryPage {
     /// Entries, newest first.
     pub entries: Vec<HistoryEntryResponse>,
-    /// Pass as `before` for the next (older) page; `null` on the last page.
-    pub next_before: Option<i64>,
+    /// Pass as `after` to read the next (older) page; `null` on the last page.
+    pub next: Option<String>,
 }
 
-/// Paging of [`list_force_history`].
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-pub struct HistoryQuery {
-    /// Only entries older than this version (from `next_before`).
-    pub before: Option<i64>,
-    /// Page size, 1–100 (default 20).
-    pub limit: Option<i64>,
-}
-
-/// Every change to a roster, newest first: edits, battles, purchases, generation, with the
-/// actor, cause, per-unit diff and rolls.
+/// Every change to a roster, newest first, a page at a time: edits, battles, purchases,
+/// generation, with the actor, cause, per-unit diff and rolls.
 #[utoipa::path(
     tag = "forces",
     operation_id = "list_force_history",
     security(("bearer" = []), ("api_key" = [])),
-    params(("force_id" = String, Path, description = "The force id"), HistoryQuery),
+    params(("force_id" = String, Path, description = "The force id"), PageParams),
     responses(
         (status = 200, description = "A page of entries", body = HistoryPage),
+        (status = 400, description = "A bad `limit` or `after`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such force, or the caller may not see it", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`limit` out of range", body = Problem, content_type = "application/problem+json"),
         (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
@@ -112,39 +103,24 @@ pub async fn list_force_history(
     caller: Caller,
     state: web::Data<AppState>,
     path: web::Path<String>,
-    query: web::Query<HistoryQuery>,
+    page: Page,
 ) -> Result<HttpResponse, ApiError> {
     let force_id = path.into_inner();
-    let limit = query.limit.unwrap_or(20);
-    if !(1..=100).contains(&limit) {
-        return Err(ApiError::Validation(vec![FieldError::new(
-            "limit",
-            "must be between 1 and 100",
-        )]));
-    }
-    let before = query.before;
+    let page = page.keyset::<i64>("history", &force_id)?;
+    let (before, fetch) = (page.after, page.fetch());
     let rows = state
         .db
         .read(move |conn| {
             authorize_force(conn, &caller, &force_id, Need::Read)?;
-            Ok(history::list(conn, &force_id, before, limit + 1)?)
+            Ok(history::list(conn, &force_id, before, fetch)?)
         })
         .await?;
-    let more = rows.len() as i64 > limit;
+    let (rows, next) = page.finish(rows, |e| e.version)?;
     let entries = rows
         .into_iter()
-        .take(limit as usize)
         .map(|e| HistoryEntryResponse::new(e, false))
         .collect::<Result<Vec<_>, _>>()?;
-    let next_before = if more {
-        entries.last().map(|e| e.version)
-    } else {
-        None
-    };
-    Ok(HttpResponse::Ok().json(HistoryPage {
-        entries,
-        next_before,
-    }))
+    Ok(HttpResponse::Ok().json(HistoryPage { entries, next }))
 }
 
 /// One history entry with the roster (and its points) as it was right after that change.

@@ -8,8 +8,10 @@ use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::auth::{AuthUser, Caller, Need};
+use crate::db::Db;
 use crate::error::{ApiError, FieldError, Problem};
 use crate::extract::Json;
+use crate::paging::{Keyset, Page, PageParams};
 use crate::store;
 use crate::store::history::HistoryCause;
 use crate::store::ledger::{self, LedgerEntry, LedgerKind, NewLedgerEntry};
@@ -58,29 +60,33 @@ impl From<LedgerEntry> for LedgerEntryResponse {
     }
 }
 
-/// A force's ledger.
+/// A force's ledger: the totals of the whole ledger and a page of its entries.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct LedgerResponse {
     /// The force id.
     pub force_id: String,
-    /// The current balance.
+    /// The current balance (of the whole ledger, whichever page this is).
     pub balance: i64,
-    /// Total earned.
+    /// Total earned (whole ledger).
     pub earned: i64,
-    /// Total spent.
+    /// Total spent (whole ledger).
     pub spent: i64,
     /// Entries, oldest first, each with its running balance.
     pub entries: Vec<LedgerEntryResponse>,
+    /// Pass as `after` to read the next page; `null` on the last page.
+    pub next: Option<String>,
 }
 
-/// A force's campaign points: earned per battle, spent per purchase, with the running balance.
+/// A force's campaign points: earned per battle, spent per purchase, with the running balance,
+/// oldest first, a page at a time; the totals are those of the whole ledger.
 #[utoipa::path(
     tag = "forces",
     operation_id = "get_force_ledger",
     security(("bearer" = []), ("api_key" = [])),
-    params(("force_id" = String, Path, description = "The force id")),
+    params(("force_id" = String, Path, description = "The force id"), PageParams),
     responses(
-        (status = 200, description = "The ledger", body = LedgerResponse),
+        (status = 200, description = "The ledger's totals and a page of entries", body = LedgerResponse),
+        (status = 400, description = "A bad `limit` or `after`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such force, or the caller may not see it", body = Problem, content_type = "application/problem+json"),
         (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
@@ -92,33 +98,37 @@ pub async fn get_force_ledger(
     caller: Caller,
     state: web::Data<AppState>,
     path: web::Path<String>,
+    page: Page,
 ) -> Result<HttpResponse, ApiError> {
     let force_id = path.into_inner();
-    let id = force_id.clone();
-    let rows = state
+    let page = page.keyset::<i64>("ledger", &force_id)?;
+    let ledger = state
         .db
         .read(move |conn| {
-            authorize_force(conn, &caller, &id, Need::Read)?;
-            Ok(ledger::list(conn, &id)?)
+            authorize_force(conn, &caller, &force_id, Need::Read)?;
+            ledger_page(conn, force_id, &page)
         })
         .await?;
-    Ok(HttpResponse::Ok().json(ledger_response(force_id, rows)))
+    Ok(HttpResponse::Ok().json(ledger))
 }
 
-fn ledger_response(force_id: String, rows: Vec<LedgerEntry>) -> LedgerResponse {
-    let sum = |kind: &str| {
-        rows.iter()
-            .filter(|e| e.kind == kind)
-            .map(|e| e.amount)
-            .sum()
-    };
-    LedgerResponse {
+/// The totals of a force's ledger with one page of its entries.
+fn ledger_page(
+    conn: &mut Db,
+    force_id: String,
+    page: &Keyset<i64>,
+) -> Result<LedgerResponse, ApiError> {
+    let totals = ledger::totals(conn, &force_id)?;
+    let rows = ledger::list(conn, &force_id, page.after, page.fetch())?;
+    let (rows, next) = page.finish(rows, |e| e.seq)?;
+    Ok(LedgerResponse {
         force_id,
-        balance: rows.last().map_or(0, |e| e.balance),
-        earned: sum("earned"),
-        spent: sum("spent"),
+        balance: totals.balance,
+        earned: totals.earned,
+        spent: totals.spent,
         entries: rows.into_iter().map(Into::into).collect(),
-    }
+        next,
+    })
 }
 
 /// An organiser's adjustment to a force's campaign points.
@@ -134,15 +144,18 @@ pub struct AddLedgerEntryRequest {
 }
 
 /// Adds an adjustment (organiser only): campaign points earned or spent outside a battle or
-/// purchase. Spending more than the balance gets 409 and changes nothing.
+/// purchase. Spending more than the balance gets 409 and changes nothing. Answers the ledger
+/// after the entry as `GET` would: the totals and a page of entries (the first unless `after`
+/// is given).
 #[utoipa::path(
     tag = "forces",
     operation_id = "add_ledger_entry",
     security(("bearer" = [])),
-    params(("force_id" = String, Path, description = "The force id")),
+    params(("force_id" = String, Path, description = "The force id"), PageParams),
     request_body = AddLedgerEntryRequest,
     responses(
         (status = 201, description = "The ledger after the entry", body = LedgerResponse),
+        (status = 400, description = "A bad `limit` or `after`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the organiser may adjust a ledger", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such force, or the caller may not see it", body = Problem, content_type = "application/problem+json"),
@@ -157,9 +170,11 @@ pub async fn add_ledger_entry(
     user: AuthUser,
     state: web::Data<AppState>,
     path: web::Path<String>,
+    page: Page,
     body: Json<AddLedgerEntryRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let force_id = path.into_inner();
+    let page = page.keyset::<i64>("ledger", &force_id)?;
     let AddLedgerEntryRequest { kind, amount, note } = body.into_inner();
     let mut errors = Vec::new();
     if !(1..=1000).contains(&amount) {
@@ -175,8 +190,8 @@ pub async fn add_ledger_entry(
     let caller = user.caller();
     let actor = user.user_id.clone();
     let now = store::now();
-    let id = force_id.clone();
-    let rows = state
+    let id = force_id;
+    let ledger = state
         .db
         .transaction(move |conn| {
             let (_, access) = authorize_force(conn, &caller, &id, Need::Write)?;
@@ -192,8 +207,8 @@ pub async fn add_ledger_entry(
                 note,
             };
             ledger::append(conn, &id, &[entry], now)?;
-            Ok(ledger::list(conn, &id)?)
+            ledger_page(conn, id, &page)
         })
         .await?;
-    Ok(HttpResponse::Created().json(ledger_response(force_id, rows)))
+    Ok(HttpResponse::Created().json(ledger))
 }

@@ -1,22 +1,35 @@
 //! `GET /api/v1/campaigns/{campaign_id}/api-keys`: the organiser lists integration keys.
 
 use actix_web::{get, web};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::auth::{AuthUser, Need, campaign_access};
 use crate::error::{ApiError, Problem};
+use crate::paging::{Page, PageParams};
 use crate::store::api_keys;
 
 use super::ApiKeyResponse;
+
+/// A page of a campaign's keys.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ApiKeyList {
+    /// Newest first.
+    pub api_keys: Vec<ApiKeyResponse>,
+    /// Pass as `after` to read the next page; `null` on the last page.
+    pub next: Option<String>,
+}
 
 /// Lists a campaign's integration keys (revoked ones too), without the keys (organiser).
 #[utoipa::path(
     tag = "campaigns",
     operation_id = "list_api_keys",
     security(("bearer" = [])),
-    params(("campaign_id" = String, Path, description = "The campaign id")),
+    params(("campaign_id" = String, Path, description = "The campaign id"), PageParams),
     responses(
-        (status = 200, description = "The keys", body = Vec<ApiKeyResponse>),
+        (status = 200, description = "The keys", body = ApiKeyList),
+        (status = 400, description = "A bad `limit` or `after`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the organiser may list keys", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such campaign, or the caller is not a member", body = Problem, content_type = "application/problem+json"),
@@ -28,17 +41,27 @@ pub async fn list_api_keys(
     user: AuthUser,
     state: web::Data<AppState>,
     path: web::Path<String>,
-) -> Result<web::Json<Vec<ApiKeyResponse>>, ApiError> {
+    page: Page,
+) -> Result<web::Json<ApiKeyList>, ApiError> {
     let campaign_id = path.into_inner();
+    let page = page.keyset("api-keys", &campaign_id)?;
+    let (after, fetch) = (page.after.clone(), page.fetch());
     let caller = user.caller();
     let rows = state
         .db
         .run(move |conn| {
             campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
-            Ok(api_keys::list_for_campaign(conn, &campaign_id)?)
+            Ok(api_keys::list_for_campaign(
+                conn,
+                &campaign_id,
+                after.as_ref(),
+                fetch,
+            )?)
         })
         .await?;
-    Ok(web::Json(
-        rows.into_iter().map(ApiKeyResponse::from).collect(),
-    ))
+    let (rows, next) = page.finish(rows, |r| (r.created_at, r.id.clone()))?;
+    Ok(web::Json(ApiKeyList {
+        api_keys: rows.into_iter().map(ApiKeyResponse::from).collect(),
+        next,
+    }))
 }

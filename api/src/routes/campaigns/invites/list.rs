@@ -1,22 +1,35 @@
 //! `GET /api/v1/campaigns/{campaign_id}/invites`: the organiser lists invitations.
 
 use actix_web::{get, web};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::auth::{AuthUser, Need, campaign_access};
 use crate::error::{ApiError, Problem};
+use crate::paging::{Page, PageParams};
 use crate::store::invites;
 
 use super::InviteResponse;
+
+/// A page of a campaign's invitations.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InviteList {
+    /// Newest first.
+    pub invites: Vec<InviteResponse>,
+    /// Pass as `after` to read the next page; `null` on the last page.
+    pub next: Option<String>,
+}
 
 /// Lists a campaign's invitations, newest first, without their codes (organiser).
 #[utoipa::path(
     tag = "campaigns",
     operation_id = "list_invites",
     security(("bearer" = [])),
-    params(("campaign_id" = String, Path, description = "The campaign id")),
+    params(("campaign_id" = String, Path, description = "The campaign id"), PageParams),
     responses(
-        (status = 200, description = "The invitations", body = Vec<InviteResponse>),
+        (status = 200, description = "The invitations", body = InviteList),
+        (status = 400, description = "A bad `limit` or `after`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the organiser may list invitations", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such campaign, or the caller is not a member", body = Problem, content_type = "application/problem+json"),
@@ -28,17 +41,27 @@ pub async fn list_invites(
     user: AuthUser,
     state: web::Data<AppState>,
     path: web::Path<String>,
-) -> Result<web::Json<Vec<InviteResponse>>, ApiError> {
+    page: Page,
+) -> Result<web::Json<InviteList>, ApiError> {
     let campaign_id = path.into_inner();
+    let page = page.keyset("invites", &campaign_id)?;
+    let (after, fetch) = (page.after.clone(), page.fetch());
     let caller = user.caller();
     let rows = state
         .db
         .run(move |conn| {
             campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
-            Ok(invites::list_for_campaign(conn, &campaign_id)?)
+            Ok(invites::list_for_campaign(
+                conn,
+                &campaign_id,
+                after.as_ref(),
+                fetch,
+            )?)
         })
         .await?;
-    Ok(web::Json(
-        rows.into_iter().map(InviteResponse::from).collect(),
-    ))
+    let (rows, next) = page.finish(rows, |r| (r.created_at, r.id.clone()))?;
+    Ok(web::Json(InviteList {
+        invites: rows.into_iter().map(InviteResponse::from).collect(),
+        next,
+    }))
 }

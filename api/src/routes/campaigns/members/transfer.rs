@@ -59,9 +59,7 @@ pub async fn transfer_organiser(
             // Demote first: the unique index allows one organiser per campaign.
             memberships::set_role(conn, &campaign_id, &user.user_id, Role::Player)?;
             memberships::set_role(conn, &campaign_id, &target, Role::Organiser)?;
-            memberships::list_with_usernames(conn, &campaign_id)?
-                .into_iter()
-                .find(|(m, _)| m.user_id == target)
+            memberships::find_with_username(conn, &campaign_id, &target)?
                 .ok_or_else(|| ApiError::not_found("member"))
         })
         .await?;
