@@ -254,7 +254,8 @@ both_backends! {
             .header("Idempotency-Key", key).json(&red_orders(&g)));
         let v = ok(send_red());
         assert_eq!(v["state"], "mission_bonuses");
-        assert_eq!(v["version"], 3);
+        // Red's version counts the changes Red sees: Blue's secret orders were none.
+        assert_eq!(v["version"], 1);
         let (b, r) = (side(&v, &blue), side(&v, &red));
         // Blue: 1 platoon + Defensive 0 + Passive −1 + 1 recon unit ×2 = 2; Red: 1 + 2 + 0 = 3.
         assert_eq!(b["recon_points"], 2);
@@ -277,7 +278,7 @@ both_backends! {
         assert!(edge.iter().all(|r| r["source"] == "player"));
         // The same key and body replay the answer; nothing is rolled again.
         assert_eq!(ok(send_red()), v);
-        assert_eq!(g.scenario(app, g.red_user())["version"], 3);
+        assert_eq!(g.scenario(app, g.red_user())["version"], 1);
         // The step is closed: 409 for both.
         assert_problem(g.post(app, g.blue_user(), "orders", &blue_orders(&g)), 409);
 
@@ -591,12 +592,15 @@ both_backends! {
 
         // Blue declares o6 with the current version and an Idempotency-Key.
         stale["version"] = v["version"].clone();
+        let red_version = g.scenario(app, g.red_user())["version"].clone();
         let send_blue = || send(app.request(Method::POST, &g.path("assault-target")).bearer_auth(&g.blue_user().token)
             .header("Idempotency-Key", "assault-1").json(&stale));
         let v = ok(send_blue());
         assert_eq!(side(&v, &blue)["assault_target"], "o6");
         assert_eq!(needed(&v, &blue), ["o6"]);
-        assert_eq!(v["version"], g.scenario(app, g.red_user())["version"]);
+        // Blue's version moves; Red's does not (the declaration is Blue's secret).
+        assert_eq!(v["version"], stale["version"].as_i64().unwrap() + 1);
+        assert_eq!(g.scenario(app, g.red_user())["version"], red_version);
         assert_eq!(ok(send_blue()), v, "the same key replays the answer");
         // Once declared it stays: another target is 409.
         assert_problem(declare(g.blue_user(), &blue, "o1"), 409);

@@ -659,9 +659,12 @@ fn s11_views_never_leak_the_other_sides_secrets() {
                 "{secret} leaked to {viewer:?}: {text}"
             );
         }
-        assert!(text.contains("\"orders_submitted\":true"));
+        // Even that side 0 has submitted is its secret until the step closes.
+        assert!(!text.contains("\"orders_submitted\":true"), "{text}");
+        assert_eq!(s.view_for(viewer).waiting_for, ids(&["alpha", "bravo"]));
     }
     assert!(json(&s.view_for(Viewer::Side(0))).contains("\"offensive\""));
+    assert_eq!(s.view_for(Viewer::Side(0)).waiting_for, ids(&["bravo"]));
 
     s.submit_orders(1, bravo_orders(), &mut d).unwrap();
     // Step 4 reveals stance, attitude and RP; recon-duty units stay secret.

@@ -49,9 +49,10 @@ pub struct SideView {
     pub force_id: String,
     /// A non-player force.
     pub non_player: bool,
-    /// Orders are in (public, so the other knows whom the step waits for).
+    /// Orders are in: shown to others only once the step closes (until then, that a side has
+    /// submitted is its own secret, and `waiting_for` lists it).
     pub orders_submitted: bool,
-    /// Mission bonuses are in.
+    /// Mission bonuses are in: shown to others only once the step closes.
     pub mission_bonuses_submitted: bool,
     /// Step 1.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -204,7 +205,8 @@ fn keep<T>(cond: bool, v: Option<T>) -> Option<T> {
 pub struct ScenarioView {
     /// The step it waits at.
     pub state: ScenarioState,
-    /// Force ids it waits for.
+    /// Force ids it waits for; in the secret steps (orders, mission bonuses, mission choice) a
+    /// side the viewer does not see in full is always listed until the step closes.
     pub waiting_for: Vec<String>,
     /// In `recon`: turn or block.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -286,9 +288,21 @@ impl Scenario {
             finished: r.finished,
             recon_points_lost: (0..2).map(|i| (id(i), r.lost[i])).collect(),
         });
+        // Whether a side has submitted a secret step is itself that side's secret until the
+        // step closes: a side the viewer does not see in full is listed as still waiting.
+        let waiting_for = match info.state {
+            ScenarioState::Orders
+            | ScenarioState::MissionBonuses
+            | ScenarioState::MissionChoice => (0..2)
+                .filter(|i| !self.sides[*i].is_non_player())
+                .filter(|i| !self.sees_all_of(viewer, *i) || info.waiting_for.contains(&id(*i)))
+                .map(id)
+                .collect(),
+            ScenarioState::Recon | ScenarioState::Ready => info.waiting_for,
+        };
         ScenarioView {
             state: info.state,
-            waiting_for: info.waiting_for,
+            waiting_for,
             recon_prompt: info.recon_prompt,
             night_fighting: self.config.night_fighting,
             escalating_engagement: self.escalating_engagement,
@@ -355,8 +369,9 @@ impl Scenario {
         SideView {
             force_id: s.force_id.clone(),
             non_player: s.is_non_player(),
-            orders_submitted: s.orders.is_some() && (!s.is_non_player() || revealed),
-            mission_bonuses_submitted: s.mission_bonuses.is_some(),
+            orders_submitted: s.orders.is_some() && revealed,
+            mission_bonuses_submitted: s.mission_bonuses.is_some()
+                && (full || self.state > ScenarioState::MissionBonuses),
             stance: keep(revealed, s.stance()),
             attitude: keep(revealed, s.attitude()),
             recon_points: keep(revealed, s.recon_points),

@@ -86,7 +86,10 @@ pub struct Side {
     pub force_id: Option<String>,
     /// The non-player force's description, for a non-player side: optional `name`, `stance`
     /// and `attitude` (rolled when absent, RULES.md §3.12) and an inline force (`platoons`,
-    /// `units`) as in `POST /scenarios`; other fields are kept as given.
+    /// `units`) as in `POST /scenarios`; other fields are kept as given. A chosen `stance` and
+    /// `attitude` are left out of what battle reads, lists and the timeline show until the
+    /// scenario reveals them (when orders close) or the battle has a result; a referee sees
+    /// them in `GET /battles/{id}` once the scenario has started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
     pub non_player: Option<Value>,
@@ -219,10 +222,32 @@ impl BattleResponse {
         Self::new(battle, &aftermaths)?.with_public_scenario(conn)
     }
 
-    /// Adds the scenario as everyone may see it (what the rules have revealed to both sides).
+    /// Adds the scenario as everyone may see it (what the rules have revealed to both sides),
+    /// and hides a non-player side's chosen stance and attitude until then.
     pub fn with_public_scenario(mut self, conn: &mut Db) -> Result<Self, ApiError> {
         self.scenario = scenario::public_view(conn, &self.id)?;
+        self.hide_non_player_choices();
         Ok(self)
+    }
+
+    /// Drops `stance` and `attitude` from a non-player side's description while the battle's
+    /// scenario has not revealed them (RULES.md §3.0: secret until steps 4–5, which the
+    /// workflow runs when orders close); a battle with a result shows them.
+    pub fn hide_non_player_choices(&mut self) {
+        let revealed = self.state != states::SCENARIO
+            || self
+                .scenario
+                .as_ref()
+                .is_some_and(|v| v.state > fad_domain::scenario::ScenarioState::Orders);
+        if revealed {
+            return;
+        }
+        for side in &mut self.sides {
+            if let Some(Value::Object(description)) = &mut side.non_player {
+                description.remove("stance");
+                description.remove("attitude");
+            }
+        }
     }
 }
 
@@ -297,6 +322,34 @@ pub fn lock_battle(conn: &mut Db, battle_id: &str) -> Result<battles::Battle, Ap
         .get_result::<battles::Battle>(conn)
         .optional()?
         .ok_or_else(battle_not_found)
+}
+
+/// [`lock_battle`] without changing the row: for a write that may be a side's secret (a
+/// scenario step), whose battle `version` and `updated_at` must not move unless what everyone
+/// sees changed ([`touch_battle`]).
+pub fn lock_battle_quietly(conn: &mut Db, battle_id: &str) -> Result<battles::Battle, ApiError> {
+    use diesel::prelude::*;
+
+    use crate::schema::battles as t;
+    diesel::update(t::table.filter(t::id.eq(battle_id)))
+        .set(t::version.eq(t::version))
+        .get_result::<battles::Battle>(conn)
+        .optional()?
+        .ok_or_else(battle_not_found)
+}
+
+/// Bumps a battle's version and `updated_at` (after [`lock_battle_quietly`]).
+pub fn touch_battle(conn: &mut Db, battle_id: &str) -> Result<(), ApiError> {
+    use diesel::prelude::*;
+
+    use crate::schema::battles as t;
+    diesel::update(t::table.filter(t::id.eq(battle_id)))
+        .set((
+            t::version.eq(t::version + 1),
+            t::updated_at.eq(store::now()),
+        ))
+        .execute(conn)?;
+    Ok(())
 }
 
 /// [`lock_battle`] then [`authorize_battle`]'s access check on the locked row: two statements

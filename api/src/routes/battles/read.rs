@@ -6,6 +6,8 @@ use actix_web::{get, web};
 use crate::AppState;
 use crate::auth::{Caller, Need};
 use crate::error::{ApiError, Problem};
+use crate::store::{aftermath as rows, battle_scenarios};
+use fad_domain::scenario::Viewer;
 
 use super::{BattleResponse, authorize_battle, scenario};
 
@@ -33,10 +35,20 @@ pub async fn get_battle(
         .db
         .read(move |conn| {
             let (battle, _) = authorize_battle(conn, &caller, &battle_id, Need::Read)?;
-            let mut response = BattleResponse::load(conn, battle)?;
-            if response.scenario.is_some() {
+            let aftermaths = rows::list_for_battle(conn, &battle.id)?;
+            let mut response = BattleResponse::new(battle, &aftermaths)?;
+            let mut everything = false;
+            if battle_scenarios::find(conn, &battle_id)?.is_some() {
                 let seen = scenario::read::seen_by(conn, &caller, &battle_id, None)?;
-                response.scenario = Some(seen.doc.scenario.view_for(seen.viewer));
+                // Shown once something this caller sees has happened (a stored row alone
+                // would betray the other side's first secret choice).
+                if seen.version > 0 {
+                    response.scenario = Some(seen.doc.scenario.view_for(seen.viewer));
+                }
+                everything = seen.viewer == Viewer::Everything;
+            }
+            if !everything {
+                response.hide_non_player_choices();
             }
             Ok(response)
         })

@@ -11,7 +11,7 @@
 //! again is harmless; a different one is 409 until the organiser reopens the battle
 //! ([`super::reopen`]); a void battle takes no result.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, post, web};
@@ -46,7 +46,8 @@ pub enum BattleOutcome {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LossRequest {
-    /// A unit of either player force.
+    /// A unit of either player force. The id must name exactly one unit of the battle's two
+    /// forces, once per result; otherwise 422 naming `losses[i].unit_id`.
     pub unit_id: String,
     /// Figures lost (dead, captured or untreated wounded at battle end, C2), 0 or more and at
     /// most the unit's strength. Absent: every figure for a foot unit reported `eliminated` or
@@ -83,6 +84,13 @@ pub struct ResultRequest {
 /// Each player force's roster now, with its version: the battle-start snapshots.
 type Snapshots = BTreeMap<String, (Roster, i64)>;
 
+/// How many units of `force_id`'s snapshot have the id `unit_id`.
+fn roster_count(snapshots: &Snapshots, force_id: &str, unit_id: &str) -> usize {
+    snapshots.get(force_id).map_or(0, |(roster, _)| {
+        roster.units().filter(|u| u.id == unit_id).count()
+    })
+}
+
 /// Checks the request against the sides and the snapshots; returns the stored result.
 fn check_result(
     request: &ResultRequest,
@@ -106,6 +114,7 @@ fn check_result(
     }
     let mut per_force: BTreeMap<&str, (BattleReport, Vec<usize>)> = BTreeMap::new();
     let mut recorded = Vec::new();
+    let mut lines_seen: BTreeSet<&str> = BTreeSet::new();
     for (i, line) in request.losses.iter().enumerate() {
         // Checked here, in words: a negative count never reaches the rules.
         let given = match line.figures_lost {
@@ -132,14 +141,38 @@ fn check_result(
                 }
             },
         };
-        let Some((force_id, unit)) = snapshots
+        // A line counts for exactly one unit of the battle's sides: never guess between two.
+        let owners: Vec<&String> = snapshots
             .iter()
-            .find_map(|(id, (roster, _))| roster.unit(&line.unit_id).map(|u| (id, u)))
-        else {
+            .filter(|(_, (roster, _))| roster.units().any(|u| u.id == line.unit_id))
+            .map(|(force_id, _)| force_id)
+            .collect();
+        let field = format!("losses[{i}].unit_id");
+        let force_id = match owners.as_slice() {
+            [one] if roster_count(snapshots, one, &line.unit_id) == 1 => *one,
+            [] => {
+                errors.push(FieldError::new(field, "not a unit of either player force"));
+                continue;
+            }
+            _ => {
+                errors.push(FieldError::new(
+                    field,
+                    "more than one unit of this battle's forces has this id; correct the rosters first",
+                ));
+                continue;
+            }
+        };
+        if !lines_seen.insert(line.unit_id.as_str()) {
             errors.push(FieldError::new(
-                format!("losses[{i}].unit_id"),
-                "not a unit of either player force",
+                field,
+                "this unit already has a line; give each unit's losses once",
             ));
+            continue;
+        }
+        let Some(unit) = snapshots
+            .get(force_id.as_str())
+            .and_then(|(roster, _)| roster.unit(&line.unit_id))
+        else {
             continue;
         };
         // Left out for a wiped-out foot unit: all of its figures (C4). An explicit 0 says the

@@ -52,8 +52,8 @@ pub async fn store_new_force(
     Ok((force, response))
 }
 
-/// Creates a force in a campaign, owned by the caller (any member). Units may omit `id` (the
-/// server assigns one); `points` is computed by the server and ignored on input. Every problem
+/// Creates a force in a campaign, owned by the caller (any member). The server assigns every
+/// unit's `id` (an `id` sent is ignored); `points` is computed by the server and ignored on input. Every problem
 /// is reported in one 422 and nothing is stored.
 #[utoipa::path(
     tag = "forces",
@@ -80,7 +80,7 @@ pub async fn create_force(
     body: Json<RosterRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let campaign_id = path.into_inner();
-    let roster = parse_roster(body.into_inner(), IdMode::Create, None)?;
+    let roster = parse_roster(body.into_inner(), IdMode::Renew, None)?;
     let cause = HistoryCause::new("create", Some(&user.user_id));
     let (_, response) =
         store_new_force(&state, &user, campaign_id, roster, cause, Vec::new()).await?;

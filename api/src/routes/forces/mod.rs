@@ -61,7 +61,11 @@ pub fn configure(cfg: &mut ServiceConfig) {
 #[derive(Debug, ToSchema)]
 #[expect(dead_code, reason = "schema only")]
 pub struct UnitSchema {
-    /// Stable id across edits and battles. Omit it for a new unit; the server assigns one.
+    /// Stable id across edits and battles, assigned by the server. Creating, importing or
+    /// generating a force gives every unit a fresh id (any id sent is ignored). Replacing a
+    /// force (`PUT /forces/{id}`) keeps the ids of that force's own units; omit `id` for a new
+    /// unit; an id that is not one of that force's units, or that two units share, is refused
+    /// with 422 naming `platoons[i].units[j].id`.
     id: Option<String>,
     /// Name.
     name: String,
@@ -138,11 +142,10 @@ pub struct RosterRequest {
 /// How request unit ids are treated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IdMode {
-    /// New force: keep a given id, assign one where it is missing.
-    Create,
-    /// Replacement: ids must be the force's own; missing ids are new units.
+    /// Replacement: ids must be the force's own, each once; missing ids are new units.
     Replace,
-    /// Import: every id is renewed.
+    /// Create or import: every id is the server's. A client-chosen id could copy another
+    /// force's unit and draw that unit's battle losses onto this one.
     Renew,
 }
 
@@ -157,6 +160,7 @@ pub fn parse_roster(
     let known: HashSet<&str> = existing
         .map(|r| r.units().map(|u| u.id.as_str()).collect())
         .unwrap_or_default();
+    let mut seen: HashSet<String> = HashSet::new();
     let mut platoons = Vec::new();
     for (i, platoon) in request.platoons.into_iter().enumerate() {
         let mut units = Vec::new();
@@ -185,8 +189,16 @@ pub fn parse_roster(
                     ));
                     continue;
                 }
-                (_, Some(id)) => id,
+                (IdMode::Replace, Some(id)) if seen.contains(&id) => {
+                    errors.push(FieldError::new(
+                        format!("{path}.id"),
+                        "another unit of this roster has the same id; each unit appears once",
+                    ));
+                    continue;
+                }
+                (IdMode::Replace, Some(id)) => id,
             };
+            seen.insert(id.clone());
             map.insert("id".to_owned(), Value::String(id));
             match serde_path_to_error::deserialize::<_, Unit>(Value::Object(map)) {
                 Ok(unit) => units.push(unit),

@@ -23,8 +23,9 @@ pub struct ReplaceForceRequest {
     pub version: Option<i64>,
     /// The force's name.
     pub name: String,
-    /// Its platoons. Units keep their `id`; a unit without `id` is new; an `id` the force does
-    /// not have is refused.
+    /// Its platoons. Units keep their `id`; a unit without `id` is new (the server assigns its
+    /// id); an `id` the force does not have, or one two units share, is refused with 422 naming
+    /// `platoons[i].units[j].id`.
     pub platoons: Vec<PlatoonRequest>,
 }
 

@@ -29,6 +29,7 @@ pub mod orders;
 pub mod read;
 pub mod recon;
 pub mod sheet;
+pub mod versions;
 
 use std::collections::BTreeMap;
 
@@ -51,7 +52,10 @@ use crate::routes::scenarios::ForceRef;
 use crate::routes::scenarios::generate::os_seed;
 use crate::store::{self, battle_scenarios, battles, campaigns};
 
-use super::{Side, authorize_battle, idempotency_key, idempotent, lock_battle, states, to_value};
+use super::{
+    Side, authorize_battle, idempotency_key, idempotent, lock_battle_quietly, states, to_value,
+    touch_battle,
+};
 
 use non_player::NON_PLAYER_ID;
 
@@ -103,6 +107,10 @@ pub struct BattleScenarioDocument {
     /// Entered values waiting for their roll, per force id (secret to that side).
     #[serde(default)]
     pub pending_dice: EnteredBySide,
+    /// Each viewer's version; absent in documents stored before there were per-viewer
+    /// versions (the row's version then stands for every viewer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view_versions: Option<versions::ViewVersions>,
 }
 
 /// A battle's scenario as one caller may see it.
@@ -110,8 +118,11 @@ pub struct BattleScenarioDocument {
 pub struct BattleScenarioResponse {
     /// The battle.
     pub battle_id: String,
-    /// Optimistic-concurrency version of the scenario (0 before the first submission); a
-    /// submission may send it as `version` and is refused with 409 when it is stale.
+    /// Optimistic-concurrency version of the scenario as this caller sees it: it changes only
+    /// when what the caller sees changes (0 until then), never because the other side made a
+    /// secret choice. A submission may send it as `version` (the one its caller gets from
+    /// `GET .../scenario` without `force_id`, or from its previous submission) and is refused
+    /// with 409 when it is stale.
     pub version: i64,
     /// The player forces the caller acts for (and sees in full); empty for an integration key
     /// or a member who plays neither side. A referee (an organiser who plays neither side)
@@ -211,6 +222,7 @@ pub fn build(conn: &mut Db, battle: &battles::Battle) -> Result<BattleScenarioDo
         forces,
         rolls: Vec::new(),
         pending_dice: EnteredBySide::new(),
+        view_versions: None,
     })
 }
 
@@ -333,14 +345,19 @@ impl BattleScenarioResponse {
     }
 }
 
-/// The public view of a battle's scenario (battle list, timeline, integration keys), if the
-/// workflow has started.
+/// The public view of a battle's scenario (battle list, timeline, integration keys), once
+/// something of it is public.
 pub fn public_view(conn: &mut Db, battle_id: &str) -> Result<Option<ScenarioView>, ApiError> {
     let Some(row) = battle_scenarios::find(conn, battle_id)? else {
         return Ok(None);
     };
     let doc: BattleScenarioDocument = serde_json::from_str(&row.document)
         .map_err(|e| ApiError::Internal(anyhow::anyhow!("stored scenario of {battle_id}: {e}")))?;
+    // Until something public happens the workflow looks unstarted: a stored row alone would
+    // tell that a side has made its first secret choice.
+    if versions::stored(&doc, row.version).outsider == 0 {
+        return Ok(None);
+    }
     Ok(Some(doc.scenario.view_for(Viewer::Outsider)))
 }
 
@@ -468,9 +485,10 @@ pub async fn submit<S: Submission>(
     let seed = os_seed()?;
     idempotent(state, &user.user_id, scope, key, body, move |conn| {
         let (_, access) = authorize_battle(conn, &caller, &battle_id, Need::Write)?;
-        let battle = lock_battle(conn, &battle_id)?;
+        let battle = lock_battle_quietly(conn, &battle_id)?;
         let (row, mut doc) = load(conn, &battle)?;
-        let current = row.as_ref().map_or(0, |r| r.version);
+        let row_version = row.as_ref().map_or(0, |r| r.version);
+        let versions = versions::stored(&doc, row_version);
         let side = doc
             .scenario
             .side_index(submission.force_id())
@@ -481,10 +499,8 @@ pub async fn submit<S: Submission>(
                 "the non-player side acts by the rules of RULES.md §3.12 and takes no input",
             ));
         }
-        if !acting_sides(conn, &access, &doc.scenario)?
-            .sides
-            .contains(&side)
-        {
+        let acting = acting_sides(conn, &access, &doc.scenario)?;
+        if !acting.sides.contains(&side) {
             return Err(ApiError::Forbidden(
                 "Only the force's owner, or an organiser who plays neither side, may act for it."
                     .to_owned(),
@@ -495,6 +511,14 @@ pub async fn submit<S: Submission>(
                 "The battle has a result: its scenario is closed.".to_owned(),
             ));
         }
+        // The caller's version is that of what it sees (as `GET .../scenario` without
+        // `force_id` shows it).
+        let viewer = if acting.referee {
+            Viewer::Everything
+        } else {
+            viewer_of(&acting.sides)
+        };
+        let current = versions.of(viewer);
         if let Some(v) = submission.version()
             && v != current
         {
@@ -532,12 +556,20 @@ pub async fn submit<S: Submission>(
             errs.first()
                 .map_or_else(|| ApiError::Internal(anyhow::anyhow!("dice")), dice_error)
         })?;
+        let before = versions::Sight::of(&battle_id, &doc)?;
         submission
             .apply(&mut doc.scenario, side, &mut dice)
             .map_err(scenario_error)?;
         let rolls = dice.take_log();
         doc.pending_dice = dice.unused();
         doc.rolls.extend(rolls.iter().cloned());
+        let after = versions::Sight::of(&battle_id, &doc)?;
+        let next_versions = before.advance(&after, versions);
+        doc.view_versions = Some(next_versions);
+        // The battle's own version and time move only with what everyone sees.
+        if before.public_changed(&after) {
+            touch_battle(conn, &battle_id)?;
+        }
         let now = store::now();
         let document = serde_json::to_string(&doc).map_err(|e| ApiError::Internal(e.into()))?;
         match row {
@@ -568,7 +600,7 @@ pub async fn submit<S: Submission>(
         }
         tracing::info!(battle.id = %battle_id, step, "Scenario step submitted");
         let response =
-            BattleScenarioResponse::new(&battle_id, current + 1, &doc, Viewer::Side(side), &rolls);
+            BattleScenarioResponse::new(&battle_id, next_versions.of(viewer), &doc, viewer, &rolls);
         Ok((StatusCode::OK, to_value(&response)?))
     })
     .await

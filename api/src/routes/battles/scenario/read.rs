@@ -29,7 +29,7 @@ pub struct ScenarioQuery {
 pub struct Seen {
     /// The battle id.
     pub battle_id: String,
-    /// The stored version (0 before the first submission).
+    /// The version of what this viewer sees (0 until something it sees has changed).
     pub version: i64,
     /// The document.
     pub doc: BattleScenarioDocument,
@@ -66,9 +66,10 @@ pub fn seen_by(
             viewer_of(&[side])
         }
     };
+    let version = row.map_or(0, |r| super::versions::stored(&doc, r.version).of(viewer));
     Ok(Seen {
         battle_id: battle.id,
-        version: row.map_or(0, |r| r.version),
+        version,
         doc,
         viewer,
     })
