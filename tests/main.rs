@@ -8,6 +8,7 @@
 #[macro_use]
 mod common;
 
+mod aftermath_steps;
 mod auth;
 mod authorization;
 mod backup;
@@ -31,6 +32,7 @@ mod migrations;
 mod odds;
 mod openapi_drift;
 mod races;
+mod roster_lock;
 mod round_trips;
 mod scenarios;
 mod security_headers;
