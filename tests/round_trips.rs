@@ -333,12 +333,12 @@ both_backends! {
         for step in [big_first.roll, big_first.purchases, big_first.reinforcements] {
             assert!(step.statements <= 6, "a post-battle step over budget: {big_first:?}");
         }
-        assert!(big_steps.len() >= 2, "{big_steps:?}");
-        assert_eq!(big_steps.len(), small_steps.len(), "{big_steps:?} {small_steps:?}");
-        for (big, small) in big_steps.iter().zip(&small_steps) {
-            assert_eq!(big.transactions, 1, "{big_steps:?}");
-            assert_eq!(big, small, "a roll step must not grow with the force");
-            assert!(big.statements <= big_first.roll.statements, "a roll step over the roll's budget: {big_steps:?}");
+        // How many steps need dice depends on the server's rolls; each costs the same.
+        assert!(big_steps.len() >= 2 && small_steps.len() >= 2, "{big_steps:?}");
+        for step in big_steps.iter().chain(&small_steps) {
+            assert_eq!(step.transactions, 1, "{big_steps:?}");
+            assert_eq!(*step, small_steps[0], "a roll step must not grow with the force");
+            assert!(step.statements <= big_first.roll.statements, "a roll step over the roll's budget: {big_steps:?}");
         }
         assert!(big_first.finalize.statements <= 10, "finalize over budget: {big_first:?}");
         assert!(big_last.statements <= 11, "the completing finalize over budget: {big_last:?}");
