@@ -221,7 +221,7 @@ both_backends! {
             assert_eq!(body["version"], 1);
             assert_eq!(
                 body["settings"],
-                json!({"version": 1, "results_need_confirmation": true, "house_rules": {
+                json!({"version": 1, "results_need_confirmation": true, "lock_rosters_after_play": true, "house_rules": {
                     "full_strength": "establishment", "lone_figure_return": "on_five_or_six",
                     "bank_campaign_points": true, "squad_leader_experience_purchasable": false,
                     "missions_hidden": true, "strict_one_marker_per_unit": false,

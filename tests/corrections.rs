@@ -284,8 +284,9 @@ both_backends! {
             let mut body = get(app, &t.people.owner, &format!("/api/v1/forces/{blue}"));
             f(&mut body);
             let version = body["version"].clone();
-            let response = send(app.request(Method::PUT, &format!("/api/v1/forces/{blue}")).bearer_auth(&t.people.owner.token)
-                .json(&json!({"version": version, "name": body["name"], "platoons": body["platoons"]})));
+            // The organiser edits: restoring Alpha's Resolve raises a roster locked after play.
+            let response = send(app.request(Method::PUT, &format!("/api/v1/forces/{blue}")).bearer_auth(&t.people.organiser.token)
+                .json(&json!({"version": version, "name": body["name"], "platoons": body["platoons"], "reason": "table correction"})));
             assert_eq!(response.status(), 200, "{}", response.text().unwrap());
         };
         let unit_index = |name: &str| force["platoons"][0]["units"].as_array().unwrap().iter().position(|u| u["name"] == name).unwrap();

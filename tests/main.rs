@@ -8,6 +8,7 @@
 #[macro_use]
 mod common;
 
+mod aftermath_steps;
 mod auth;
 mod auth_gate;
 mod authorization;
@@ -35,6 +36,7 @@ mod paging;
 mod passwords;
 mod protocol_errors;
 mod races;
+mod roster_lock;
 mod round_trips;
 mod rules_audit;
 mod rules_reference;

@@ -8,7 +8,7 @@
 //!   force buying one item as for an 80-unit force buying three (batched writes, no per-unit
 //!   or per-entry statement loops): at most 6 for `roll`, `reinforcements` and `purchases`
 //!   (lock, membership, one read, one write), 10 for `finalize` and 11 for the one that
-//!   completes the battle.
+//!   completes the battle; each roll step made on its own (`{"step": ...}`) within `roll`'s.
 
 use std::ops::Deref;
 
@@ -174,11 +174,18 @@ fn step_path(battle: &str, force: &str, step: &str) -> String {
     format!("/api/v1/battles/{battle}/aftermath/{force}/{step}")
 }
 
-/// Runs roll, purchases (one `improve_quality` per buyer) and reinforcements (none) for
-/// `force`; returns their costs.
+/// Runs roll, then [`choose`], for `force`; returns their costs.
 fn prepare(app: &TestApp, user: &TestUser, battle: &str, force: &Value) -> [Cost; 3] {
     let id = Forces::id(force);
     let (_, roll) = ok(post(app, user, &step_path(battle, &id, "roll"), &json!({})));
+    let [purchases, reinforcements] = choose(app, user, battle, force);
+    [roll, purchases, reinforcements]
+}
+
+/// Purchases (one `improve_quality` per buyer) and reinforcements (none) for a rolled `force`;
+/// returns their costs.
+fn choose(app: &TestApp, user: &TestUser, battle: &str, force: &Value) -> [Cost; 2] {
+    let id = Forces::id(force);
     let purchases: Vec<Value> = buyers(force)
         .into_iter()
         .map(|unit| json!({"item": "improve_quality", "unit_id": unit}))
@@ -195,7 +202,31 @@ fn prepare(app: &TestApp, user: &TestUser, battle: &str, force: &Value) -> [Cost
         &step_path(battle, &id, "reinforcements"),
         &json!({"allocations": [], "new_squad": null}),
     ));
-    [roll, purchases, reinforcements]
+    [purchases, reinforcements]
+}
+
+/// Rolls `force`'s sequence one step per request (`{"step": next_step}`); returns each step's
+/// cost.
+fn roll_by_steps(app: &TestApp, user: &TestUser, battle: &str, force: &Value) -> Vec<Cost> {
+    let id = Forces::id(force);
+    let mut costs = Vec::new();
+    let view = ok(app.get_with_token(
+        &format!("/api/v1/battles/{battle}/aftermath/{id}"),
+        &user.token,
+    ))
+    .0;
+    let mut next = view["next_step"].clone();
+    while let Some(step) = next.as_str() {
+        let (answer, cost) = ok(post(
+            app,
+            user,
+            &step_path(battle, &id, "roll"),
+            &json!({"step": step}),
+        ));
+        costs.push(cost);
+        next = answer["next_step"].clone();
+    }
+    costs
 }
 
 fn finalize(app: &TestApp, user: &TestUser, battle: &str, force: &Value) -> Cost {
@@ -280,8 +311,10 @@ both_backends! {
         let [roll, purchases, reinforcements] = prepare(app, player, &first, &forces.small);
         let small_last = Steps { roll, purchases, reinforcements, finalize: finalize(app, player, &first, &forces.small) };
         let second = forces.fought(app, &people, &world.campaign_id);
-        prepare(app, owner, &second, &forces.big);
-        prepare(app, player, &second, &forces.small);
+        let big_steps = roll_by_steps(app, owner, &second, &forces.big);
+        let small_steps = roll_by_steps(app, player, &second, &forces.small);
+        choose(app, owner, &second, &forces.big);
+        choose(app, player, &second, &forces.small);
         let small_first = finalize(app, player, &second, &forces.small);
         let big_last = finalize(app, owner, &second, &forces.big);
 
@@ -299,6 +332,13 @@ both_backends! {
         assert_eq!(big_last, small_last.finalize, "the completing finalize must not grow with the force");
         for step in [big_first.roll, big_first.purchases, big_first.reinforcements] {
             assert!(step.statements <= 6, "a post-battle step over budget: {big_first:?}");
+        }
+        // How many steps need dice depends on the server's rolls; each costs the same.
+        assert!(big_steps.len() >= 2 && small_steps.len() >= 2, "{big_steps:?}");
+        for step in big_steps.iter().chain(&small_steps) {
+            assert_eq!(step.transactions, 1, "{big_steps:?}");
+            assert_eq!(*step, small_steps[0], "a roll step must not grow with the force");
+            assert!(step.statements <= big_first.roll.statements, "a roll step over the roll's budget: {big_steps:?}");
         }
         assert!(big_first.finalize.statements <= 10, "finalize over budget: {big_first:?}");
         assert!(big_last.statements <= 11, "the completing finalize over budget: {big_last:?}");

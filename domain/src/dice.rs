@@ -55,6 +55,8 @@ named_enum! {
         VehicleReplacement = "vehicle_replacement",
         /// Quality loss.
         QualityLoss = "quality_loss",
+        /// Unknown Resolve: a unit's Resolve rolled the first time it took casualties.
+        UnknownResolve = "unknown_resolve",
         /// Resolve change.
         ResolveChange = "resolve_change",
         /// The 2d6 reinforcement pool.
@@ -180,6 +182,18 @@ pub enum DiceError {
         /// Values that were left.
         given: usize,
     },
+    /// More values entered than the roll took (the roll was made: a typo would be half-used).
+    #[error("dice.{step}.{subject}: the roll takes {used} value(s), {given} entered")]
+    TooMany {
+        /// The step.
+        step: RollStep,
+        /// The subject.
+        subject: String,
+        /// Values the roll(s) took.
+        used: usize,
+        /// Values entered.
+        given: usize,
+    },
     /// A subject that is not part of the request.
     #[error("dice.{step}.{subject}: unknown subject")]
     UnknownSubject {
@@ -196,7 +210,35 @@ impl DiceError {
         match self {
             Self::OutOfRange { step, subject, .. }
             | Self::WrongCount { step, subject, .. }
+            | Self::TooMany { step, subject, .. }
             | Self::UnknownSubject { step, subject } => format!("dice.{step}.{subject}"),
+        }
+    }
+
+    /// The problem in plain words, without the field (which [`Self::field`] names).
+    pub fn message(&self) -> String {
+        let dice = |n: usize| {
+            if n == 1 {
+                "1 die".to_owned()
+            } else {
+                format!("{n} dice")
+            }
+        };
+        match self {
+            Self::OutOfRange { value, sides, .. } => {
+                format!("{value} is not a face of the die: enter values from 1 to {sides}")
+            }
+            Self::WrongCount { needed, given, .. } => format!(
+                "this roll takes {} ({needed}d6), but {given} value(s) were entered; enter one value per die",
+                dice(*needed)
+            ),
+            Self::TooMany { used, given, .. } => format!(
+                "this roll takes {} ({used}d6), but {given} values were entered; enter one value per die",
+                dice(*used)
+            ),
+            Self::UnknownSubject { .. } => {
+                "no roll of this request is for this unit or force".to_owned()
+            }
         }
     }
 }
@@ -303,6 +345,7 @@ pub type EnteredDice = BTreeMap<RollStep, BTreeMap<String, Vec<u8>>>;
 #[derive(Debug, Clone)]
 pub struct TableDice {
     entered: BTreeMap<(RollStep, String), VecDeque<u8>>,
+    given: BTreeMap<(RollStep, String), usize>,
     server: ServerDice,
 }
 
@@ -328,6 +371,10 @@ impl TableDice {
         }
         if errors.is_empty() {
             Ok(Self {
+                given: queues
+                    .iter()
+                    .map(|(k, q): (&(RollStep, String), &VecDeque<u8>)| (k.clone(), q.len()))
+                    .collect(),
                 entered: queues,
                 server,
             })
@@ -368,6 +415,25 @@ impl TableDice {
             }
         }
         out
+    }
+
+    /// Entries some roll drew from but did not use up: more values were entered than the rolls
+    /// for that step and subject took. For workflows where each step and subject is rolled a
+    /// known number of times (the post-battle sequence), that is a typo, not a spare value.
+    pub fn surplus(&self) -> Vec<DiceError> {
+        self.entered
+            .iter()
+            .filter_map(|(key, queue)| {
+                let given = self.given.get(key).copied().unwrap_or(0);
+                let used = given - queue.len();
+                (used > 0 && !queue.is_empty()).then(|| DiceError::TooMany {
+                    step: key.0,
+                    subject: key.1.clone(),
+                    used,
+                    given,
+                })
+            })
+            .collect()
     }
 
     /// Takes the log, leaving it empty.
@@ -545,6 +611,25 @@ mod tests {
         let unused = dice.unused();
         assert_eq!(unused.len(), 1);
         assert_eq!(unused[&RollStep::QualityLoss]["u"], vec![2]);
+    }
+
+    #[test]
+    fn values_left_over_by_a_roll_that_was_made_are_surplus() {
+        let mut entered = EnteredDice::new();
+        entered
+            .entry(RollStep::Replacement)
+            .or_default()
+            .insert("u".into(), vec![4, 5]);
+        entered
+            .entry(RollStep::QualityLoss)
+            .or_default()
+            .insert("u".into(), vec![2]);
+        let mut dice = TableDice::new(&entered, ServerDice::seeded(1)).unwrap();
+        dice.d6(RollStep::Replacement, "u", None).unwrap();
+        let surplus = dice.surplus();
+        assert_eq!(surplus.len(), 1);
+        assert_eq!(surplus[0].field(), "dice.replacement.u");
+        assert!(surplus[0].message().contains("2 values were entered"));
     }
 
     #[test]

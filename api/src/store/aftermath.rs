@@ -11,6 +11,8 @@ use crate::schema::{battle_aftermaths, campaigns, force_ledger, forces};
 
 /// Waiting for the `roll` step.
 pub const OPEN: &str = "open";
+/// Some roll steps made, others remain (the rolls go step by step).
+pub const ROLLING: &str = "rolling";
 /// Rolled: purchases and reinforcements may be (re)done.
 pub const ROLLED: &str = "rolled";
 /// Finalized: committed to the roster and ledger.
@@ -29,7 +31,7 @@ pub struct AftermathRow {
     pub battle_start: String,
     /// The force version the snapshot was taken at.
     pub force_version: i64,
-    /// [`OPEN`], [`ROLLED`] or [`FINALIZED`].
+    /// [`OPEN`], [`ROLLING`], [`ROLLED`] or [`FINALIZED`].
     pub stage: String,
     /// The domain `Aftermath` as JSON, once rolled.
     pub state: Option<String>,
@@ -183,4 +185,13 @@ pub fn list_for_force(conn: &mut Db, force_id: &str) -> QueryResult<Vec<Aftermat
         .order(battle_aftermaths::force_version.asc())
         .select(AftermathRow::as_select())
         .load(conn)
+}
+
+/// Whether the force has fought: a result naming it was recorded (its post-battle sequence
+/// exists, in any stage).
+pub fn has_fought(conn: &mut Db, force_id: &str) -> QueryResult<bool> {
+    diesel::select(diesel::dsl::exists(
+        battle_aftermaths::table.filter(battle_aftermaths::force_id.eq(force_id)),
+    ))
+    .get_result(conn)
 }

@@ -21,6 +21,10 @@ pub struct CampaignSettings {
     /// Whether a reported battle result waits for the other side (or the organiser) to confirm
     /// it (true) or is confirmed at once (false).
     pub results_need_confirmation: bool,
+    /// Whether a force that has fought a battle keeps its roster: outside the post-battle
+    /// sequence, edits that raise Quality, Resolve, strength or points need the organiser,
+    /// who gives a reason (true), or the owner may edit freely (false).
+    pub lock_rosters_after_play: bool,
 }
 
 impl Default for CampaignSettings {
@@ -28,6 +32,7 @@ impl Default for CampaignSettings {
         Self {
             house_rules: HouseRules::default(),
             results_need_confirmation: true,
+            lock_rosters_after_play: true,
         }
     }
 }

@@ -223,7 +223,8 @@ pub fn replace_roster_from(
     if changed == 0 {
         return Ok(false);
     }
-    let diff = history::diff(Some(before), roster);
+    let mut diff = history::diff(Some(before), roster);
+    diff.reason.clone_from(&cause.reason);
     history::append(
         conn,
         force_id,

@@ -30,6 +30,8 @@ pub struct HistoryCause {
     pub id: Option<String>,
     /// The user who made it; `None` for the service itself.
     pub actor_id: Option<String>,
+    /// Why, in the user's words (an organiser's correction); kept in the entry's diff.
+    pub reason: Option<String>,
 }
 
 impl HistoryCause {
@@ -39,7 +41,14 @@ impl HistoryCause {
             kind: kind.to_owned(),
             id: None,
             actor_id: actor_id.map(str::to_owned),
+            reason: None,
         }
+    }
+
+    /// The same cause with the user's reason.
+    pub fn with_reason(mut self, reason: Option<String>) -> Self {
+        self.reason = reason;
+        self
     }
 
     /// The same cause naming `id` (a battle id, a purchase id, the source force).
@@ -94,6 +103,10 @@ pub struct RosterDiff {
     pub force: BTreeMap<String, FieldChange>,
     /// Per-unit changes, in roster order (removed units last).
     pub units: Vec<UnitDiff>,
+    /// The reason given with the change (required for an organiser's correction of a roster
+    /// locked after play).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 impl RosterDiff {

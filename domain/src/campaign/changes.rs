@@ -90,6 +90,14 @@ pub enum UnitEvent {
         /// Quality after.
         to: Quality,
     },
+    /// Unknown Resolve (RULES.md §4.1 option): the unit's Resolve rolled on the squad resolve
+    /// table the first time it took casualties.
+    ResolveRolled {
+        /// The d6.
+        roll: u8,
+        /// The Resolve it rolled.
+        to: Resolve,
+    },
     /// Step 4: the resolve change roll.
     ResolveChange {
         /// The d6.

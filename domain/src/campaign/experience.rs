@@ -274,6 +274,11 @@ fn apply_one(
             unit.quality = unit.quality.up();
         }
         PurchaseItem::ImproveResolve => {
+            if super::roll_steps::resolve_unknown(unit) {
+                return fail(
+                    "the unit's Resolve is still unknown: it is rolled the first time the unit takes casualties, and cannot be improved before then",
+                );
+            }
             let Some(resolve) = unit.resolve else {
                 return fail("the unit has no Resolve rating (C15)");
             };

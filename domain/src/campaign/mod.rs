@@ -12,6 +12,7 @@ pub mod reinforcements;
 pub mod replacements;
 pub mod report;
 pub mod resolve_change;
+pub mod roll_steps;
 pub mod sequence;
 pub mod vehicle_replacements;
 
@@ -24,6 +25,7 @@ pub use changes::{UnitChange, UnitEvent, UnitEventRecord, UnitSnapshot};
 pub use experience::{EXPERIENCE_MENU, Purchase, PurchaseItem};
 pub use reinforcements::{Allocation, NewSquad, PlatoonRef, ReinforcementChoice};
 pub use report::{BattleReport, UnitLosses, VehicleDamage};
+pub use roll_steps::{DueRoll, ROLL_STEPS};
 pub use sequence::{
     Aftermath, CampaignPoints, Choices, Outcome, Pool, PricedPurchase, post_battle_sequence,
     roll_subject_allowed,

@@ -62,6 +62,38 @@ pub struct NewSquad {
     /// Its unit id; if absent, `<force id>-squad-<n>` with the first free n.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    /// The squad (unit id) whose arms and armour it copies; it then joins that squad's
+    /// platoon. If absent, the typical squad of its platoon.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modelled_on: Option<String>,
+}
+
+/// What the new squad got, for the answer (C10).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FormedSquad {
+    /// Its unit id.
+    pub unit_id: String,
+    /// Its name.
+    pub name: String,
+    /// Troopers, also its establishment.
+    pub troopers: u32,
+    /// The platoon it joined.
+    pub platoon: String,
+    /// The squad whose kit it copied (unit id).
+    pub modelled_on: String,
+    /// That squad's name.
+    pub modelled_on_name: String,
+    /// Quality (Conscript).
+    pub quality: Quality,
+    /// Resolve (Uncertain).
+    pub resolve: Resolve,
+    /// Armour, copied.
+    pub armour: crate::kit::Armour,
+    /// Basic weapon, copied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub basic_weapon: Option<crate::kit::BasicWeapon>,
+    /// Support weapons, copied (at most one per trooper).
+    pub support_weapons: Vec<crate::kit::SupportWeapon>,
 }
 
 /// How the player spends the pool (API.md reinforcements body).
@@ -88,6 +120,8 @@ pub struct ReinforcementEffects {
     pub lost: u32,
     /// One event per unit that received troopers, and one for the new squad.
     pub events: Vec<UnitEventRecord>,
+    /// The new squad, if one was formed.
+    pub formed: Option<FormedSquad>,
 }
 
 /// The platoon's typical squad: the most common kit (armour, basic and support weapons) among
@@ -123,6 +157,16 @@ fn platoon_index(force: &Force, which: Option<&PlatoonRef>) -> Option<usize> {
         Some(PlatoonRef::Index(i)) => (*i < force.platoons.len()).then_some(*i),
         Some(PlatoonRef::Name(name)) => force.platoons.iter().position(|p| &p.name == name),
     }
+}
+
+/// The platoon of `unit_id` when it is a squad of `force` (the only kind whose kit a new squad
+/// copies).
+fn modelled_platoon(force: &Force, unit_id: &str) -> Option<usize> {
+    force.platoons.iter().position(|p| {
+        p.units
+            .iter()
+            .any(|u| u.id == unit_id && u.kind == UnitKind::Squad)
+    })
 }
 
 fn free_squad_id(force: &Force, force_id: &str) -> String {
@@ -230,6 +274,7 @@ pub fn apply_reinforcements(
         ));
     }
     let mut formed = 0;
+    let mut formed_squad = None;
     if let Some(n) = &choice.new_squad {
         let before = problems.len();
         if !NEW_SQUAD_SIZE.contains(&n.troopers) {
@@ -253,21 +298,58 @@ pub fn apply_reinforcements(
             Some(id) => id.clone(),
             None => free_squad_id(&out, force_id),
         };
-        let index = platoon_index(&out, n.platoon.as_ref());
-        let typical = index.and_then(|i| typical_squad(&out.platoons[i]).cloned());
+        let (index, typical) = match &n.modelled_on {
+            Some(model) => match modelled_platoon(&out, model) {
+                None => {
+                    problems.push(Problem::new(
+                        "new_squad.modelled_on",
+                        "must name a squad of this force: the new squad copies its arms and armour",
+                    ));
+                    (None, None)
+                }
+                Some(i)
+                    if n.platoon.is_some()
+                        && platoon_index(&out, n.platoon.as_ref()) != Some(i) =>
+                {
+                    problems.push(Problem::new(
+                        "new_squad.modelled_on",
+                        "the squad it is modelled on must be in the platoon the new squad joins",
+                    ));
+                    (None, None)
+                }
+                Some(i) => (Some(i), out.unit(model).cloned()),
+            },
+            None => {
+                let index = platoon_index(&out, n.platoon.as_ref());
+                (
+                    index,
+                    index.and_then(|i| typical_squad(&out.platoons[i]).cloned()),
+                )
+            }
+        };
         match (index, typical) {
+            _ if problems.len() > before && n.modelled_on.is_some() => {}
             (None, _) => problems.push(Problem::new("new_squad.platoon", "no such platoon")),
             (Some(_), None) => problems.push(Problem::new(
                 "new_squad.platoon",
                 "the platoon has no squad whose kit the new squad could take (C10)",
             )),
             (Some(i), Some(typical)) if problems.len() == before => {
-                out.platoons[i].units.push(new_squad_unit(
-                    id.clone(),
-                    n.name.clone(),
-                    n.troopers,
-                    &typical,
-                ));
+                let unit = new_squad_unit(id.clone(), n.name.clone(), n.troopers, &typical);
+                formed_squad = Some(FormedSquad {
+                    unit_id: id.clone(),
+                    name: unit.name.clone(),
+                    troopers: n.troopers,
+                    platoon: out.platoons[i].name.clone(),
+                    modelled_on: typical.id.clone(),
+                    modelled_on_name: typical.name.clone(),
+                    quality: unit.quality,
+                    resolve: NEW_SQUAD_RESOLVE,
+                    armour: unit.armour,
+                    basic_weapon: unit.basic_weapon,
+                    support_weapons: unit.support_weapons.clone(),
+                });
+                out.platoons[i].units.push(unit);
                 formed = n.troopers;
                 events.push(UnitEventRecord::new(
                     &id,
@@ -298,6 +380,7 @@ pub fn apply_reinforcements(
             new_squad: formed,
             lost: pool - allocated - formed,
             events,
+            formed: formed_squad,
         })
     } else {
         Err(problems)
@@ -412,6 +495,7 @@ mod tests {
                     troopers: size,
                     platoon: None,
                     id: None,
+                    modelled_on: None,
                 }),
             };
             let errors = apply_reinforcements(&f, "f", 12, &choice).unwrap_err();
@@ -424,6 +508,7 @@ mod tests {
                 troopers: 5,
                 platoon: Some(PlatoonRef::Index(0)),
                 id: None,
+                modelled_on: None,
             }),
         };
         let got = apply_reinforcements(&f, "f", 7, &choice).unwrap();
@@ -451,6 +536,7 @@ mod tests {
                 troopers: 6,
                 platoon: Some(platoon),
                 id: Some("new".into()),
+                modelled_on: None,
             }),
         };
         let errors = apply_reinforcements(&f, "f", 12, &make(PlatoonRef::Name("Second".into())))
@@ -472,6 +558,7 @@ mod tests {
                 troopers: 6,
                 platoon: None,
                 id: None,
+                modelled_on: None,
             }),
         };
         let placed = apply_reinforcements(&hq_first, "f", 6, &choice).unwrap();
@@ -488,6 +575,7 @@ mod tests {
                 troopers: 5,
                 platoon: None,
                 id: None,
+                modelled_on: None,
             }),
         };
         assert!(apply_reinforcements(&f, "f", 7, &choice).is_ok());

@@ -2,8 +2,10 @@
 //! §2.3; S000 › CAMPAIGN RULES – QUICK).
 //!
 //! The service runs it per force in four steps, storing [`Aftermath`] as JSON between them:
-//! 1. [`Aftermath::roll`]: losses, steps 1–4 (replacements, vehicle replacements, quality loss,
-//!    resolve change), the 2d6 pool (step 5) and the CP credit 2 × P (step 6, C12);
+//! 1. [`Aftermath::start`]: the losses and the CP credit 2 × P (step 6, C12); then the roll
+//!    steps 1–5 one at a time ([`Aftermath::roll_step`], see `roll_steps`) or all at once
+//!    ([`Aftermath::roll`]): replacements, vehicle replacements, quality loss, unknown Resolve,
+//!    resolve change, and the 2d6 pool;
 //! 2. [`Aftermath::purchase`]: the experience menu, redoable. Dice already rolled are never
 //!    rolled again: extra reinforcement dice (C11) are kept in order and reused, so buying fewer
 //!    drops the surplus from the pool and buying more rolls only the new ones; the Quality Loss
@@ -23,18 +25,12 @@ use serde::{Deserialize, Serialize};
 
 use super::changes::{UnitChange, UnitEvent, UnitEventRecord, unit_changes};
 use super::experience::{Purchase, PurchaseEffects, PurchaseItem, apply_purchases};
-use super::quality_loss::{quality_after, quality_loss_due};
-use super::reinforcements::{
-    POOL_DICE, ReinforcementChoice, ReinforcementEffects, apply_reinforcements,
-};
-use super::replacements::{reference_strength, replaced_figures};
-use super::report::{AppliedLoss, BattleReport, VehicleDamage, apply_losses, check_report};
-use super::resolve_change::{resolve_after, resolve_roll_due};
-use super::vehicle_replacements::{VehicleFate, vehicle_fate};
-use crate::dice::{Dice, DiceError, RollLog, RollRequest, RollStep};
+use super::reinforcements::{ReinforcementChoice, ReinforcementEffects, apply_reinforcements};
+use super::report::{AppliedLoss, BattleReport, apply_losses, check_report};
+use super::roll_steps::ROLL_STEPS;
+use crate::dice::{Dice, DiceError, EnteredDice, RollLog, RollStep};
 use crate::house_rules::HouseRules;
-use crate::kit::VehicleState;
-use crate::roster::{Force, Problem, UnitKind, UnitStatus};
+use crate::roster::{Force, Problem};
 
 /// One force's post-battle sequence between steps (stored as JSON by the service).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -67,6 +63,17 @@ pub struct Aftermath {
     pub reinforcements: Option<ReinforcementChoice>,
     /// Every roll made in this sequence, in order.
     pub rolls: RollLog,
+    /// The next roll step that needs dice; `None` once every roll is made (and in states
+    /// stored before the rolls could be made step by step, which were rolled in one go).
+    #[serde(default)]
+    pub next_roll: Option<RollStep>,
+    /// Step-1 replacements R and the reference strength per unit (and 1/1 for a replaced
+    /// vehicle), for the quality-loss step (C7).
+    #[serde(default)]
+    pub replaced: BTreeMap<String, (u32, u32)>,
+    /// Entered values no roll called for, over every roll step so far.
+    #[serde(default)]
+    pub unused_dice: EnteredDice,
 }
 
 /// Campaign points of one sequence, for the ledger (C12, C13).
@@ -109,6 +116,9 @@ pub struct Pool {
     pub new_squad: u32,
     /// Troopers lost (unassigned).
     pub lost: u32,
+    /// The new squad and what it got, if one is formed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub formed: Option<super::reinforcements::FormedSquad>,
 }
 
 /// What the sequence produced (so far, or final).
@@ -142,11 +152,11 @@ pub struct Choices {
     pub reinforcements: ReinforcementChoice,
 }
 
-fn dice_problem(e: &DiceError) -> Problem {
+pub(super) fn dice_problem(e: &DiceError) -> Problem {
     Problem::new(e.field(), e.to_string())
 }
 
-fn roll_one(
+pub(super) fn roll_one(
     dice: &mut impl Dice,
     step: RollStep,
     subject: &str,
@@ -164,6 +174,7 @@ pub fn roll_subject_allowed(force_id: &str, roster: &Force, step: RollStep, subj
         RollStep::Replacement
         | RollStep::VehicleReplacement
         | RollStep::QualityLoss
+        | RollStep::UnknownResolve
         | RollStep::ResolveChange => roster.unit(subject).is_some(),
         RollStep::Reinforcements | RollStep::ReinforcementsExtra => subject == force_id,
         _ => false,
@@ -171,20 +182,18 @@ pub fn roll_subject_allowed(force_id: &str, roster: &Force, step: RollStep, subj
 }
 
 impl Aftermath {
-    /// Step `roll`: applies the report's losses to the battle-start roster, then rolls steps 1–4
-    /// per unit in roster order, the 2d6 pool, and credits 2 × P CP. `banked_cp` is the force's
-    /// balance before the sequence.
-    pub fn roll(
+    /// Starts the sequence: applies the report's losses to the battle-start roster and credits
+    /// 2 × P CP; no die is rolled yet ([`Self::next_step`] names the first roll step).
+    /// `banked_cp` is the force's balance before the sequence.
+    pub fn start(
         force_id: &str,
         battle_start: &Force,
         report: &BattleReport,
         banked_cp: u32,
-        dice: &mut impl Dice,
         rules: &HouseRules,
     ) -> Result<Self, Vec<Problem>> {
         let losses = check_report(battle_start, report)?;
-        let mut roster = apply_losses(battle_start, &losses);
-        let log_start = dice.log().len();
+        let roster = apply_losses(battle_start, &losses);
         let mut events = Vec::new();
         for unit in battle_start.units() {
             if let Some(loss) = losses.get(&unit.id).filter(|l| l.any()) {
@@ -197,124 +206,7 @@ impl Aftermath {
                 ));
             }
         }
-        let ids: Vec<String> = roster.units().map(|u| u.id.clone()).collect();
-        let start_strength = |id: &str| battle_start.unit(id).map_or(0, |u| u.strength);
-        let loss_of = |id: &str| losses.get(id).copied().unwrap_or_default();
-
-        // Step 1: infantry replacements (C1–C6, C23).
-        let mut replaced: BTreeMap<&str, (u32, u32)> = BTreeMap::new();
-        for id in &ids {
-            let Some(unit) = roster.unit_mut(id) else {
-                continue;
-            };
-            let lost = loss_of(id).figures;
-            if !unit.kind.is_infantry_type() || lost == 0 {
-                continue;
-            }
-            let roll = roll_one(dice, RollStep::Replacement, id, force_id)?;
-            let figures = replaced_figures(unit, start_strength(id), lost, roll, rules);
-            unit.strength += figures;
-            if unit.strength > 0 {
-                unit.status = UnitStatus::Active;
-            }
-            let reference = reference_strength(unit, start_strength(id), rules);
-            replaced.insert(id, (figures, reference));
-            events.push(UnitEventRecord::new(
-                id,
-                UnitEvent::Replacements { roll, figures },
-            ));
-        }
-
-        // Step 2: vehicle replacements (C16). A damaged vehicle rolls after every battle until
-        // repaired; a destroyed one only after the battle that destroyed it.
-        for id in &ids {
-            let Some(unit) = roster.unit_mut(id) else {
-                continue;
-            };
-            if unit.kind != UnitKind::Vehicle {
-                continue;
-            }
-            let state = unit.vehicle_state.unwrap_or(VehicleState::Operational);
-            let due = match state {
-                VehicleState::Operational => false,
-                VehicleState::Damaged => true,
-                VehicleState::Destroyed => {
-                    loss_of(id).vehicle_damage == Some(VehicleDamage::Destroyed)
-                }
-            };
-            if !due {
-                continue;
-            }
-            let roll = roll_one(dice, RollStep::VehicleReplacement, id, force_id)?;
-            let Some(fate) = vehicle_fate(state, roll) else {
-                continue;
-            };
-            match fate {
-                VehicleFate::Repaired => unit.vehicle_state = Some(VehicleState::Operational),
-                VehicleFate::Replaced => {
-                    unit.vehicle_state = Some(VehicleState::Operational);
-                    unit.status = UnitStatus::Active;
-                    replaced.insert(id, (1, 1)); // C7: a new vehicle counts as R = E = 1.
-                }
-                VehicleFate::StaysDamaged => {}
-                VehicleFate::Eliminated => unit.status = UnitStatus::Eliminated,
-            }
-            events.push(UnitEventRecord::new(
-                id,
-                UnitEvent::VehicleReplacement { roll, fate },
-            ));
-        }
-
-        // Step 3: quality loss (C7).
-        for id in &ids {
-            let Some(&(figures, reference)) = replaced.get(id.as_str()) else {
-                continue;
-            };
-            let Some(unit) = roster.unit_mut(id) else {
-                continue;
-            };
-            if !quality_loss_due(figures, reference) {
-                continue;
-            }
-            let roll = roll_one(dice, RollStep::QualityLoss, id, force_id)?;
-            let from = unit.quality;
-            unit.quality = quality_after(from, roll);
-            events.push(UnitEventRecord::new(
-                id,
-                UnitEvent::QualityLoss {
-                    roll,
-                    from,
-                    to: unit.quality,
-                },
-            ));
-        }
-
-        // Step 4: resolve change (C15, C17).
-        for id in &ids {
-            let Some(unit) = roster.unit_mut(id) else {
-                continue;
-            };
-            let (true, Some(from)) = (resolve_roll_due(unit, loss_of(id).any()), unit.resolve)
-            else {
-                continue;
-            };
-            let roll = roll_one(dice, RollStep::ResolveChange, id, force_id)?;
-            let to = resolve_after(from, roll);
-            unit.resolve = Some(to);
-            events.push(UnitEventRecord::new(
-                id,
-                UnitEvent::ResolveChange { roll, from, to },
-            ));
-        }
-
-        // Step 5: the pool (C11: assignment is finalised after step 6).
-        let pool_dice = dice
-            .roll(
-                RollRequest::d6(RollStep::Reinforcements, force_id, POOL_DICE).for_force(force_id),
-            )
-            .map_err(|e| vec![dice_problem(&e)])?;
-
-        Ok(Self {
+        let mut aftermath = Self {
             force_id: force_id.to_owned(),
             rules: *rules,
             cp_earned: super::experience::campaign_points_earned(battle_start),
@@ -322,14 +214,39 @@ impl Aftermath {
             after_rolls: roster,
             losses,
             roll_events: events,
-            pool_dice,
+            pool_dice: Vec::new(),
             cp_banked: banked_cp,
             extra_dice: Vec::new(),
             vehicle_quality_rolls: BTreeMap::new(),
             purchases: Vec::new(),
             reinforcements: None,
-            rolls: dice.log()[log_start..].to_vec(),
-        })
+            rolls: Vec::new(),
+            next_roll: ROLL_STEPS.first().copied(),
+            replaced: BTreeMap::new(),
+            unused_dice: EnteredDice::new(),
+        };
+        aftermath.pass_empty_steps();
+        Ok(aftermath)
+    }
+
+    /// Step `roll` in one call: [`Self::start`], then every roll step (1–5: replacements,
+    /// vehicle replacements, quality loss, unknown Resolve, resolve change, the 2d6 pool).
+    pub fn roll(
+        force_id: &str,
+        battle_start: &Force,
+        report: &BattleReport,
+        banked_cp: u32,
+        dice: &mut impl Dice,
+        rules: &HouseRules,
+    ) -> Result<Self, Vec<Problem>> {
+        let mut aftermath = Self::start(force_id, battle_start, report, banked_cp, rules)?;
+        aftermath.roll_remaining(dice)?;
+        Ok(aftermath)
+    }
+
+    /// Whether every roll step is made (purchases and reinforcements are open).
+    pub fn fully_rolled(&self) -> bool {
+        self.next_roll.is_none()
     }
 
     /// CP available to spend: the banked balance plus this battle's credit.
@@ -490,6 +407,7 @@ impl Aftermath {
                 allocated: reinforced.allocated,
                 new_squad: reinforced.new_squad,
                 lost: reinforced.lost,
+                formed: reinforced.formed,
             },
             rolls: self.rolls.clone(),
         })

@@ -125,6 +125,7 @@ fn rules_2_3_worked_example_squad_of_eight_loses_five() {
             troopers: 5,
             platoon: None,
             id: None,
+            modelled_on: None,
         }),
     })
     .unwrap();
@@ -1130,6 +1131,7 @@ fn run_steps(
             troopers: left.min(8),
             platoon: Some(super::reinforcements::PlatoonRef::Index(platoon)),
             id: None,
+            modelled_on: None,
         }
     });
     a.reinforce(ReinforcementChoice {
@@ -1201,4 +1203,95 @@ proptest! {
         prop_assert_eq!(entered.campaign_points, server.campaign_points);
         prop_assert_eq!(steps(&entered.rolls), steps(&server.rolls));
     }
+}
+
+#[test]
+fn rolls_step_by_step_list_each_steps_dice_and_match_the_one_call_roll() {
+    let roster = force_of(vec![vec![squad("s", 8), squad("t", 6)]]);
+    let losses = report(vec![lost("s", 8)]);
+    let values: &[(RollStep, &str, &[u8])] = &[
+        (RollStep::Replacement, "s", &[3]),
+        (RollStep::QualityLoss, "s", &[1]),
+        (RollStep::ResolveChange, "s", &[5]),
+        (RollStep::Reinforcements, F, &[2, 6]),
+    ];
+    let rules = HouseRules::default();
+    let whole = Aftermath::roll(F, &roster, &losses, 0, &mut table(values), &rules).unwrap();
+
+    let mut a = Aftermath::start(F, &roster, &losses, 0, &rules).unwrap();
+    let mut seen = Vec::new();
+    let mut dice = table(values);
+    while let Some(step) = a.next_step() {
+        let due: Vec<_> = a
+            .next_dice()
+            .iter()
+            .map(|d| (d.step, d.subject.clone()))
+            .collect();
+        assert!(due.iter().all(|(s, _)| *s == step));
+        seen.push(due);
+        a.roll_step(step, &mut dice).unwrap();
+    }
+
+    // Wiped out, 3 → ceil(8/2) = 4 back; 2·4 ≥ 8 → the quality roll is due (C7, C4).
+    assert_eq!(
+        seen,
+        [
+            vec![(RollStep::Replacement, "s".to_owned())],
+            vec![(RollStep::QualityLoss, "s".to_owned())],
+            vec![(RollStep::ResolveChange, "s".to_owned())],
+            vec![(RollStep::Reinforcements, F.to_owned())],
+        ]
+    );
+    assert_eq!(a.after_rolls, whole.after_rolls);
+    assert_eq!(a.rolls, whole.rolls);
+    assert_eq!(a.pool_total(), 8);
+    assert!(a.fully_rolled());
+    assert!(a.roll_step(RollStep::Replacement, &mut dice).is_err());
+}
+
+#[test]
+fn unknown_resolve_4_1_is_rolled_on_first_casualties_then_the_resolve_change_applies() {
+    let mut unknown = squad("u", 8);
+    unknown.resolve = None;
+    let mut untouched = squad("v", 8);
+    untouched.resolve = None;
+    let roster = force_of(vec![vec![unknown, untouched]]);
+    let mut dice = table(&[
+        (RollStep::Replacement, "u", &[1]),
+        (RollStep::UnknownResolve, "u", &[6]),
+        (RollStep::ResolveChange, "u", &[1]),
+    ]);
+    let a = Aftermath::roll(
+        F,
+        &roster,
+        &report(vec![lost("u", 2)]),
+        0,
+        &mut dice,
+        &HouseRules::default(),
+    )
+    .unwrap();
+    // 6 on the squad resolve table → Determined; resolve change 1 → Steady.
+    assert_eq!(
+        a.after_rolls.unit("u").unwrap().resolve,
+        Some(Resolve::Steady)
+    );
+    assert_eq!(a.after_rolls.unit("v").unwrap().resolve, None);
+    let logged: Vec<_> = a.rolls.iter().map(|r| r.step).collect();
+    assert_eq!(
+        logged,
+        [
+            RollStep::Replacement,
+            RollStep::UnknownResolve,
+            RollStep::ResolveChange,
+            RollStep::Reinforcements
+        ]
+    );
+    let mut bought = a.clone();
+    let refused = bought
+        .purchase(
+            vec![Purchase::of(PurchaseItem::ImproveResolve, Some("v"))],
+            &mut ServerDice::seeded(1),
+        )
+        .unwrap_err();
+    assert!(refused[0].message.contains("unknown"), "{refused:?}");
 }

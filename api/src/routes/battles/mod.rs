@@ -128,7 +128,7 @@ pub struct RecordedLoss {
 pub struct AftermathSummary {
     /// The force.
     pub force_id: String,
-    /// `open` (waiting for `roll`), `rolled` or `finalized`.
+    /// `open` (nothing rolled yet), `rolling` (some roll steps made), `rolled` or `finalized`.
     pub stage: String,
     /// The step version.
     pub version: i64,

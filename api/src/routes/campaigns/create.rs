@@ -28,6 +28,9 @@ pub struct CreateCampaignRequest {
     pub house_rules: Option<HouseRulesBody>,
     /// Whether results wait for confirmation (default true).
     pub results_need_confirmation: Option<bool>,
+    /// Whether rosters are locked after a force's first battle (default true): raising
+    /// Quality, Resolve, strength or points then needs the organiser.
+    pub lock_rosters_after_play: Option<bool>,
 }
 
 /// Creates a campaign. The caller becomes its organiser.
@@ -57,6 +60,7 @@ pub async fn create_campaign(
         description,
         house_rules,
         results_need_confirmation,
+        lock_rosters_after_play,
     } = body.into_inner();
     let mut errors = Vec::new();
     let name = validate_name(&name)
@@ -73,6 +77,8 @@ pub async fn create_campaign(
         house_rules: house_rules.map_or(defaults.house_rules, Into::into),
         results_need_confirmation: results_need_confirmation
             .unwrap_or(defaults.results_need_confirmation),
+        lock_rosters_after_play: lock_rosters_after_play
+            .unwrap_or(defaults.lock_rosters_after_play),
     };
     let now = store::now();
     let campaign = Campaign {

@@ -17,6 +17,7 @@ pub mod history;
 pub mod import;
 pub mod ledger;
 pub mod list;
+pub mod lock;
 pub mod read;
 pub mod render;
 pub mod update;

@@ -9,11 +9,11 @@ use crate::AppState;
 use crate::auth::{AuthUser, Need};
 use crate::error::{ApiError, Problem};
 use crate::extract::Json;
-use crate::store::{self, forces, history::HistoryCause};
+use crate::store::{self, aftermath, campaigns, forces, history::HistoryCause};
 
 use super::{
     ForceResponse, IdMode, PlatoonRequest, Precondition, RosterRequest, archived, authorize_force,
-    etag, parse_roster, stale,
+    etag, lock, parse_roster, stale,
 };
 
 /// A replacement roster.
@@ -27,10 +27,73 @@ pub struct ReplaceForceRequest {
     /// id); an `id` the force does not have, or one two units share, is refused with 422 naming
     /// `platoons[i].units[j].id`.
     pub platoons: Vec<PlatoonRequest>,
+    /// Why, kept in the history entry's diff. Required when the organiser raises a roster
+    /// that is locked after play (the change is then recorded as a `correction`).
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// Longest accepted reason.
+const REASON_MAX_CHARS: usize = 500;
+
+/// The reason, trimmed; `None` when absent or blank; 422 when too long.
+fn checked_reason(reason: Option<String>) -> Result<Option<String>, ApiError> {
+    let reason = reason
+        .map(|r| r.trim().to_owned())
+        .filter(|r| !r.is_empty());
+    if reason
+        .as_ref()
+        .is_some_and(|r| r.chars().count() > REASON_MAX_CHARS)
+    {
+        return Err(ApiError::validation(
+            "reason",
+            format!("at most {REASON_MAX_CHARS} characters"),
+        ));
+    }
+    Ok(reason)
+}
+
+/// The history cause of an edit, or the refusal of a raise on a roster locked after play
+/// (`lock_rosters_after_play`): the owner gets a 422 naming each raised field; the organiser
+/// must give a reason and the edit is recorded as a `correction`.
+fn edit_cause(
+    conn: &mut crate::db::Db,
+    force: &forces::Force,
+    access: &crate::auth::CampaignAccess,
+    raised: Vec<crate::error::FieldError>,
+    reason: Option<String>,
+    actor: &str,
+) -> Result<HistoryCause, ApiError> {
+    let edit = |reason| Ok(HistoryCause::new("edit", Some(actor)).with_reason(reason));
+    if raised.is_empty() {
+        return edit(reason);
+    }
+    let settings = campaigns::find_by_id(conn, &force.campaign_id)?
+        .map(|c| c.settings())
+        .transpose()
+        .map_err(|e| ApiError::Internal(e.into()))?
+        .unwrap_or_default();
+    if !settings.lock_rosters_after_play || !aftermath::has_fought(conn, &force.id)? {
+        return edit(reason);
+    }
+    if !access.is_organiser() {
+        return Err(ApiError::Validation(raised));
+    }
+    match reason {
+        Some(reason) => Ok(HistoryCause::new("correction", Some(actor)).with_reason(Some(reason))),
+        None => Err(ApiError::validation(
+            "reason",
+            "this edit raises a roster locked after play: as the organiser, give a reason; it is recorded as a correction in the force's history",
+        )),
+    }
 }
 
 /// Replaces a force's roster. Nothing changes on a stale version, an invalid roster or an
-/// archived force; the change is recorded in the force's history with a per-unit diff.
+/// archived force; the change is recorded in the force's history with a per-unit diff. Once
+/// the force has fought and the campaign locks rosters after play (the default), an edit that
+/// raises a unit's Quality, Resolve, strength, establishment or points, or adds a unit, is the
+/// organiser's alone, with a `reason` (recorded as a `correction`); the owner gets 422 naming
+/// each raised field. Lowering, renaming and fixing typos stay free.
 #[utoipa::path(
     tag = "forces",
     operation_id = "replace_force",
@@ -48,7 +111,7 @@ pub struct ReplaceForceRequest {
         (status = 404, description = "No such force, or the caller may not see it", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`version` is stale, or the force is archived", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "`If-Match` is stale", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid roster, or no version given", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid roster, no version given, a raise of a roster locked after play by its owner, or the organiser's raise without a reason", body = Problem, content_type = "application/problem+json"),
         (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
@@ -66,7 +129,9 @@ pub async fn replace_force(
         version,
         name,
         platoons,
+        reason,
     } = body.into_inner();
+    let reason = checked_reason(reason)?;
     let precondition = Precondition::read(req.headers(), version)?;
     let caller = user.caller();
     let actor = user.user_id.clone();
@@ -75,14 +140,15 @@ pub async fn replace_force(
     let updated = state
         .db
         .transaction(move |conn| {
-            let (current, _) = authorize_force(conn, &caller, &force_id, Need::Write)?;
+            let (current, access) = authorize_force(conn, &caller, &force_id, Need::Write)?;
             let expected = precondition.check(current.version)?;
             if current.archived_at.is_some() {
                 return Err(archived());
             }
             let before = current.roster().map_err(|e| ApiError::Internal(e.into()))?;
             let roster = parse_roster(request, IdMode::Replace, Some(&before))?;
-            let cause = HistoryCause::new("edit", Some(&actor));
+            let raised = lock::raises(&before, &roster);
+            let cause = edit_cause(conn, &current, &access, raised, reason, &actor)?;
             forces::replace_roster_if_version(
                 conn,
                 &force_id,

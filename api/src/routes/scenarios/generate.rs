@@ -25,6 +25,7 @@ fn dice_field(entered: &EnteredBySide, forces: &[String], e: &DiceError) -> Stri
     let (step, subject) = match e {
         DiceError::OutOfRange { step, subject, .. }
         | DiceError::WrongCount { step, subject, .. }
+        | DiceError::TooMany { step, subject, .. }
         | DiceError::UnknownSubject { step, subject } => (step, subject),
     };
     let side = forces.iter().position(|f| {

@@ -4,7 +4,8 @@
 //! The domain [`Aftermath`] is stored as JSON per (battle, force) with a `version`. Each step
 //! is one transaction: lock the battle row, load, call the domain, and
 //! `UPDATE … WHERE version = ?` (0 rows: 409). Dice already rolled live in the stored state
-//! and are never rolled again; `roll` runs once (a second one is 409).
+//! and are never rolled again; `roll` makes each roll step once, one step per request or all
+//! that remain (a step already rolled is 409).
 
 pub mod finalize;
 pub mod purchases;
@@ -14,9 +15,11 @@ pub mod roll;
 
 use std::collections::BTreeMap;
 
-use fad_domain::campaign::Aftermath;
 use fad_domain::campaign::reinforcements::can_take_troopers;
-use fad_domain::dice::{DiceError, EnteredDice, RollLog, ServerDice, TableDice, parse_steps};
+use fad_domain::campaign::{Aftermath, DueRoll};
+use fad_domain::dice::{
+    DiceError, EnteredDice, RollLog, RollStep, ServerDice, TableDice, parse_steps,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -57,6 +60,35 @@ pub struct Pending {
     pub units: Vec<UnitRoom>,
 }
 
+/// One roll the next step makes, for a form to ask for exactly those dice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct NextRoll {
+    /// The step, as in the roll log and the `dice` object.
+    #[schema(value_type = String, example = "replacement")]
+    pub step: RollStep,
+    /// The unit id, or the force id for the reinforcement pool.
+    pub subject: String,
+    /// The unit's name (absent for the pool).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit_name: Option<String>,
+    /// The dice, for example `1d6` or `2d6`: enter one value per die.
+    pub dice: String,
+    /// Why the rules call for the roll, and what the faces do.
+    pub why: String,
+}
+
+impl From<DueRoll> for NextRoll {
+    fn from(d: DueRoll) -> Self {
+        Self {
+            step: d.step,
+            subject: d.subject,
+            unit_name: d.unit_name,
+            dice: d.dice,
+            why: d.why,
+        }
+    }
+}
+
 /// One force's post-battle sequence.
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct AftermathResponse {
@@ -64,29 +96,44 @@ pub struct AftermathResponse {
     pub battle_id: String,
     /// The force.
     pub force_id: String,
-    /// `open` (waiting for `roll`), `rolled` or `finalized`.
+    /// `open` (nothing rolled yet), `rolling` (some roll steps made), `rolled` (every roll
+    /// made: purchases and reinforcements are open) or `finalized`.
     pub stage: String,
     /// The step version.
     pub version: i64,
+    /// The next roll step (`replacement`, `vehicle_replacement`, `quality_loss`,
+    /// `unknown_resolve`, `resolve_change`, `reinforcements`); `null` once every roll is made.
+    /// Steps that need no dice are passed.
+    #[schema(value_type = Option<String>, example = "replacement")]
+    pub next_step: Option<RollStep>,
+    /// The rolls the next step makes; empty once every roll is made.
+    pub next_dice: Vec<NextRoll>,
     /// The sequence so far (roster, per-unit changes, campaign points, purchases, pool, and the
-    /// whole roll log); `null` before `roll`.
+    /// whole roll log); `null` before the first roll.
     #[schema(value_type = Option<Object>)]
     pub outcome: Option<Value>,
     /// The rolls this request made (empty for a read).
     #[schema(value_type = Vec<Object>)]
     pub rolls: RollLog,
-    /// Entered values no rule called for, by step and subject.
+    /// Entered values no rule called for, by step and subject: in a step's answer, that
+    /// request's; in `GET`, every request's so far.
     #[schema(value_type = Object)]
     pub unused_dice: EnteredDice,
-    /// The choices still open (absent once finalized or before `roll`).
+    /// The choices still open (absent once finalized or before every roll is made).
     pub pending: Option<Pending>,
 }
 
-/// A body that may carry entered dice.
+/// The body of `roll`: which step to roll (all that remain when absent) and entered dice.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DiceRequest {
-    /// Player-entered dice (API.md › Dice).
+    /// The roll step to make now, which must be the next one (`next_step`); absent: every
+    /// step that remains.
+    #[serde(default)]
+    #[schema(example = "replacement")]
+    pub step: Option<String>,
+    /// Player-entered dice, keyed by step and then unit id (force id for `reinforcements`),
+    /// one value per die.
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     pub dice: Option<RawDice>,
@@ -101,9 +148,33 @@ pub fn dice_errors(errors: Vec<DiceError>) -> ApiError {
     ApiError::Validation(
         errors
             .into_iter()
-            .map(|e| FieldError::new(e.field(), e.to_string()))
+            .map(|e| FieldError::new(e.field(), e.message()))
             .collect(),
     )
+}
+
+/// Refuses entered values that some roll drew from without using them all up (two values for
+/// a one-die roll): the roll would be committed with a typo in it.
+pub fn refuse_surplus(dice: &TableDice) -> Result<(), ApiError> {
+    let surplus = dice.surplus();
+    if surplus.is_empty() {
+        Ok(())
+    } else {
+        Err(dice_errors(surplus))
+    }
+}
+
+/// Adds `more` unused values to `into`, by step and subject.
+pub fn merge_unused(into: &mut EnteredDice, more: EnteredDice) {
+    for (step, subjects) in more {
+        for (subject, values) in subjects {
+            into.entry(step)
+                .or_default()
+                .entry(subject)
+                .or_default()
+                .extend(values);
+        }
+    }
 }
 
 /// Builds the dice source: entered values (checked for range and step names) with server
@@ -152,16 +223,23 @@ impl Step {
         u32::try_from(balance).unwrap_or(u32::MAX)
     }
 
-    /// The stored domain state; 409 before `roll` and after `finalize`.
+    /// The stored domain state; 409 until every roll is made and after `finalize`.
     pub fn rolled(&mut self) -> Result<Aftermath, ApiError> {
         match self.row.stage.as_str() {
-            rows::OPEN => Err(not_rolled()),
+            rows::OPEN => Err(not_rolled(None)),
             rows::FINALIZED => Err(finalized()),
-            _ => self
-                .state
-                .take()
-                .ok_or_else(|| internal("rolled aftermath without state")),
+            rows::ROLLING => Err(not_rolled(
+                self.state.as_ref().and_then(Aftermath::next_step),
+            )),
+            _ => self.take_state(),
         }
+    }
+
+    /// The stored domain state of a `rolling` or `rolled` sequence.
+    pub fn take_state(&mut self) -> Result<Aftermath, ApiError> {
+        self.state
+            .take()
+            .ok_or_else(|| internal("rolled aftermath without state"))
     }
 }
 
@@ -209,7 +287,7 @@ pub fn begin(
     let row = loaded.row;
     let ledger = loaded.ledger;
     let state = match row.stage.as_str() {
-        rows::ROLLED => parse_state(&row)?.map(|mut aftermath| {
+        rows::ROLLED | rows::ROLLING => parse_state(&row)?.map(|mut aftermath| {
             // As in `with_current_bank`: the balance as it is now.
             aftermath.cp_banked = u32::try_from(ledger.map_or(0, |(_, b)| b)).unwrap_or(u32::MAX);
             aftermath
@@ -234,7 +312,7 @@ pub fn with_current_bank(
     conn: &mut Db,
     mut row: rows::AftermathRow,
 ) -> Result<rows::AftermathRow, ApiError> {
-    if row.stage != rows::ROLLED {
+    if row.stage != rows::ROLLED && row.stage != rows::ROLLING {
         return Ok(row);
     }
     let Some(mut aftermath) = parse_state(&row)? else {
@@ -249,8 +327,15 @@ pub fn with_current_bank(
     Ok(row)
 }
 
-fn not_rolled() -> ApiError {
-    ApiError::Conflict("Roll first: the post-battle rolls have not been made.".to_owned())
+fn not_rolled(next: Option<RollStep>) -> ApiError {
+    match next {
+        Some(step) => ApiError::Conflict(format!(
+            "Roll first: the post-battle rolls are not all made; the next step to roll is {step}."
+        )),
+        None => {
+            ApiError::Conflict("Roll first: the post-battle rolls have not been made.".to_owned())
+        }
+    }
 }
 
 fn finalized() -> ApiError {
@@ -289,14 +374,18 @@ pub fn save(
     Ok(next)
 }
 
-/// The response for a row, with this request's rolls and unused dice.
+/// The response for a read of a row: no rolls, every unused value so far. `preview` is the
+/// state an `open` sequence would start from, for the first step's dice.
 pub fn response(
     row: &rows::AftermathRow,
-    rolls: RollLog,
-    unused_dice: EnteredDice,
+    preview: Option<&Aftermath>,
 ) -> Result<AftermathResponse, ApiError> {
     let state = parse_state(row)?;
-    response_with(row, state.as_ref(), None, rolls, unused_dice)
+    let unused = state
+        .as_ref()
+        .map(|s| s.unused_dice.clone())
+        .unwrap_or_default();
+    response_with(row, state.as_ref().or(preview), None, Vec::new(), unused)
 }
 
 /// [`response`] from the state and outcome the step already holds, instead of parsing back
@@ -309,9 +398,25 @@ pub fn response_with(
     rolls: RollLog,
     unused_dice: EnteredDice,
 ) -> Result<AftermathResponse, ApiError> {
+    let next_dice = state
+        .filter(|_| row.outcome.is_none())
+        .map(|s| s.next_dice().into_iter().map(NextRoll::from).collect())
+        .unwrap_or_default();
+    let next_step = state
+        .filter(|_| row.outcome.is_none())
+        .and_then(Aftermath::next_step);
     let (outcome, pending) = match (&row.outcome, state) {
         (Some(_), _) if done.is_some() => (done, None),
         (Some(done), _) => (Some(serde_json::from_str(done).map_err(internal)?), None),
+        // An open sequence's state is only a preview of the first step.
+        (None, _) if row.stage == rows::OPEN => (None, None),
+        (None, Some(aftermath)) if !aftermath.fully_rolled() => (
+            Some(
+                serde_json::to_value(aftermath.outcome().map_err(super::problems)?)
+                    .map_err(internal)?,
+            ),
+            None,
+        ),
         (None, Some(aftermath)) => {
             let outcome = aftermath.outcome().map_err(super::problems)?;
             let bought = aftermath.purchase_effects().map_err(super::problems)?;
@@ -343,6 +448,8 @@ pub fn response_with(
         force_id: row.force_id.clone(),
         stage: row.stage.clone(),
         version: row.version,
+        next_step,
+        next_dice,
         outcome,
         rolls,
         unused_dice,

@@ -17,7 +17,8 @@ use crate::store::aftermath as rows;
 
 use super::super::{idempotency_key, idempotent, problems, to_value};
 use super::{
-    AftermathResponse, RawDice, begin, dice_errors, response_with, save, scope, table_dice,
+    AftermathResponse, RawDice, begin, dice_errors, merge_unused, refuse_surplus, response_with,
+    save, scope, table_dice,
 };
 
 /// The purchases (API.md).
@@ -94,9 +95,12 @@ pub async fn purchase_aftermath(
         aftermath
             .purchase(request.purchases, &mut dice)
             .map_err(problems)?;
+        refuse_surplus(&dice)?;
+        let unused = dice.unused();
+        merge_unused(&mut aftermath.unused_dice, unused.clone());
         let row = save(conn, &step.row, rows::ROLLED, &aftermath, None)?;
         let rolls = dice.take_log();
-        let answer = response_with(&row, Some(&aftermath), None, rolls, dice.unused())?;
+        let answer = response_with(&row, Some(&aftermath), None, rolls, unused)?;
         Ok((StatusCode::OK, to_value(&answer)?))
     })
     .await

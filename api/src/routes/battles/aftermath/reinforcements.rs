@@ -23,7 +23,9 @@ pub struct ReinforcementsRequest {
     /// `[{unit_id, troopers}]`.
     #[schema(value_type = Vec<Object>)]
     pub allocations: Vec<Value>,
-    /// `null` or `{name, troopers, platoon?, id?}`.
+    /// `null` or `{name, troopers, platoon?, id?, modelled_on?}`: `modelled_on` names the squad
+    /// (unit id) whose arms and armour it copies; the answer's `outcome.reinforcements.formed`
+    /// says what it got.
     #[schema(value_type = Option<Object>)]
     pub new_squad: Option<Value>,
 }

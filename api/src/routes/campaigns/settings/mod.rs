@@ -173,6 +173,9 @@ pub struct SettingsResponse {
     pub house_rules: HouseRulesBody,
     /// Whether a reported battle result waits for the other side or the organiser to confirm it.
     pub results_need_confirmation: bool,
+    /// Whether rosters are locked after a force's first battle: raising Quality, Resolve,
+    /// strength or points outside the post-battle sequence then needs the organiser.
+    pub lock_rosters_after_play: bool,
 }
 
 impl SettingsResponse {
@@ -181,11 +184,13 @@ impl SettingsResponse {
         let CampaignSettings {
             house_rules,
             results_need_confirmation,
+            lock_rosters_after_play,
         } = settings;
         Self {
             version: campaign.version,
             house_rules: house_rules.into(),
             results_need_confirmation,
+            lock_rosters_after_play,
         }
     }
 }

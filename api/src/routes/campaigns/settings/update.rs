@@ -30,6 +30,10 @@ pub struct UpdateSettingsRequest {
     /// Whether results wait for confirmation (default true).
     #[serde(default = "default_true")]
     pub results_need_confirmation: bool,
+    /// Whether rosters are locked after a force's first battle (default true): raising
+    /// Quality, Resolve, strength or points then needs the organiser.
+    #[serde(default = "default_true")]
+    pub lock_rosters_after_play: bool,
 }
 
 fn default_true() -> bool {
@@ -73,11 +77,13 @@ pub async fn update_campaign_settings(
         version,
         house_rules,
         results_need_confirmation,
+        lock_rosters_after_play,
     } = body.into_inner();
     let precondition = Precondition::read(req.headers(), version)?;
     let settings = CampaignSettings {
         house_rules: house_rules.into(),
         results_need_confirmation,
+        lock_rosters_after_play,
     };
     let caller = user.caller();
     let now = store::now();

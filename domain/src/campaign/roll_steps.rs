@@ -1,0 +1,292 @@
+//! The post-battle rolls one step at a time, in the order players roll them at the table
+//! (RULES.md §2.1 steps 1–5, §4.1 Unknown Resolve): replacements, vehicle replacements, quality
+//! loss, unknown Resolve, resolve change, the reinforcement pool. Each step's dice depend on the
+//! steps before it (a quality-loss roll only where replacements reached half the unit), so
+//! [`Aftermath::due`] lists exactly the rolls the next step makes, for a form to ask for them.
+//!
+//! A step whose list is empty (no vehicle was damaged) is passed without a request.
+
+use serde::{Deserialize, Serialize};
+
+use super::quality_loss::{quality_after, quality_loss_due};
+use super::reinforcements::POOL_DICE;
+use super::replacements::{reference_strength, replaced_figures};
+use super::report::VehicleDamage;
+use super::resolve_change::{resolve_after, resolve_roll_due};
+use super::sequence::{Aftermath, dice_problem, roll_one};
+use super::vehicle_replacements::{VehicleFate, vehicle_fate};
+use super::{UnitEvent, UnitEventRecord};
+use crate::dice::{Dice, RollRequest, RollStep};
+use crate::kit::VehicleState;
+use crate::ladder::Resolve;
+use crate::roster::{Problem, Unit, UnitKind, UnitStatus};
+
+/// The roll steps of the sequence, in table order.
+pub const ROLL_STEPS: [RollStep; 6] = [
+    RollStep::Replacement,
+    RollStep::VehicleReplacement,
+    RollStep::QualityLoss,
+    RollStep::UnknownResolve,
+    RollStep::ResolveChange,
+    RollStep::Reinforcements,
+];
+
+/// The SQUAD RESOLVE table of basic force generation (RULES.md §4.1), which an unknown Resolve
+/// is rolled on, by d6 − 1.
+pub const UNKNOWN_RESOLVE: [Resolve; 6] = crate::forcegen::basic::SQUAD_RESOLVE;
+
+/// One roll the next step makes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DueRoll {
+    /// The step, as in the roll log and the `dice` object.
+    pub step: RollStep,
+    /// The unit id, or the force id for the pool.
+    pub subject: String,
+    /// The unit's name (absent for the pool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit_name: Option<String>,
+    /// The dice, for example `1d6`.
+    pub dice: String,
+    /// Why the rules call for it, and what the faces do.
+    pub why: String,
+}
+
+/// Whether a unit without a Resolve has an unknown one (the Unknown Resolve option) rather than
+/// none at all: vehicles generally have none (C15), off-board units keep their starting Resolve
+/// (§1.15), and a Fanatic's is fixed at Steady (C17).
+pub fn resolve_unknown(unit: &Unit) -> bool {
+    unit.resolve.is_none()
+        && !matches!(unit.kind, UnitKind::Vehicle | UnitKind::OffBoardArtillery)
+        && !unit.resolve_frozen()
+}
+
+/// The Resolve rolled for a unit whose Resolve was unknown.
+pub fn unknown_resolve(d6: u8) -> Resolve {
+    UNKNOWN_RESOLVE[usize::from(d6.clamp(1, 6) - 1)]
+}
+
+fn position(step: RollStep) -> usize {
+    ROLL_STEPS.iter().position(|s| *s == step).unwrap_or(0)
+}
+
+impl Aftermath {
+    /// The next roll step that needs dice; `None` once every roll is made.
+    pub fn next_step(&self) -> Option<RollStep> {
+        self.next_roll
+    }
+
+    /// Whether `step` is already rolled (or was passed because it needed no dice).
+    pub fn step_done(&self, step: RollStep) -> bool {
+        self.next_roll
+            .is_none_or(|next| position(step) < position(next))
+    }
+
+    /// The rolls the next step makes (empty once every roll is made).
+    pub fn next_dice(&self) -> Vec<DueRoll> {
+        self.next_roll.map(|s| self.due(s)).unwrap_or_default()
+    }
+
+    fn unit_due(&self, step: RollStep, unit: &Unit, why: String) -> DueRoll {
+        DueRoll {
+            step,
+            subject: unit.id.clone(),
+            unit_name: Some(unit.name.clone()),
+            dice: "1d6".to_owned(),
+            why,
+        }
+    }
+
+    /// The rolls `step` makes on the state as it is, in roster order.
+    pub fn due(&self, step: RollStep) -> Vec<DueRoll> {
+        let loss = |id: &str| self.losses.get(id).copied().unwrap_or_default();
+        let units = self.after_rolls.units();
+        match step {
+            RollStep::Replacement => units
+                .filter(|u| u.kind.is_infantry_type() && loss(&u.id).figures > 0)
+                .map(|u| {
+                    let lone = if u.is_lone_figure() {
+                        "a lone figure returns only on 5–6"
+                    } else {
+                        "1–2 none, 3–4 half the losses rounded up, 5–6 back to full strength"
+                    };
+                    let why = format!(
+                        "lost {} figure(s): infantry replacements ({lone})",
+                        loss(&u.id).figures
+                    );
+                    self.unit_due(step, u, why)
+                })
+                .collect(),
+            RollStep::VehicleReplacement => units
+                .filter_map(|u| {
+                    let why = match (u.kind, u.vehicle_state) {
+                        (UnitKind::Vehicle, Some(VehicleState::Damaged)) => {
+                            "damaged: vehicle replacements (3–6 repaired)"
+                        }
+                        (UnitKind::Vehicle, Some(VehicleState::Destroyed))
+                            if loss(&u.id).vehicle_damage == Some(VehicleDamage::Destroyed) =>
+                        {
+                            "destroyed: vehicle replacements (5–6 replaced)"
+                        }
+                        _ => return None,
+                    };
+                    Some(self.unit_due(step, u, why.to_owned()))
+                })
+                .collect(),
+            RollStep::QualityLoss => units
+                .filter_map(|u| {
+                    let (figures, reference) = *self.replaced.get(&u.id)?;
+                    quality_loss_due(figures, reference).then(|| {
+                        let why = format!(
+                            "received {figures} replacement(s), at least half of {reference}: quality loss (1–2 drops one level)"
+                        );
+                        self.unit_due(step, u, why)
+                    })
+                })
+                .collect(),
+            RollStep::UnknownResolve => units
+                .filter(|u| resolve_unknown(u) && loss(&u.id).figures > 0)
+                .map(|u| {
+                    let why = "its Resolve is unknown and it took casualties: roll it (1 Uncertain, 2–5 Steady, 6 Determined)";
+                    self.unit_due(step, u, why.to_owned())
+                })
+                .collect(),
+            RollStep::ResolveChange => units
+                .filter(|u| resolve_roll_due(u, loss(&u.id).any()))
+                .map(|u| {
+                    let why = "suffered losses or damage: resolve change (1–2 down one level, 3–4 same, 5–6 up one level)";
+                    self.unit_due(step, u, why.to_owned())
+                })
+                .collect(),
+            RollStep::Reinforcements => vec![DueRoll {
+                step,
+                subject: self.force_id.clone(),
+                unit_name: None,
+                dice: format!("{POOL_DICE}d6"),
+                why: "the reinforcement pool: the total is the troopers available".to_owned(),
+            }],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Makes the rolls of `step`, which must be the next one ([`Self::next_step`]); then passes
+    /// the following steps that need no dice.
+    pub fn roll_step(&mut self, step: RollStep, dice: &mut impl Dice) -> Result<(), Vec<Problem>> {
+        if self.next_roll != Some(step) {
+            let message = match self.next_roll {
+                Some(next) => format!("the next step to roll is {next}"),
+                None => "every post-battle roll is made".to_owned(),
+            };
+            return Err(vec![Problem::new("step", message)]);
+        }
+        let log_start = dice.log().len();
+        let force_id = self.force_id.clone();
+        for due in self.due(step) {
+            let id = due.subject.as_str();
+            if step == RollStep::Reinforcements {
+                self.pool_dice = dice
+                    .roll(RollRequest::d6(step, id, POOL_DICE).for_force(&force_id))
+                    .map_err(|e| vec![dice_problem(&e)])?;
+                continue;
+            }
+            let roll = roll_one(dice, step, id, &force_id)?;
+            self.apply(step, id, roll);
+        }
+        self.rolls.extend_from_slice(&dice.log()[log_start..]);
+        self.next_roll = ROLL_STEPS.get(position(step) + 1).copied();
+        self.pass_empty_steps();
+        Ok(())
+    }
+
+    /// Makes every roll that remains, step by step.
+    pub fn roll_remaining(&mut self, dice: &mut impl Dice) -> Result<(), Vec<Problem>> {
+        while let Some(step) = self.next_roll {
+            self.roll_step(step, dice)?;
+        }
+        Ok(())
+    }
+
+    /// Moves past steps that need no dice.
+    pub(super) fn pass_empty_steps(&mut self) {
+        while let Some(step) = self.next_roll {
+            if !self.due(step).is_empty() {
+                return;
+            }
+            self.next_roll = ROLL_STEPS.get(position(step) + 1).copied();
+        }
+    }
+
+    fn apply(&mut self, step: RollStep, id: &str, roll: u8) {
+        let loss = self.losses.get(id).copied().unwrap_or_default();
+        let start_strength = self.battle_start.unit(id).map_or(0, |u| u.strength);
+        let rules = self.rules;
+        let Some(unit) = self.after_rolls.unit_mut(id) else {
+            return;
+        };
+        let event = match step {
+            RollStep::Replacement => {
+                let figures = replaced_figures(unit, start_strength, loss.figures, roll, &rules);
+                unit.strength += figures;
+                if unit.strength > 0 {
+                    unit.status = UnitStatus::Active;
+                }
+                let reference = reference_strength(unit, start_strength, &rules);
+                self.replaced.insert(id.to_owned(), (figures, reference));
+                UnitEvent::Replacements { roll, figures }
+            }
+            RollStep::VehicleReplacement => {
+                let state = unit.vehicle_state.unwrap_or(VehicleState::Operational);
+                let Some(fate) = vehicle_fate(state, roll) else {
+                    return;
+                };
+                match fate {
+                    VehicleFate::Repaired => unit.vehicle_state = Some(VehicleState::Operational),
+                    VehicleFate::Replaced => {
+                        unit.vehicle_state = Some(VehicleState::Operational);
+                        unit.status = UnitStatus::Active;
+                        // C7: a new vehicle counts as R = E = 1.
+                        self.replaced.insert(id.to_owned(), (1, 1));
+                    }
+                    VehicleFate::StaysDamaged => {}
+                    VehicleFate::Eliminated => unit.status = UnitStatus::Eliminated,
+                }
+                UnitEvent::VehicleReplacement { roll, fate }
+            }
+            RollStep::QualityLoss => {
+                let from = unit.quality;
+                unit.quality = quality_after(from, roll);
+                UnitEvent::QualityLoss {
+                    roll,
+                    from,
+                    to: unit.quality,
+                }
+            }
+            RollStep::UnknownResolve => {
+                let to = unknown_resolve(roll);
+                unit.resolve = Some(to);
+                UnitEvent::ResolveRolled { roll, to }
+            }
+            RollStep::ResolveChange => {
+                let Some(from) = unit.resolve else {
+                    return;
+                };
+                let to = resolve_after(from, roll);
+                unit.resolve = Some(to);
+                UnitEvent::ResolveChange { roll, from, to }
+            }
+            _ => return,
+        };
+        self.roll_events.push(UnitEventRecord::new(id, event));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_resolve_uses_the_squad_resolve_table() {
+        let got: Vec<_> = (1..=6).map(unknown_resolve).collect();
+        use Resolve::*;
+        assert_eq!(got, [Uncertain, Steady, Steady, Steady, Steady, Determined]);
+    }
+}
