@@ -13,6 +13,7 @@ pub mod extract;
 pub mod middleware;
 pub mod openapi;
 pub mod probe;
+pub mod quota;
 pub mod routes;
 pub mod schema;
 pub mod store;

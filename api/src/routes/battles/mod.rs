@@ -84,12 +84,9 @@ pub struct Side {
     /// The stored force, for a player side.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub force_id: Option<String>,
-    /// The non-player force's description, for a non-player side: optional `name`, `stance`
-    /// and `attitude` (rolled when absent, RULES.md §3.12) and an inline force (`platoons`,
-    /// `units`) as in `POST /scenarios`; other fields are kept as given.
+    /// The non-player force's description, for a non-player side.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
-    pub non_player: Option<Value>,
+    pub non_player: Option<scenario::non_player::NonPlayerBody>,
 }
 
 /// The recorded result.
