@@ -149,7 +149,11 @@ impl Fixture for LowQuotas {
 
 #[track_caller]
 fn retry_after(response: &reqwest::blocking::Response) -> u64 {
-    response.headers()["retry-after"].to_str().unwrap().parse().unwrap()
+    response.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap()
 }
 
 both_backends! {

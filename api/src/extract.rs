@@ -149,11 +149,7 @@ where
     match (value, unknown) {
         (Err(e), _) => Err(Strict::Invalid(e)),
         (Ok(_), Some(path)) => {
-            let name = path
-                .rsplit(['.', '['])
-                .next()
-                .unwrap_or(&path)
-                .to_owned();
+            let name = path.rsplit(['.', '[']).next().unwrap_or(&path).to_owned();
             Err(Strict::Unknown(FieldError::new(
                 path,
                 format!("unknown field `{name}`; this request does not take it"),
@@ -173,9 +169,9 @@ fn ignored_path(path: &serde_ignored::Path<'_>) -> String {
             p if p.is_empty() => key.clone(),
             p => format!("{p}.{key}"),
         },
-        Path::Some { parent } | Path::NewtypeStruct { parent } | Path::NewtypeVariant { parent } => {
-            ignored_path(parent)
-        }
+        Path::Some { parent }
+        | Path::NewtypeStruct { parent }
+        | Path::NewtypeVariant { parent } => ignored_path(parent),
     }
 }
 
@@ -398,8 +394,10 @@ mod tests {
                 "unknown field `colour`; this request does not take it"
             )]
         );
-        let err = parse_json::<Body>(br#"{"name":"a","units":[{"strength":1},{"strength":2,"x":{"y":1}}]}"#)
-            .unwrap_err();
+        let err = parse_json::<Body>(
+            br#"{"name":"a","units":[{"strength":1},{"strength":2,"x":{"y":1}}]}"#,
+        )
+        .unwrap_err();
         assert_eq!(errors_of(err)[0].field, "units[1].x");
         // A type that denies unknown fields itself answers the same way, at the field.
         let err = parse_json::<Denying>(br#"{"name":"a","colour":1}"#).unwrap_err();
