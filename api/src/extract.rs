@@ -231,12 +231,10 @@ fn path_error(err: serde_path_to_error::Error<serde_json::Error>) -> ApiError {
     }
 }
 
-/// `missing field `name`` and `unknown field `name`` are reported at the parent; point at the
-/// field itself.
+/// `missing field `name`` is reported at the parent; point at the field itself.
 fn field_of(path: &str, message: &str) -> String {
     let missing = message
         .strip_prefix("missing field `")
-        .or_else(|| message.strip_prefix("unknown field `"))
         .and_then(|rest| rest.split('`').next());
     match (path, missing) {
         (".", Some(name)) => name.to_owned(),
