@@ -105,7 +105,8 @@ mod tests {
         let now = NaiveDateTime::default() + Duration::days(2);
         let hour = Duration::hours(1);
         let oldest = now - Duration::minutes(59) - Duration::milliseconds(500);
-        assert_eq!(retry_after(now, Some(oldest), hour), 31);
+        // 60 min − 59 min 0.5 s = 59.5 s, rounded up.
+        assert_eq!(retry_after(now, Some(oldest), hour), 60);
         assert_eq!(retry_after(now, None, hour), 3600);
         assert_eq!(retry_after(now, Some(now - hour), hour), 1);
     }
