@@ -240,7 +240,7 @@ pub fn command(args: &[&str]) -> Command {
 
 /// `fad-campaign serve` on a free loopback port against `database_url`, with the test
 /// defaults (test JWT secret, 2 workers, a pool of 4 with a 1 s timeout, no practical login
-/// rate limit); add or override variables with `.env(...)` before starting it.
+/// rate limit or campaign quota); add or override variables with `.env(...)` before starting it.
 pub fn serve_command(database_url: &str, data_dir: &std::path::Path) -> Command {
     let mut cmd = command(&["serve", "--bind", "127.0.0.1:0"]);
     cmd.env("DATABASE_URL", database_url)
@@ -251,7 +251,9 @@ pub fn serve_command(database_url: &str, data_dir: &std::path::Path) -> Command 
         .env("FAD_DB_TIMEOUT_SECS", "1")
         // Every test client shares 127.0.0.1: only tests of the limit itself lower it.
         .env("FAD_AUTH_RATE_PER_MINUTE", "100000")
-        .env("FAD_AUTH_RATE_BURST", "100000");
+        .env("FAD_AUTH_RATE_BURST", "100000")
+        // Tables of many callers build many campaigns per account: only quota tests lower it.
+        .env("FAD_MAX_CAMPAIGNS_PER_ACCOUNT", "100000");
     cmd
 }
 

@@ -28,6 +28,7 @@ mod forces;
 mod health;
 mod hostile_input;
 mod invariants;
+mod limits;
 mod log_secrets;
 mod migrations;
 mod odds;

@@ -3,6 +3,7 @@
 //! Secrets live in [`JwtSecret`], whose `Debug` is redacted.
 
 use crate::db::DatabaseUrl;
+use crate::quota::Quotas;
 use crate::telemetry::LogFormat;
 use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
@@ -168,6 +169,23 @@ pub struct ServeArgs {
     #[arg(long, env = "FAD_AUTH_RATE_BURST", default_value_t = 10)]
     pub auth_rate_burst: u32,
 
+    /// Most forces a campaign may have, archived ones included (more: 422).
+    #[arg(long, env = "FAD_MAX_FORCES_PER_CAMPAIGN", default_value_t = Quotas::default().forces_per_campaign)]
+    pub max_forces_per_campaign: u32,
+
+    /// Most campaigns an account may create (more: 422).
+    #[arg(long, env = "FAD_MAX_CAMPAIGNS_PER_ACCOUNT", default_value_t = Quotas::default().campaigns_per_account)]
+    pub max_campaigns_per_account: u32,
+
+    /// Most battles a campaign may create in any 24 hours (more: 429 with Retry-After).
+    #[arg(long, env = "FAD_MAX_BATTLES_PER_CAMPAIGN_PER_DAY", default_value_t = Quotas::default().battles_per_campaign_per_day)]
+    pub max_battles_per_campaign_per_day: u32,
+
+    /// Most one-shot scenarios an account may generate in any hour (more: 429 with
+    /// Retry-After).
+    #[arg(long, env = "FAD_MAX_SCENARIOS_PER_ACCOUNT_PER_HOUR", default_value_t = Quotas::default().scenarios_per_account_per_hour)]
+    pub max_scenarios_per_account_per_hour: u32,
+
     /// Diagnostics: answer every request with the SQL statements and transactions it ran
     /// (`x-fad-db-statements`, `x-fad-db-transactions`). For tests and profiling only.
     #[arg(long, env = "FAD_COUNT_DB_STATEMENTS", hide = true)]
@@ -232,6 +250,8 @@ pub struct Config {
     pub auth_rate_burst: u32,
     /// Whether responses carry their SQL statement and transaction counts.
     pub count_db_statements: bool,
+    /// Abuse quotas.
+    pub quotas: Quotas,
 }
 
 impl Config {
@@ -257,6 +277,19 @@ impl Config {
                  --auth-rate-burst) must be greater than 0"
             );
         }
+        let quotas = Quotas {
+            forces_per_campaign: args.max_forces_per_campaign,
+            campaigns_per_account: args.max_campaigns_per_account,
+            battles_per_campaign_per_day: args.max_battles_per_campaign_per_day,
+            scenarios_per_account_per_hour: args.max_scenarios_per_account_per_hour,
+        };
+        if quotas.forces_per_campaign == 0
+            || quotas.campaigns_per_account == 0
+            || quotas.battles_per_campaign_per_day == 0
+            || quotas.scenarios_per_account_per_hour == 0
+        {
+            bail!("the FAD_MAX_* quotas (--max-*) must be greater than 0");
+        }
         if args.workers == Some(0) {
             bail!("FAD_WORKERS (--workers) must be greater than 0");
         }
@@ -280,6 +313,7 @@ impl Config {
             auth_rate_per_minute: args.auth_rate_per_minute,
             auth_rate_burst: args.auth_rate_burst,
             count_db_statements: args.count_db_statements,
+            quotas,
         })
     }
 }

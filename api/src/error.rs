@@ -137,6 +137,14 @@ pub enum ApiError {
     /// 422: well-formed but invalid; one entry per invalid field.
     #[error("validation failed: {0:?}")]
     Validation(Vec<FieldError>),
+    /// 429: a quota over a time window is used up; `Retry-After` says when it frees up.
+    #[error("{detail}")]
+    TooManyRequests {
+        /// What limit was reached, with its value.
+        detail: String,
+        /// Seconds until the next request can succeed.
+        retry_after_secs: u64,
+    },
     /// 503: the database or the pool is unavailable. The cause is logged, not sent.
     #[error("database unavailable: {0}")]
     Unavailable(String),
@@ -204,6 +212,7 @@ impl ResponseError for ApiError {
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Database(_) | Self::Blocking(_) | Self::Internal(_) => {
                 StatusCode::INTERNAL_SERVER_ERROR
@@ -230,6 +239,11 @@ impl ResponseError for ApiError {
             }
             Self::Unavailable(_) => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            }
+            Self::TooManyRequests {
+                retry_after_secs, ..
+            } => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after_secs));
             }
             _ => {}
         }

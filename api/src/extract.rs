@@ -81,11 +81,98 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
         ));
     }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(path_error)?;
+    let value = deserialize_strict(&mut deserializer).map_err(|e| match e {
+        Strict::Unknown(field) => field.into(),
+        Strict::Invalid(err) => path_error(err),
+    })?;
     deserializer
         .end()
         .map_err(|e| ApiError::bad_request(format!("Malformed JSON: {e}")))?;
     Ok(value)
+}
+
+/// Why [`deserialize_strict`] refused its input.
+#[derive(Debug)]
+pub enum Strict<E> {
+    /// A field the type does not have (the first one met).
+    Unknown(FieldError),
+    /// A bad value, with its path.
+    Invalid(serde_path_to_error::Error<E>),
+}
+
+impl Strict<serde_json::Error> {
+    /// The problem as field errors; `prefix` is prepended to every path (`sides[1].non_player`).
+    pub fn into_field_errors(self, prefix: &str) -> Vec<FieldError> {
+        let join = |path: &str| match (prefix, path) {
+            (p, ".") => p.to_owned(),
+            ("", p) => p.to_owned(),
+            (p, rest) if rest.starts_with('[') => format!("{p}{rest}"),
+            (p, rest) => format!("{p}.{rest}"),
+        };
+        match self {
+            Self::Unknown(e) => vec![FieldError::new(join(&e.field), e.message)],
+            Self::Invalid(err) => {
+                let path = err.path().to_string();
+                let message = strip_position(&err.into_inner().to_string());
+                vec![FieldError::new(join(&field_of(&path, &message)), message)]
+            }
+        }
+    }
+}
+
+impl From<FieldError> for ApiError {
+    fn from(error: FieldError) -> Self {
+        ApiError::Validation(vec![error])
+    }
+}
+
+/// Deserializes `T` from any serde input, refusing fields `T` does not have, at any depth:
+/// every request body goes through this, so no request type needs its own setting and nothing
+/// a client adds is silently dropped (or, in a free-form value, stored). Unknown fields are
+/// seen where serde would skip them; inside a buffered (`untagged` or internally tagged) enum
+/// serde skips them out of sight, so such enums' variants deny unknown fields themselves.
+pub fn deserialize_strict<'de, D, T>(deserializer: D) -> Result<T, Strict<D::Error>>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    let mut unknown: Option<String> = None;
+    let value = {
+        let mut note = |path: serde_ignored::Path<'_>| {
+            if unknown.is_none() {
+                unknown = Some(ignored_path(&path));
+            }
+        };
+        let ignoring = serde_ignored::Deserializer::new(deserializer, &mut note);
+        serde_path_to_error::deserialize(ignoring)
+    };
+    match (value, unknown) {
+        (Err(e), _) => Err(Strict::Invalid(e)),
+        (Ok(_), Some(path)) => {
+            let name = path.rsplit(['.', '[']).next().unwrap_or(&path).to_owned();
+            Err(Strict::Unknown(FieldError::new(
+                path,
+                format!("unknown field `{name}`; this request does not take it"),
+            )))
+        }
+        (Ok(value), None) => Ok(value),
+    }
+}
+
+/// `a.b[0].c` for serde_ignored's path (whose own form is `a.b.0.c`).
+fn ignored_path(path: &serde_ignored::Path<'_>) -> String {
+    use serde_ignored::Path;
+    match path {
+        Path::Root => String::new(),
+        Path::Seq { parent, index } => format!("{}[{index}]", ignored_path(parent)),
+        Path::Map { parent, key } => match ignored_path(parent) {
+            p if p.is_empty() => key.clone(),
+            p => format!("{p}.{key}"),
+        },
+        Path::Some { parent }
+        | Path::NewtypeStruct { parent }
+        | Path::NewtypeVariant { parent } => ignored_path(parent),
+    }
 }
 
 /// The path (`a.b[0]`, `.` for the body itself) of the first string or key holding U+0000, if
@@ -286,6 +373,33 @@ mod tests {
         );
         let err = parse_json::<Body>(br#"{"name":"a","units":[{}]}"#).unwrap_err();
         assert_eq!(errors_of(err)[0].field, "units[0].strength");
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[expect(dead_code, reason = "fields exist to be deserialized")]
+    struct Denying {
+        name: String,
+    }
+
+    #[test]
+    fn unknown_fields_are_refused_at_any_depth_with_their_path() {
+        let err = parse_json::<Body>(br#"{"name":"a","units":[],"colour":"red"}"#).unwrap_err();
+        assert_eq!(
+            errors_of(err),
+            [FieldError::new(
+                "colour",
+                "unknown field `colour`; this request does not take it"
+            )]
+        );
+        let err = parse_json::<Body>(
+            br#"{"name":"a","units":[{"strength":1},{"strength":2,"x":{"y":1}}]}"#,
+        )
+        .unwrap_err();
+        assert_eq!(errors_of(err)[0].field, "units[1].x");
+        // A type that denies unknown fields itself answers the same way, at the field.
+        let err = parse_json::<Denying>(br#"{"name":"a","colour":1}"#).unwrap_err();
+        assert_eq!(errors_of(err)[0].field, "colour");
     }
 
     #[test]

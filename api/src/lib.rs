@@ -14,6 +14,7 @@ pub mod middleware;
 pub mod openapi;
 pub mod paging;
 pub mod probe;
+pub mod quota;
 pub mod routes;
 pub mod schema;
 pub mod store;

@@ -12,6 +12,7 @@ pub mod idempotency;
 pub mod invites;
 pub mod ledger;
 pub mod memberships;
+pub mod quotas;
 pub mod scenarios;
 pub mod standings;
 pub mod users;

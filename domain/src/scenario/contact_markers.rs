@@ -27,6 +27,9 @@ pub const DUMMY_PER_ELUSIVE_OR_STEALTH_UNIT: i32 = 1;
 pub const DUMMY_PER_FLYER_OR_RELENTLESS_UNIT: i32 = -1;
 /// Per Holo Projector.
 pub const DUMMY_PER_HOLO_PROJECTOR: i32 = 1;
+/// Most Holo Projectors a side may declare: far beyond any force, and it keeps the marker count
+/// (and so the placement plan) small.
+pub const MAX_HOLO_PROJECTORS: u32 = 100;
 /// Markers placed per turn (S15).
 pub const MARKERS_PER_BATCH: u32 = 5;
 
@@ -43,7 +46,7 @@ pub struct ContactMarkers {
 impl ContactMarkers {
     /// True plus Dummy.
     pub fn total(self) -> u32 {
-        self.true_markers + self.dummy
+        self.true_markers.saturating_add(self.dummy)
     }
 }
 
@@ -135,7 +138,7 @@ pub fn placement_batches(first: usize, totals: [u32; 2]) -> Vec<PlacementBatch> 
     let mut left = totals;
     let mut side = first.min(1);
     let mut out = Vec::new();
-    while left[0] + left[1] > 0 {
+    while left.iter().any(|&l| l > 0) {
         if left[side] == 0 {
             side = 1 - side;
         }

@@ -28,8 +28,8 @@ use crate::orders::{Attitude, Mission, Stance};
 use crate::roster::{Force, Problem, UnitKind};
 use crate::scenario::ScenarioError;
 use crate::scenario::contact_markers::{
-    ContactMarkers, PlacementBatch, dummy_markers, first_to_place, has_own_true_marker,
-    placement_batches,
+    ContactMarkers, MAX_HOLO_PROJECTORS, PlacementBatch, dummy_markers, first_to_place,
+    has_own_true_marker, placement_batches,
 };
 use crate::scenario::deployment::{
     ESCALATING_ENGAGEMENT_ZONE, FieldDefenceSource, FieldDefences, deployment_zone_inches,
@@ -442,6 +442,12 @@ impl Scenario {
     pub fn check_orders(&self, side: usize, orders: &Orders) -> Vec<Problem> {
         let force = &self.sides[side].force;
         let mut problems = check_recon_duty(force, &orders.recon_unit_ids, "recon_unit_ids");
+        if orders.holo_projectors > MAX_HOLO_PROJECTORS {
+            problems.push(Problem::new(
+                "holo_projectors",
+                format!("at most {MAX_HOLO_PROJECTORS} Holo Projectors"),
+            ));
+        }
         let mut seen = BTreeSet::new();
         for (i, id) in orders.attached_unit_ids.iter().enumerate() {
             let path = format!("attached_unit_ids[{i}]");

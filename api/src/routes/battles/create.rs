@@ -43,16 +43,12 @@ fn check_sides(sides: &[Side]) -> Result<Vec<String>, ApiError> {
                 }
                 forces.push(id.clone());
             }
-            (None, Some(np)) if np.is_object() => {
+            (None, Some(np)) => {
                 // The scenario reads it (name, stance, attitude, units): refuse what it cannot.
                 if let Err(problems) = super::scenario::non_player::parse(i, np) {
                     errors.extend(problems);
                 }
             }
-            (None, Some(_)) => errors.push(FieldError::new(
-                format!("sides[{i}].non_player"),
-                "must be an object",
-            )),
             _ => errors.push(FieldError::new(
                 format!("sides[{i}]"),
                 "give exactly one of force_id or non_player",
@@ -88,7 +84,8 @@ fn check_sides(sides: &[Side]) -> Result<Vec<String>, ApiError> {
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Integration key, or the caller owns neither force and is not the organiser", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such campaign, or the caller is not a member", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid sides, a force of another campaign or archived, or a reused Idempotency-Key", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid sides (an unknown field, with its path), a force of another campaign or archived, or a reused Idempotency-Key", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "The campaign created its most battles in the last 24 hours (`FAD_MAX_BATTLES_PER_CAMPAIGN_PER_DAY`); `Retry-After` says when to try again", body = Problem, content_type = "application/problem+json"),
         (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
@@ -106,9 +103,11 @@ pub async fn create_battle(
     let request: CreateBattleRequest = crate::extract::parse_json(&body)?;
     let caller = user.caller();
     let actor = user.user_id.clone();
+    let quotas = state.config.quotas;
     let scope = format!("POST /api/v1/campaigns/{campaign_id}/battles");
     idempotent(&state, &user.user_id, scope, key, &body, move |conn| {
         let access = campaign_access(conn, &caller, &campaign_id, Need::Write)?;
+        quotas.check_battles(conn, &campaign_id)?;
         let forces = check_sides(&request.sides)?;
         for (i, id) in forces.iter().enumerate() {
             let field = || format!("sides[{i}].force_id");

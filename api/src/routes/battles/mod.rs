@@ -86,13 +86,12 @@ pub struct Side {
     pub force_id: Option<String>,
     /// The non-player force's description, for a non-player side: optional `name`, `stance`
     /// and `attitude` (rolled when absent, RULES.md §3.12) and an inline force (`platoons`,
-    /// `units`) as in `POST /scenarios`; other fields are kept as given. A chosen `stance` and
+    /// `units`) as in `POST /scenarios`; any other field is refused. A chosen `stance` and
     /// `attitude` are left out of what battle reads, lists and the timeline show until the
     /// scenario reveals them (when orders close) or the battle has a result; a referee sees
     /// them in `GET /battles/{id}` once the scenario has started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
-    pub non_player: Option<Value>,
+    pub non_player: Option<scenario::non_player::NonPlayerBody>,
 }
 
 /// The recorded result.

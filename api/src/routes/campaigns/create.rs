@@ -44,7 +44,7 @@ pub struct CreateCampaignRequest {
             headers(("ETag" = String, description = "The campaign version"))),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Integration keys are read-only", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid name or description", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid name or description, an unknown field, or the account created its most campaigns (`FAD_MAX_CAMPAIGNS_PER_ACCOUNT`)", body = Problem, content_type = "application/problem+json"),
         (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
@@ -92,9 +92,11 @@ pub async fn create_campaign(
         updated_at: now,
     };
     let stored = campaign.clone();
+    let quotas = state.config.quotas;
     state
         .db
         .transaction(move |conn| {
+            quotas.check_campaigns(conn, &user.user_id)?;
             campaigns::insert(conn, &stored)?;
             let organiser = Membership::new(&stored.id, &user.user_id, Role::Organiser, now);
             Ok(memberships::insert(conn, &organiser)?)

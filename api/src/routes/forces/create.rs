@@ -36,10 +36,12 @@ pub async fn store_new_force(
         updated_at: now,
     };
     let stored = force.clone();
+    let quotas = state.config.quotas;
     state
         .db
         .transaction(move |conn| {
             campaign_access(conn, &caller, &stored.campaign_id, Need::Write)?;
+            quotas.check_forces(conn, &stored.campaign_id)?;
             Ok(forces::insert(conn, &stored, &roster, &cause, &rolls)?)
         })
         .await?;
@@ -67,7 +69,7 @@ pub async fn store_new_force(
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Integration keys are read-only", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such campaign, or the caller is not a member", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid roster: every problem with its path", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid roster (every problem with its path, unknown fields included), or the campaign holds its most forces (`FAD_MAX_FORCES_PER_CAMPAIGN`)", body = Problem, content_type = "application/problem+json"),
         (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
     )

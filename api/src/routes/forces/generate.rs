@@ -22,7 +22,7 @@ use utoipa::ToSchema;
 use crate::AppState;
 use crate::auth::{AuthUser, Need, campaign_access, policy::campaign_not_found};
 use crate::error::{ApiError, FieldError, Problem};
-use crate::extract::Json;
+use crate::extract::{Json, Strict, deserialize_strict};
 use crate::routes::battles::{idempotency_key, idempotent, to_value};
 use crate::store::{self, campaigns, forces, history::HistoryCause};
 
@@ -71,6 +71,35 @@ pub struct GenerateForceRequest {
     dice: Option<BTreeMap<String, BTreeMap<String, Vec<u8>>>>,
 }
 
+/// The choices of `method`. The method is read first and the rest into that method's type
+/// directly (not through the tagged enum, which would buffer it out of sight of the
+/// unknown-field check).
+fn parse_choices(mut map: serde_json::Map<String, Value>) -> Result<GenerationChoices, ApiError> {
+    let method = match map.remove("method") {
+        Some(Value::String(m)) => m,
+        None => return Err(ApiError::validation("method", "missing field `method`")),
+        Some(_) => {
+            return Err(ApiError::validation(
+                "method",
+                "must be `basic` or `advanced`",
+            ));
+        }
+    };
+    let strict = |e: Strict<serde_json::Error>| ApiError::Validation(e.into_field_errors(""));
+    match method.as_str() {
+        "basic" => deserialize_strict(Value::Object(map))
+            .map(GenerationChoices::Basic)
+            .map_err(strict),
+        "advanced" => deserialize_strict(Value::Object(map))
+            .map(GenerationChoices::Advanced)
+            .map_err(strict),
+        _ => Err(ApiError::validation(
+            "method",
+            format!("unknown variant `{method}`, expected `basic` or `advanced`"),
+        )),
+    }
+}
+
 fn dice_errors(errors: Vec<fad_domain::dice::DiceError>) -> ApiError {
     ApiError::Validation(
         errors
@@ -97,7 +126,7 @@ fn dice_errors(errors: Vec<fad_domain::dice::DiceError>) -> ApiError {
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Integration keys are read-only", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such campaign, or the caller is not a member", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid choices or entered dice, or an Idempotency-Key used with another body", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid choices or entered dice, an unknown field, the campaign holds its most forces (`FAD_MAX_FORCES_PER_CAMPAIGN`), or an Idempotency-Key used with another body", body = Problem, content_type = "application/problem+json"),
         (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
@@ -123,13 +152,7 @@ pub async fn generate_force(
         Some(value) => serde_json::from_value::<BTreeMap<String, BTreeMap<String, Vec<u8>>>>(value)
             .map_err(|e| ApiError::validation("dice", e.to_string()))?,
     };
-    let choices: GenerationChoices =
-        serde_path_to_error::deserialize(Value::Object(map)).map_err(|err| {
-            let path = err.path().to_string();
-            let message = err.into_inner().to_string();
-            let field = if path == "." { "body".to_owned() } else { path };
-            ApiError::validation(field, message)
-        })?;
+    let choices = parse_choices(map)?;
     let problems = fad_domain::forcegen::validate(&choices);
     if !problems.is_empty() {
         return Err(ApiError::Validation(
@@ -173,7 +196,13 @@ pub async fn generate_force(
                 .map_err(|e| ApiError::Internal(e.into()))
         })
         .await?;
-    let generated = generate(&choices, &settings.house_rules, &mut dice).map_err(|e| match e {
+    // Generation is pure CPU: it runs on the blocking pool, not on an async worker.
+    let (generated, dice) = web::block(move || {
+        let generated = generate(&choices, &settings.house_rules, &mut dice);
+        (generated, dice)
+    })
+    .await?;
+    let generated = generated.map_err(|e| match e {
         GenerationError::Invalid(problems) => ApiError::Validation(
             problems
                 .into_iter()
@@ -204,6 +233,7 @@ pub async fn generate_force(
     };
     let caller = user.caller();
     let unused_dice = dice.unused();
+    let quotas = state.config.quotas;
     let scope = format!("POST /api/v1/campaigns/{campaign_id}/forces/generate");
     // The force is stored in the same transaction as the Idempotency-Key's first response, so a
     // retried or concurrent request with the key never stores a second generated force.
@@ -215,6 +245,7 @@ pub async fn generate_force(
         &canonical_body,
         move |conn| {
             campaign_access(conn, &caller, &force.campaign_id, Need::Write)?;
+            quotas.check_forces(conn, &force.campaign_id)?;
             forces::insert(conn, &force, &roster, &cause, &generated.rolls)?;
             tracing::info!(force.id = %force.id, "Generated force {}", force.id);
             let body = GenerateForceResponse {

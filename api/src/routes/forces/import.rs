@@ -43,7 +43,7 @@ pub struct ImportForceRequest {
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Integration keys are read-only", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such campaign, or the caller is not a member", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid roster or unknown format", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid roster or unknown format, or the campaign holds its most forces (`FAD_MAX_FORCES_PER_CAMPAIGN`)", body = Problem, content_type = "application/problem+json"),
         (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
     )

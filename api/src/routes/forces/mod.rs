@@ -37,6 +37,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use crate::auth::{Caller, CampaignAccess, Need, access_with_membership};
 use crate::db::Db;
 use crate::error::{ApiError, FieldError};
+use crate::extract::deserialize_strict;
 use crate::store::{self, forces};
 
 /// Registers this resource's handlers (paths are relative to `/api/v1`). `generate` and
@@ -127,8 +128,7 @@ pub struct PlatoonRequest {
     pub units: Vec<Value>,
     /// Output only (ignored): the platoon's points.
     #[serde(default)]
-    #[schema(value_type = Option<f64>)]
-    pub points: Option<Value>,
+    pub points: Option<f64>,
 }
 
 /// A roster as clients send it: `{name, platoons: [{name, units: [Unit]}]}`.
@@ -201,23 +201,9 @@ pub fn parse_roster(
             };
             seen.insert(id.clone());
             map.insert("id".to_owned(), Value::String(id));
-            match serde_path_to_error::deserialize::<_, Unit>(Value::Object(map)) {
+            match deserialize_strict::<_, Unit>(Value::Object(map)) {
                 Ok(unit) => units.push(unit),
-                Err(err) => {
-                    let inner_path = err.path().to_string();
-                    let message = err.into_inner().to_string();
-                    let missing = message
-                        .strip_prefix("missing field `")
-                        .and_then(|rest| rest.split('`').next())
-                        .map(str::to_owned);
-                    let field = match (inner_path.as_str(), missing) {
-                        (".", Some(name)) => format!("{path}.{name}"),
-                        (".", None) => path,
-                        (inner, Some(name)) => format!("{path}.{inner}.{name}"),
-                        (inner, None) => format!("{path}.{inner}"),
-                    };
-                    errors.push(FieldError::new(field, message));
-                }
+                Err(err) => errors.extend(err.into_field_errors(&path)),
             }
         }
         platoons.push(Platoon {

@@ -102,7 +102,8 @@ async fn load_stored_forces(
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Integration keys are read-only", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The Idempotency-Key was used with another body", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid sides, choices or entered dice (every problem, with its path)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid sides, choices or entered dice, an unknown field or a count beyond the rules (every problem, with its path)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "The account generated its most scenarios in the last hour (`FAD_MAX_SCENARIOS_PER_ACCOUNT_PER_HOUR`); `Retry-After` says when to try again", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -122,10 +123,12 @@ pub async fn create_scenario(
     let seed = generate::os_seed()?;
     let token = if share { Some(share_token()?) } else { None };
     let user_id = user.user_id;
+    let quotas = state.config.quotas;
     let token_hash = token.as_deref().map(hash_secret);
-    // Generation and serialization are pure CPU: they run before the transaction, so SQLite's
-    // one writer holds its lock only for the inserts. A replay discards this unseen scenario.
-    let doc = generate::run(prepared, seed)?;
+    // Generation and serialization are pure CPU: they run before the transaction (so SQLite's
+    // one writer holds its lock only for the inserts) and off the async workers. A replay
+    // discards this unseen scenario.
+    let doc = web::block(move || generate::run(prepared, seed)).await??;
     let row = ScenarioRow {
         id: store::new_id(),
         created_by: user_id.clone(),
@@ -149,11 +152,14 @@ pub async fn create_scenario(
         }
     };
     let replayed = match key.zip(replay) {
-        // One statement: no transaction needed.
+        // The quota's count and the insert share one transaction.
         None => {
             state
                 .db
-                .write_one(move |conn| Ok(scenarios::insert(conn, &row)?))
+                .transaction(move |conn| {
+                    quotas.check_scenarios(conn, &user_id)?;
+                    Ok(scenarios::insert(conn, &row)?)
+                })
                 .await?;
             None
         }
@@ -170,6 +176,7 @@ pub async fn create_scenario(
                         }
                         return Ok(Some(first.response));
                     }
+                    quotas.check_scenarios(conn, &user_id)?;
                     scenarios::insert(conn, &row)?;
                     idempotency::insert(
                         conn,

@@ -15,12 +15,14 @@ use fad_domain::ladder::{Quality, Resolve};
 use fad_domain::names::Named;
 use fad_domain::orders::{Attitude, Mission, Stance};
 use fad_domain::roster::{Force, Platoon, Unit, UnitKind};
+use fad_domain::scenario::contact_markers::MAX_HOLO_PROJECTORS;
 use fad_domain::scenario::non_player::NonPlayerSetup;
 use fad_domain::scenario::one_shot::OneShotSide;
 use fad_domain::scenario::side_dice::EnteredBySide;
 use fad_domain::scenario::{Scenario, ScenarioConfig, SideSetup};
 use fad_domain::traits::Trait;
-use serde::Deserialize;
+use fad_domain::validation::MAX_STRENGTH;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::error::FieldError;
@@ -55,7 +57,7 @@ pub struct CreateScenarioRequest {
 }
 
 /// `platoons`: a list of platoons, or how many platoons the force has (P).
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(untagged)]
 pub enum PlatoonsBody {
     /// P, with the units in the side's flat `units` list.
@@ -65,7 +67,7 @@ pub enum PlatoonsBody {
 }
 
 /// An inline platoon.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InlinePlatoon {
     /// Its name.
@@ -76,7 +78,7 @@ pub struct InlinePlatoon {
 }
 
 /// An inline unit: what scenario generation needs of it.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InlineUnit {
     /// Its name (unique within the force if recon duty or dice refer to it).
@@ -85,15 +87,19 @@ pub struct InlineUnit {
     #[schema(value_type = String, example = "squad")]
     pub kind: UnitKind,
     /// Resolve; absent or null for unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>, example = "steady")]
     pub resolve: Option<Resolve>,
     /// Quality; default `regular`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>, example = "regular")]
     pub quality: Option<Quality>,
-    /// Figures; default 4 for squads, 1 otherwise.
+    /// Figures (1–50); default 4 for squads, 2 for weapons teams, 1 otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1, maximum = 50)]
     pub strength: Option<u32>,
     /// Traits (some change recon points, markers or recon duty).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schema(value_type = Vec<String>)]
     pub traits: Vec<Trait>,
 }
@@ -130,8 +136,9 @@ pub struct SideBody {
     /// S14: units sharing a host's marker, by id or name.
     #[serde(default)]
     pub attached_unit_ids: Vec<String>,
-    /// Holo Projectors (+1 dummy marker each).
+    /// Holo Projectors (+1 dummy marker each), at most 100.
     #[serde(default)]
+    #[schema(maximum = 100)]
     pub holo_projectors: u32,
     /// Player-entered dice for this side's rolls: step → subject → values.
     #[serde(default)]
@@ -140,7 +147,7 @@ pub struct SideBody {
 }
 
 /// A side's force as the scenario names it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct ForceRef {
     /// The force id used in rolls and the sides (a stored force's id, or `side_1`/`side_2`).
     pub force_id: String,
@@ -203,6 +210,7 @@ pub(crate) fn inline_force(
         ));
     }
     let flat = std::mem::take(&mut body.units);
+    let body_has_list = matches!(body.platoons, Some(PlatoonsBody::List(_)));
     let mut platoons: Vec<(String, Vec<InlineUnit>)> = match body.platoons.take() {
         None => vec![("Platoon 1".to_owned(), flat)],
         Some(PlatoonsBody::Count(p)) => {
@@ -244,6 +252,20 @@ pub(crate) fn inline_force(
             at("units"),
             format!("at most {MAX_INLINE_UNITS} units"),
         ));
+    }
+    for (p, (_, units)) in platoons.iter().enumerate() {
+        for (u, unit) in units.iter().enumerate() {
+            if unit.strength.is_some_and(|s| s == 0 || s > MAX_STRENGTH) {
+                let field = match body_has_list {
+                    true => at(&format!("platoons[{p}].units[{u}].strength")),
+                    false => at(&format!("units[{u}].strength")),
+                };
+                errors.push(FieldError::new(
+                    field,
+                    format!("a unit has 1 to {MAX_STRENGTH} figures"),
+                ));
+            }
+        }
     }
     let mut n = 0;
     let platoons = platoons
@@ -316,6 +338,12 @@ pub fn prepare(
                 (format!("side_{}", i + 1), force.name.clone(), force, false)
             }
         };
+        if side.holo_projectors > MAX_HOLO_PROJECTORS {
+            errors.push(FieldError::new(
+                at("holo_projectors"),
+                format!("at most {MAX_HOLO_PROJECTORS} Holo Projectors"),
+            ));
+        }
         let one = OneShotSide {
             force_id: force_id.clone(),
             force,

@@ -184,8 +184,8 @@ pub fn build(conn: &mut Db, battle: &battles::Battle) -> Result<BattleScenarioDo
                 });
             }
             (None, np) => {
-                let value = np.clone().unwrap_or_else(|| serde_json::json!({}));
-                let parsed = non_player::parse(i, &value).map_err(ApiError::Validation)?;
+                let parsed = non_player::parse(i, &np.clone().unwrap_or_default())
+                    .map_err(ApiError::Validation)?;
                 forces.push(ForceRef {
                     force_id: NON_PLAYER_ID.to_owned(),
                     name: parsed.force.name.clone(),

@@ -2,13 +2,13 @@
 //! scenario needs it: an optional `name`, `stance` and `attitude` (rolled when absent) and an
 //! optional inline force (`platoons` and `units`, as in the one-shot generator). Without units
 //! the force is P empty platoons (P = `platoons` as a number, default 1): its markers are then
-//! the dummy markers alone. Unknown fields are ignored (the description is the client's).
+//! the dummy markers alone. It is stored as typed here: an unknown field is refused.
 
 use fad_domain::orders::{Attitude, Stance};
 use fad_domain::roster::{Force, Platoon};
 use fad_domain::scenario::non_player::NonPlayerSetup;
-use serde::Deserialize;
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::error::FieldError;
 use crate::routes::scenarios::request::{InlineUnit, MAX_PLATOONS, PlatoonsBody, SideBody};
@@ -19,19 +19,27 @@ pub const NON_PLAYER_ID: &str = "non_player";
 /// Default name of a non-player force.
 const DEFAULT_NAME: &str = "Non-player force";
 
-/// The fields of a `non_player` object the scenario reads.
-#[derive(Debug, Deserialize)]
-struct NonPlayerBody {
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default)]
-    stance: Option<Stance>,
-    #[serde(default)]
-    attitude: Option<Attitude>,
-    #[serde(default)]
-    platoons: Option<PlatoonsBody>,
-    #[serde(default)]
-    units: Vec<InlineUnit>,
+/// A battle's non-player side: optional `name`, `stance` and `attitude` (rolled when absent,
+/// RULES.md §3.12) and an optional inline force (`platoons`, `units`) as in `POST /scenarios`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct NonPlayerBody {
+    /// Its name (default "Non-player force").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Its stance; rolled when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, example = "neutral")]
+    pub stance: Option<Stance>,
+    /// Its attitude; rolled when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, example = "cautious")]
+    pub attitude: Option<Attitude>,
+    /// Platoons with their units, or how many platoons it has (P, default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub platoons: Option<PlatoonsBody>,
+    /// Units (one platoon unless `platoons` is a number).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub units: Vec<InlineUnit>,
 }
 
 /// A parsed non-player side.
@@ -55,21 +63,11 @@ fn empty_force(name: String, platoons: u32) -> Force {
     }
 }
 
-/// Parses side `i`'s `non_player` object; problems carry `sides[i].non_player.…` paths.
-pub fn parse(i: usize, value: &Value) -> Result<NonPlayerSide, Vec<FieldError>> {
+/// Checks side `i`'s `non_player` description and builds its force; problems carry
+/// `sides[i].non_player.…` paths.
+pub fn parse(i: usize, body: &NonPlayerBody) -> Result<NonPlayerSide, Vec<FieldError>> {
     let at = |f: &str| format!("sides[{i}].non_player{f}");
-    let body: NonPlayerBody = match serde_path_to_error::deserialize(value) {
-        Ok(b) => b,
-        Err(e) => {
-            let path = e.path().to_string();
-            let field = if path == "." {
-                at("")
-            } else {
-                at(&format!(".{path}"))
-            };
-            return Err(vec![FieldError::new(field, e.inner().to_string())]);
-        }
-    };
+    let body = body.clone();
     let name = body.name.unwrap_or_else(|| DEFAULT_NAME.to_owned());
     let has_units = !body.units.is_empty()
         || matches!(&body.platoons, Some(PlatoonsBody::List(list)) if list.iter().any(|p| !p.units.is_empty()));
@@ -132,17 +130,21 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn body(value: serde_json::Value) -> NonPlayerBody {
+        serde_json::from_value(value).unwrap()
+    }
+
     #[test]
     fn an_empty_description_is_one_empty_platoon_and_units_get_inline_ids() {
-        let empty = parse(1, &json!({})).unwrap();
+        let empty = parse(1, &body(json!({}))).unwrap();
         assert_eq!(empty.force.platoon_count(), 1);
         assert_eq!(empty.force.units().count(), 0);
         assert_eq!(empty.setup.stance, None);
         let full = parse(
             1,
-            &json!({"name": "Militia", "stance": "defensive", "units": [
+            &body(json!({"name": "Militia", "stance": "defensive", "units": [
                 {"name": "Scouts", "kind": "squad", "traits": ["recon"]}
-            ]}),
+            ]})),
         )
         .unwrap();
         assert_eq!(full.force.name, "Militia");
@@ -152,9 +154,7 @@ mod tests {
 
     #[test]
     fn bad_fields_are_named_under_non_player() {
-        let err = parse(1, &json!({"stance": "sideways"})).unwrap_err();
-        assert_eq!(err[0].field, "sides[1].non_player.stance");
-        let err = parse(0, &json!({"platoons": 0})).unwrap_err();
+        let err = parse(0, &body(json!({"platoons": 0}))).unwrap_err();
         assert_eq!(err[0].field, "sides[0].non_player.platoons");
     }
 }

@@ -6,6 +6,7 @@
 
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use fad_domain::orders::{Attitude, Stance};
+use fad_domain::scenario::contact_markers::MAX_HOLO_PROJECTORS;
 use fad_domain::scenario::side_dice::SideDice;
 use fad_domain::scenario::{Orders, Scenario, ScenarioError};
 use serde::Deserialize;
@@ -119,8 +120,11 @@ pub async fn submit_orders(
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     let request: OrdersRequest = crate::extract::parse_json(&body)?;
-    if request.holo_projectors > 100 {
-        return Err(ApiError::validation("holo_projectors", "at most 100"));
+    if request.holo_projectors > MAX_HOLO_PROJECTORS {
+        return Err(ApiError::validation(
+            "holo_projectors",
+            format!("at most {MAX_HOLO_PROJECTORS} Holo Projectors"),
+        ));
     }
     submit(
         &state,

@@ -1,0 +1,113 @@
+//! Quotas no real club reaches but an abuser would: forces per campaign, campaigns per account
+//! (422), battles per campaign per day and one-shot scenarios per account per hour (429 with
+//! `Retry-After`). Each check counts in the database inside the write's transaction, so the
+//! service's stateless processes share them; a check and its insert run in one transaction.
+
+use chrono::{Duration, NaiveDateTime};
+
+use crate::db::Db;
+use crate::error::ApiError;
+use crate::store::{self, quotas};
+
+/// The configured limits (`FAD_MAX_*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quotas {
+    /// Forces per campaign, archived ones included.
+    pub forces_per_campaign: u32,
+    /// Campaigns an account may create.
+    pub campaigns_per_account: u32,
+    /// Battles a campaign may create in any 24 hours.
+    pub battles_per_campaign_per_day: u32,
+    /// One-shot scenarios an account may generate in any hour.
+    pub scenarios_per_account_per_hour: u32,
+}
+
+impl Default for Quotas {
+    fn default() -> Self {
+        Self {
+            forces_per_campaign: 200,
+            campaigns_per_account: 100,
+            battles_per_campaign_per_day: 500,
+            scenarios_per_account_per_hour: 200,
+        }
+    }
+}
+
+impl Quotas {
+    /// 422 when the campaign already has its most forces.
+    pub fn check_forces(&self, conn: &mut Db, campaign_id: &str) -> Result<(), ApiError> {
+        let limit = self.forces_per_campaign;
+        if quotas::forces_in_campaign(conn, campaign_id)? >= i64::from(limit) {
+            return Err(ApiError::validation(
+                "campaign_id",
+                format!("a campaign has at most {limit} forces (archived ones included)"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// 422 when the account has created its most campaigns.
+    pub fn check_campaigns(&self, conn: &mut Db, user_id: &str) -> Result<(), ApiError> {
+        let limit = self.campaigns_per_account;
+        if quotas::campaigns_created_by(conn, user_id)? >= i64::from(limit) {
+            return Err(ApiError::validation(
+                "account",
+                format!("an account may create at most {limit} campaigns"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// 429 when the campaign has created its most battles in the last 24 hours.
+    pub fn check_battles(&self, conn: &mut Db, campaign_id: &str) -> Result<(), ApiError> {
+        let limit = self.battles_per_campaign_per_day;
+        let window = Duration::days(1);
+        let now = store::now();
+        let (count, oldest) = quotas::battles_since(conn, campaign_id, now - window)?;
+        if count >= i64::from(limit) {
+            return Err(ApiError::TooManyRequests {
+                detail: format!("A campaign may create at most {limit} battles per day."),
+                retry_after_secs: retry_after(now, oldest, window),
+            });
+        }
+        Ok(())
+    }
+
+    /// 429 when the account has generated its most one-shot scenarios in the last hour.
+    pub fn check_scenarios(&self, conn: &mut Db, user_id: &str) -> Result<(), ApiError> {
+        let limit = self.scenarios_per_account_per_hour;
+        let window = Duration::hours(1);
+        let now = store::now();
+        let (count, oldest) = quotas::scenarios_since(conn, user_id, now - window)?;
+        if count >= i64::from(limit) {
+            return Err(ApiError::TooManyRequests {
+                detail: format!("An account may generate at most {limit} scenarios per hour."),
+                retry_after_secs: retry_after(now, oldest, window),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Whole seconds until the oldest counted write leaves the window (at least 1).
+fn retry_after(now: NaiveDateTime, oldest: Option<NaiveDateTime>, window: Duration) -> u64 {
+    let wait = oldest.map_or(window, |t| t + window - now);
+    let secs = (wait.num_milliseconds() + 999) / 1000;
+    u64::try_from(secs).unwrap_or(0).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_is_when_the_oldest_write_leaves_the_window() {
+        let now = NaiveDateTime::default() + Duration::days(2);
+        let hour = Duration::hours(1);
+        let oldest = now - Duration::minutes(59) - Duration::milliseconds(500);
+        // 60 min − 59 min 0.5 s = 59.5 s, rounded up.
+        assert_eq!(retry_after(now, Some(oldest), hour), 60);
+        assert_eq!(retry_after(now, None, hour), 3600);
+        assert_eq!(retry_after(now, Some(now - hour), hour), 1);
+    }
+}
