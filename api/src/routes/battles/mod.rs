@@ -242,9 +242,9 @@ impl BattleResponse {
             return;
         }
         for side in &mut self.sides {
-            if let Some(Value::Object(description)) = &mut side.non_player {
-                description.remove("stance");
-                description.remove("attitude");
+            if let Some(description) = &mut side.non_player {
+                description.stance = None;
+                description.attitude = None;
             }
         }
     }
