@@ -160,7 +160,7 @@ proptest! {
                 .take(copies)
                 .map(|id| Allocation { unit_id: id.clone(), troopers })
                 .collect(),
-            new_squad: Some(NewSquad { name: "New".to_owned(), troopers, platoon: None, id: None }),
+            new_squad: Some(NewSquad { name: "New".to_owned(), troopers, platoon: None, id: None, modelled_on: None }),
         };
         match apply_reinforcements(&roster, "a", pool, &choice) {
             Ok(effects) => {
