@@ -172,8 +172,10 @@ fn build(app: &TestApp) -> Source {
         app,
         &people.owner,
         &format!("/api/v1/campaigns/{c}/battles"),
-        &json!({"sides": [{"force_id": world.force_id}, {"force_id": red_id}]}),
+        // At night: the set-up options must survive the round trip too.
+        &json!({"sides": [{"force_id": world.force_id}, {"force_id": red_id}], "night_fighting": true}),
     );
+    assert_eq!(battle["night_fighting"], true, "{battle}");
     let battle_id = battle["id"].as_str().unwrap().to_owned();
     let result = json!({"outcome": "win", "winner_force_id": world.force_id, "losses": [
         {"unit_id": unit_id(&blue, "Alpha"), "figures_lost": 3, "eliminated": false, "vehicle_damage": null},

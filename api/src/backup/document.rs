@@ -192,6 +192,14 @@ pub struct BattleRecord {
     /// existed, which read as none.
     #[serde(default = "no_corrections")]
     pub corrections: String,
+    /// Options chosen at set-up (JSON object, e.g. night fighting); absent in documents written
+    /// before the column existed, which read as none.
+    #[serde(default = "no_options")]
+    pub options: String,
+}
+
+fn no_options() -> String {
+    "{}".to_owned()
 }
 
 fn no_corrections() -> String {

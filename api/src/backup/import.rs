@@ -194,6 +194,9 @@ fn check(doc: &Document) -> anyhow::Result<()> {
         for (j, correction) in corrections.iter().enumerate() {
             user(&correction.by, format!("battles[{i}].corrections[{j}].by"))?;
         }
+        parse_json::<crate::store::battles::BattleOptions>(&b.options, || {
+            format!("battles[{i}].options")
+        })?;
         if let Some(result) = &b.result {
             parse_json::<BattleResult>(result, || format!("battles[{i}].result"))?;
         }
