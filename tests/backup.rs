@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use crate::auth::{PASSWORD, TestUser};
 use crate::campaigns::{People, World};
-use crate::common::{Backend, TestApp, TestDb, command};
+use crate::common::{Backend, TestApp, TestDb, command, unit_id};
 
 /// Runs `fad-campaign ARGS` against `db_url` (stdin closed) and returns what it did.
 fn run(args: &[&str], db_url: &str) -> Output {
@@ -124,18 +124,6 @@ struct Source {
     battle_id: String,
     scenario_id: String,
     private_scenario_id: String,
-}
-
-fn unit_id(force: &Value, name: &str) -> String {
-    force["platoons"][0]["units"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|u| u["name"] == name)
-        .unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned()
 }
 
 fn build(app: &TestApp) -> Source {

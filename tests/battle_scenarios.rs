@@ -1,4 +1,4 @@
-//! A battle's scenario workflow (issue 7 items 1–3; API.md › Scenario generation; RULES.md §3):
+//! A battle's scenario workflow (issue 7 items 1–3; API.md › Scenario generation; docs/rules.md §3):
 //! whole two-player workflows with entered dice and exact values computed by hand from §3,
 //! resubmission before a step closes, 409 after, wrong side 403, stale versions, Idempotency-Key,
 //! tie handling, Escalating Engagement, a non-player force, concurrent orders, and the secrecy
@@ -7,7 +7,7 @@
 
 use crate::auth::TestUser;
 use crate::campaigns::{People, World, get_with_api_key};
-use crate::common::{TestApp, assert_problem, send};
+use crate::common::{TestApp, assert_problem, ok, rolls, send, side, unit_id};
 use reqwest::Method;
 use reqwest::blocking::Response;
 use serde_json::{Value, json};
@@ -146,45 +146,6 @@ impl Game {
             &user.token,
         ))
     }
-}
-
-fn unit_id(force: &Value, name: &str) -> String {
-    force["platoons"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|p| p["units"].as_array().unwrap())
-        .find(|u| u["name"] == name)
-        .unwrap_or_else(|| panic!("no unit {name}"))["id"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
-
-#[track_caller]
-fn ok(response: Response) -> Value {
-    let status = response.status();
-    let text = response.text().unwrap();
-    assert!(status.is_success(), "{status}: {text}");
-    serde_json::from_str(&text).unwrap()
-}
-
-fn side<'a>(view: &'a Value, force_id: &str) -> &'a Value {
-    view["sides"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["force_id"] == force_id)
-        .unwrap_or_else(|| panic!("no side {force_id} in {view}"))
-}
-
-fn rolls<'a>(body: &'a Value, step: &str) -> Vec<&'a Value> {
-    body["rolls"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["step"] == step)
-        .collect()
 }
 
 /// Blue's and Red's orders, bonuses and dice for the reference workflow.

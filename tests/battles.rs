@@ -1,7 +1,7 @@
-//! Battles and the post-battle sequence (issue 6; API.md › Battles; RULES.md §2): results,
+//! Battles and the post-battle sequence (issue 6; API.md › Battles; docs/rules.md §2): results,
 //! confirmation, each force's aftermath with entered and server dice, idempotency, 409s,
 //! concurrent finalize and rejected dice, on both backends. Expected values are computed by hand
-//! from RULES.md §2.2 and §2.3.
+//! from docs/rules.md §2.2 and §2.3.
 
 use crate::auth::TestUser;
 use crate::campaigns::{People, World, create_key, get_with_api_key};

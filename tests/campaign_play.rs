@@ -1,6 +1,6 @@
 //! A whole campaign through the HTTP API (issue 6, Tests): two players fight three battles and
 //! run every post-battle sequence. With entered dice, every roster figure, rating, ledger entry
-//! and history entry is checked against values computed by hand from RULES.md §2 (the
+//! and history entry is checked against values computed by hand from docs/rules.md §2 (the
 //! computation is written next to each step, with the rule ids). With server dice, the stored
 //! roll log must explain every change. Both backends.
 
@@ -557,7 +557,7 @@ both_backends! {
                 let roll = |step: &str, id: &str| rolls.iter().filter(|r| r["step"] == step && r["subject"] == id)
                     .map(|r| u8::try_from(r["values"][0].as_u64().unwrap()).unwrap()).collect::<Vec<u8>>();
                 // Every unit of the force, from its battle-start state and the logged rolls
-                // (RULES.md §2.2, §2.3; no purchases and no reinforcements, so nothing else
+                // (docs/rules.md §2.2, §2.3; no purchases and no reinforcements, so nothing else
                 // changes it).
                 let start = get(app, user, &format!("/api/v1/forces/{force}/history/{}", history["entries"][1]["id"].as_str().unwrap()))["roster"].clone();
                 for u in start["platoons"][0]["units"].as_array().unwrap() {

@@ -551,3 +551,46 @@ pub fn wait_for_status(app: &TestApp, path: &str, status: u16, timeout: Duration
     }
     false
 }
+
+/// The id of the roster unit named `name` (searching every platoon, first match).
+pub fn unit_id(force: &Value, name: &str) -> String {
+    force["platoons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["units"].as_array().unwrap())
+        .find(|u| u["name"] == name)
+        .unwrap_or_else(|| panic!("no unit {name} in {force}"))["id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// The JSON body of a successful response; panics with the status and body otherwise.
+#[track_caller]
+pub fn ok(response: Response) -> Value {
+    let status = response.status();
+    let text = response.text().unwrap();
+    assert!(status.is_success(), "{status}: {text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The side of `force_id` in a scenario view.
+pub fn side<'a>(view: &'a Value, force_id: &str) -> &'a Value {
+    view["sides"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["force_id"] == force_id)
+        .unwrap_or_else(|| panic!("no side {force_id} in {view}"))
+}
+
+/// The rolls of one `step` in an answer's roll log, in order.
+pub fn rolls<'a>(body: &'a Value, step: &str) -> Vec<&'a Value> {
+    body["rolls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["step"] == step)
+        .collect()
+}

@@ -485,7 +485,7 @@ fn the_checker_passes_service_data_and_reports_each_kind_of_damage() {
 both_backends! {
     /// Regression: the roll kept the balance of its time, so a ledger adjustment before
     /// `finalize` made the committed outcome (and the timeline showing it) disagree with the
-    /// ledger finalize wrote. RULES.md C12: available = banked + 2 × P, banked being the ledger.
+    /// ledger finalize wrote. docs/rules.md C12: available = banked + 2 × P, banked being the ledger.
     fn an_adjustment_between_roll_and_finalize_counts_in_the_outcome_and_the_ledger(app: &crate::common::TestApp) {
         use crate::fleet::{self, Http};
         use serde_json::json;

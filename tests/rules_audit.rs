@@ -1,4 +1,4 @@
-//! Rules found wrong by an audit against the FAD 5th edition text (RULES.md C16, S14, §1.13,
+//! Rules found wrong by an audit against the FAD 5th edition text (docs/rules.md C16, S14, §1.13,
 //! §3.3, §3.6, S12, C2, C4) and the confirmation of results, on both backends with entered
 //! dice and values computed by hand:
 //! - an unrepaired damaged vehicle is not fielded: no True marker, no recon duty, no pre-battle
@@ -11,7 +11,7 @@
 
 use crate::auth::TestUser;
 use crate::campaigns::{People, World};
-use crate::common::{TestApp, assert_problem};
+use crate::common::{TestApp, assert_problem, ok, rolls, side, unit_id};
 use reqwest::blocking::Response;
 use serde_json::{Value, json};
 
@@ -57,44 +57,6 @@ fn mission_dice(high: &[(&str, u8)]) -> Value {
         dice.insert(m.to_owned(), json!([v]));
     }
     Value::Object(dice)
-}
-
-fn unit_id(force: &Value, name: &str) -> String {
-    force["platoons"][0]["units"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|u| u["name"] == name)
-        .unwrap_or_else(|| panic!("no unit {name}"))["id"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
-
-#[track_caller]
-fn ok(response: Response) -> Value {
-    let status = response.status();
-    let text = response.text().unwrap();
-    assert!(status.is_success(), "{status}: {text}");
-    serde_json::from_str(&text).unwrap()
-}
-
-fn side<'a>(view: &'a Value, force_id: &str) -> &'a Value {
-    view["sides"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["force_id"] == force_id)
-        .unwrap_or_else(|| panic!("no side {force_id} in {view}"))
-}
-
-fn rolls<'a>(body: &'a Value, step: &str) -> Vec<&'a Value> {
-    body["rolls"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["step"] == step)
-        .collect()
 }
 
 /// A Blue (owner) – Red (player) battle, by day or at night.

@@ -4,7 +4,7 @@
 //! bad dice are refused with their path, and storage, sharing and Idempotency-Key behave.
 
 use crate::auth::{TestUser, register};
-use crate::common::{TestApp, assert_problem, send};
+use crate::common::{TestApp, assert_problem, rolls, send};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -49,15 +49,6 @@ fn create(app: &TestApp, user: &TestUser, body: &Value) -> Value {
     let r = app.post_json_with_token("/api/v1/scenarios", body, &user.token);
     assert_eq!(r.status(), 201, "{}", r.text().unwrap());
     r.json().unwrap()
-}
-
-fn rolls<'a>(body: &'a Value, step: &str) -> Vec<&'a Value> {
-    body["rolls"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["step"] == step)
-        .collect()
 }
 
 both_backends! {

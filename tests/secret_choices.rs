@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::auth::TestUser;
 use crate::battle_scenarios::Game;
 use crate::campaigns::{People, World};
-use crate::common::{TestApp, send};
+use crate::common::{TestApp, send, unit_id};
 
 /// One fetch: status, headers, body.
 type Fetched = (u16, BTreeMap<String, String>, String);
@@ -119,18 +119,6 @@ fn step(app: &TestApp, g: &Game, user: &TestUser, step: &str, body: &Value) -> V
     let text = r.text().unwrap();
     assert!(status.is_success(), "{step}: {status}: {text}");
     serde_json::from_str(&text).unwrap()
-}
-
-fn unit_id(force: &Value, name: &str) -> String {
-    force["platoons"][0]["units"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|u| u["name"] == name)
-        .unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned()
 }
 
 /// Mission dice: every mission 1 except those given.

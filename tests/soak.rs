@@ -72,7 +72,11 @@ fn client(http: &Http, token: &str, n: usize, stop: &AtomicBool, tally: &Tally) 
                 Method::POST,
                 "/api/v1/campaigns",
                 Some(token),
-                Some(&json!({"name": format!("Soak {n}.{epoch}")})),
+                // Its owner edits Bravo's strength up and down between battles: rosters stay
+                // open (the lock after play has its own tests).
+                Some(
+                    &json!({"name": format!("Soak {n}.{epoch}"), "lock_rosters_after_play": false}),
+                ),
                 None,
             ),
             201,

@@ -7,20 +7,7 @@ use diesel::prelude::*;
 use serde_json::{Value, json};
 
 use crate::battle_scenarios::Game;
-use crate::common::{TestApp, assert_problem};
-
-fn unit_id(force: &Value, name: &str) -> String {
-    force["platoons"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|p| p["units"].as_array().unwrap())
-        .find(|u| u["name"] == name)
-        .unwrap_or_else(|| panic!("no unit {name} in {force}"))["id"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
+use crate::common::{TestApp, assert_problem, unit_id};
 
 fn ids(force: &Value) -> Vec<String> {
     force["platoons"]

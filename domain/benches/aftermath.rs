@@ -1,4 +1,4 @@
-//! Benchmarks one full post-battle sequence (RULES.md §2: roll, purchases, reinforcements,
+//! Benchmarks one full post-battle sequence (docs/rules.md §2: roll, purchases, reinforcements,
 //! finalize) for a 20-unit force as a pure function, with server dice. Issue 8 sets no target
 //! for it; the service's W2 step latency is bounded by the database, not by this. Run with
 //! `cargo bench -p fad-domain --bench aftermath`.

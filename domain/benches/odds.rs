@@ -1,4 +1,4 @@
-//! Benchmarks the exact mission odds (RULES.md §3.5, S8, S9): one query enumerates the 6^8
+//! Benchmarks the exact mission odds (docs/rules.md §3.5, S8, S9): one query enumerates the 6^8
 //! outcomes; the target is well under 20 ms in a release build. Run with
 //! `cargo bench -p fad-domain --bench odds`.
 

@@ -1,4 +1,4 @@
-//! Dice and the roll log (API.md › Dice and the roll log; RULES.md C22).
+//! Dice and the roll log (API.md › Dice and the roll log; docs/rules.md C22).
 //!
 //! Rules never touch a random number generator: they ask a [`Dice`] for the values of one roll,
 //! named by its step and subject, and the roll is appended to the [`RollLog`]. Two sources exist:

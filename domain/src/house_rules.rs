@@ -1,4 +1,4 @@
-//! House rules: the RULES.md §6 items marked (config), each defaulting to the settled reading.
+//! House rules: the docs/rules.md §6 items marked (config), each defaulting to the settled reading.
 //! A campaign stores one `HouseRules` in its settings; rules read it, never a global.
 
 use serde::{Deserialize, Serialize};
@@ -47,7 +47,7 @@ pub enum MoraleModifier {
     PerSuccess,
 }
 
-/// The house-rule switches of a campaign (RULES.md §6 config items).
+/// The house-rule switches of a campaign (docs/rules.md §6 config items).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct HouseRules {

@@ -1,12 +1,12 @@
 //! Kit vocabulary: armour, small arms, support and heavy weapons, vehicle mobility and state, and
-//! personalities (RULES.md §1.6–§1.12; S000 › TECHNOLOGY, POINT VALUE SYSTEM, PERSONALITIES).
+//! personalities (docs/rules.md §1.6–§1.12; S000 › TECHNOLOGY, POINT VALUE SYSTEM, PERSONALITIES).
 //! Each enumeration carries its table as data; points feed the point value system (§4.3).
 
 use crate::named_enum;
 use crate::names::Named;
 
 named_enum! {
-    /// Personal armour (RULES.md §1.6).
+    /// Personal armour (docs/rules.md §1.6).
     pub enum Armour("armour") {
         /// Rating −2.
         None = "none",
@@ -40,7 +40,7 @@ impl Armour {
     pub fn rating(self) -> i8 {
         [-2, -1, 0, 0, 1, 2, 2, 2, 3, 4, 4, 6][self.index()]
     }
-    /// Points per figure (RULES.md §1.6).
+    /// Points per figure (docs/rules.md §1.6).
     pub fn points(self) -> f64 {
         [-1.0, -0.5, 0.0, 0.5, 1.0, 2.0, 5.0, 3.0, 3.0, 3.5, 6.0, 9.0][self.index()]
     }
@@ -67,7 +67,7 @@ impl Armour {
 }
 
 named_enum! {
-    /// Squad basic weapons, the small arms (RULES.md §1.7).
+    /// Squad basic weapons, the small arms (docs/rules.md §1.7).
     pub enum BasicWeapon("basic_weapon") {
         /// ×5, +1.
         LowTechRifles = "low_tech_rifles" ["low_tech_rifle"],
@@ -93,7 +93,7 @@ named_enum! {
 }
 
 impl BasicWeapon {
-    /// Points per trooper (RULES.md §1.7).
+    /// Points per trooper (docs/rules.md §1.7).
     pub fn points(self) -> f64 {
         match self {
             Self::LowTechRifles => -0.25,
@@ -123,7 +123,7 @@ impl BasicWeapon {
 }
 
 named_enum! {
-    /// Squad support weapons (RULES.md §1.8).
+    /// Squad support weapons (docs/rules.md §1.8).
     pub enum SupportWeapon("support_weapon") {
         /// +1 points.
         AssaultShotgun = "assault_shotgun",
@@ -157,7 +157,7 @@ named_enum! {
 }
 
 impl SupportWeapon {
-    /// Points per weapon (RULES.md §1.8).
+    /// Points per weapon (docs/rules.md §1.8).
     pub fn points(self) -> f64 {
         match self {
             Self::AssaultShotgun | Self::RifleGrenade | Self::MarksmansWeapon => 1.0,
@@ -179,7 +179,7 @@ impl SupportWeapon {
 }
 
 named_enum! {
-    /// Heavy weapons for weapons teams and vehicles (RULES.md §1.9).
+    /// Heavy weapons for weapons teams and vehicles (docs/rules.md §1.9).
     pub enum HeavyWeapon("heavy_weapon") {
         /// Crew 3, +10.
         AutoCannonLight = "auto_cannon_light" ["light_auto_cannon"],
@@ -245,7 +245,7 @@ named_enum! {
 }
 
 impl HeavyWeapon {
-    /// (crew, points) from RULES.md §1.9; mines have no crew.
+    /// (crew, points) from docs/rules.md §1.9; mines have no crew.
     pub fn crew_and_points(self) -> (u8, f64) {
         match self {
             Self::AutoCannonLight => (3, 10.0),
@@ -290,7 +290,7 @@ impl HeavyWeapon {
 }
 
 named_enum! {
-    /// Vehicle mobility (RULES.md §1.11).
+    /// Vehicle mobility (docs/rules.md §1.11).
     pub enum Mobility("mobility") {
         /// Fly/Grav, +10 (not the Flyer trait, F18).
         Grav = "grav" ["fly", "flyer", "grav_flyer", "fly_grav"],
@@ -319,7 +319,7 @@ impl Mobility {
             Self::Warp => (10, None),
         }
     }
-    /// Points (RULES.md §1.11).
+    /// Points (docs/rules.md §1.11).
     pub fn points(self) -> f64 {
         match self {
             Self::Grav | Self::Warp => 10.0,
@@ -329,7 +329,7 @@ impl Mobility {
     }
 }
 
-/// Vehicle armour points per facing rating 3..=12 (RULES.md §1.11): (front, side, rear).
+/// Vehicle armour points per facing rating 3..=12 (docs/rules.md §1.11): (front, side, rear).
 pub const VEHICLE_ARMOUR_POINTS: [(u8, f64, f64, f64); 10] = [
     (3, 5.0, 3.0, 2.0),
     (4, 8.0, 5.0, 3.0),
@@ -344,7 +344,7 @@ pub const VEHICLE_ARMOUR_POINTS: [(u8, f64, f64, f64); 10] = [
 ];
 
 named_enum! {
-    /// A vehicle's campaign state (RULES.md C16).
+    /// A vehicle's campaign state (docs/rules.md C16).
     pub enum VehicleState("vehicle_state") {
         /// Fit to field.
         Operational = "operational",
@@ -356,7 +356,7 @@ named_enum! {
 }
 
 named_enum! {
-    /// Personalities (RULES.md §1.12).
+    /// Personalities (docs/rules.md §1.12).
     pub enum Personality("personality") {
         /// +1.
         Brawler = "brawler",
@@ -384,7 +384,7 @@ named_enum! {
 }
 
 impl Personality {
-    /// Points (RULES.md §1.12).
+    /// Points (docs/rules.md §1.12).
     pub fn points(self) -> f64 {
         match self {
             Self::Comms | Self::Medic | Self::Motivator | Self::Intruder => 2.0,

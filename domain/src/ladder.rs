@@ -1,4 +1,4 @@
-//! The ladders: Quality, Resolve, Leadership, squad-leader experience and aptitude (RULES.md
+//! The ladders: Quality, Resolve, Leadership, squad-leader experience and aptitude (docs/rules.md
 //! §1.1–§1.5; S000 › UNIT PROFILE, CHARACTERS, BUILDING BASIC FORCES › Option – Squad Leaders,
 //! PSIONICS). A ladder is an ordered list; one level up or down is clamped at its ends.
 
@@ -36,7 +36,7 @@ pub trait Ladder: Named + PartialEq {
 }
 
 named_enum! {
-    /// Troop Quality (RULES.md §1.1).
+    /// Troop Quality (docs/rules.md §1.1).
     pub enum Quality("quality") {
         /// Little training, lacks experience.
         Rabble = "rabble",
@@ -50,7 +50,7 @@ named_enum! {
 }
 impl Ladder for Quality {}
 
-/// One row of the Quality table (RULES.md §1.1).
+/// One row of the Quality table (docs/rules.md §1.1).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct QualityRow {
     /// Quality Test target number (a die at or above it is a success).
@@ -65,7 +65,7 @@ pub struct QualityRow {
     pub pin_tolerance: u8,
     /// Shooter Fire Effect modifier.
     pub shooter_fire_effect: u8,
-    /// Points factor (RULES.md §4.3).
+    /// Points factor (docs/rules.md §4.3).
     pub points_factor: f64,
 }
 
@@ -117,7 +117,7 @@ impl Quality {
 }
 
 named_enum! {
-    /// Resolve (RULES.md §1.2).
+    /// Resolve (docs/rules.md §1.2).
     pub enum Resolve("resolve") {
         /// Likely to flee at the first opportunity.
         Reluctant = "reluctant",
@@ -131,7 +131,7 @@ named_enum! {
 }
 impl Ladder for Resolve {}
 
-/// When a unit breaks (RULES.md §1.2).
+/// When a unit breaks (docs/rules.md §1.2).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum BreakPoint {
     /// Broken at this many casualties.
@@ -145,7 +145,7 @@ pub enum BreakPoint {
 pub struct ResolveRow {
     /// When the unit is broken.
     pub break_point: BreakPoint,
-    /// Added to the Quality points factor (RULES.md F11).
+    /// Added to the Quality points factor (docs/rules.md F11).
     pub points_adjustment: f64,
 }
 
@@ -177,7 +177,7 @@ impl Resolve {
 }
 
 named_enum! {
-    /// A character's Leadership (RULES.md §1.3).
+    /// A character's Leadership (docs/rules.md §1.3).
     pub enum Leadership("leadership") {
         /// The default.
         Novice = "novice",
@@ -196,16 +196,16 @@ impl Leadership {
     pub fn value(self) -> u8 {
         [0, 1, 2, 3][self.index()]
     }
-    /// Points added to the character's figure cost (RULES.md §1.3).
+    /// Points added to the character's figure cost (docs/rules.md §1.3).
     pub fn points(self) -> f64 {
         [0.0, 5.0, 9.0, 15.0][self.index()]
     }
 }
 
 named_enum! {
-    /// Squad-leader experience (RULES.md §1.4).
+    /// Squad-leader experience (docs/rules.md §1.4).
     pub enum LeaderExperience("leader_experience") {
-        /// −1 to the squad's Morale Tests (RULES.md F3); the advanced-generation default.
+        /// −1 to the squad's Morale Tests (docs/rules.md F3); the advanced-generation default.
         Inexperienced = "inexperienced",
         /// No effect.
         Experienced = "experienced",
@@ -224,14 +224,14 @@ impl LeaderExperience {
             _ => Self::Veteran,
         }
     }
-    /// Morale-test modifier applied to each die (RULES.md F3).
+    /// Morale-test modifier applied to each die (docs/rules.md F3).
     pub fn morale_modifier(self) -> i8 {
         [-1, 0, 1][self.index()]
     }
 }
 
 named_enum! {
-    /// Skill and psionic aptitude (RULES.md §1.5).
+    /// Skill and psionic aptitude (docs/rules.md §1.5).
     pub enum Aptitude("aptitude") {
         /// 5+.
         Marginal = "marginal",
@@ -250,7 +250,7 @@ impl Aptitude {
     pub fn target(self) -> u8 {
         [5, 4, 3, 2][self.index()]
     }
-    /// Psionic points (RULES.md §1.5).
+    /// Psionic points (docs/rules.md §1.5).
     pub fn psionic_points(self) -> f64 {
         [0.0, 5.0, 10.0, 15.0][self.index()]
     }

@@ -1,7 +1,7 @@
 //! The Fast And Dirty (FAD 5th edition) campaign, scenario and force rules as pure Rust.
 //!
 //! No I/O, no database, no clock: dice come in through [`dice::Dice`] and every roll is logged.
-//! `../shared/RULES.md` restates the rules (S000 = the FAD 5th edition text); each module cites
+//! `../shared/docs/rules.md` restates the rules (S000 = the FAD 5th edition text); each module cites
 //! the section it implements.
 
 pub mod campaign;

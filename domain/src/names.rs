@@ -1,7 +1,7 @@
-//! Named enumerations: every rule vocabulary (RULES.md §1) is a closed set of `snake_case` names.
+//! Named enumerations: every rule vocabulary (docs/rules.md §1) is a closed set of `snake_case` names.
 //!
 //! One macro gives each enumeration the same behaviour: a canonical name, accepted aliases (the
-//! source's own alternative spellings, RULES.md F18), `ALL` in table order, `FromStr` whose error
+//! source's own alternative spellings, docs/rules.md F18), `ALL` in table order, `FromStr` whose error
 //! names the wrong value and lists the accepted ones, and serde through those names.
 
 use std::fmt;
@@ -22,7 +22,7 @@ pub struct UnknownName {
 pub trait Named: Sized + Copy + 'static {
     /// The enumeration's own name, used in error messages.
     const KIND: &'static str;
-    /// Every value, in the order of its RULES.md table.
+    /// Every value, in the order of its docs/rules.md table.
     const ALL: &'static [Self];
     /// The canonical `snake_case` name.
     fn name(self) -> &'static str;

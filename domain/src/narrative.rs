@@ -1,5 +1,5 @@
 //! Narrative tools: the four "circumstances of war" tables that frame a battle or a campaign
-//! (RULES.md §5; S000 › NARRATIVE TOOLS › CIRCUMSTANCES OF WAR). They have no effect on the game.
+//! (docs/rules.md §5; S000 › NARRATIVE TOOLS › CIRCUMSTANCES OF WAR). They have no effect on the game.
 //!
 //! One d6 each for the circumstances in the sector, the intensity of the conflict and the region,
 //! and one d6 per side for the nature of its forces. Every roll is logged with step `narrative`
@@ -14,7 +14,7 @@ use crate::dice::{Dice, DiceError, RollRequest, RollStep};
 use crate::named_enum;
 
 named_enum! {
-    /// The immediate circumstances in the sector (RULES.md §5, first column).
+    /// The immediate circumstances in the sector (docs/rules.md §5, first column).
     pub enum Circumstances("circumstances") {
         /// 1: Rearguard action.
         RearguardAction = "rearguard_action",
@@ -32,7 +32,7 @@ named_enum! {
 }
 
 named_enum! {
-    /// The intensity of the overall conflict (RULES.md §5, second column).
+    /// The intensity of the overall conflict (docs/rules.md §5, second column).
     pub enum Intensity("intensity") {
         /// 1: Brushfire.
         Brushfire = "brushfire",
@@ -50,7 +50,7 @@ named_enum! {
 }
 
 named_enum! {
-    /// The region the battles take place in (RULES.md §5, third column).
+    /// The region the battles take place in (docs/rules.md §5, third column).
     pub enum Region("region") {
         /// 1: Forested or jungle region.
         ForestedOrJungle = "forested_or_jungle" ["forested_or_jungle_region", "forest", "jungle"],
@@ -68,7 +68,7 @@ named_enum! {
 }
 
 named_enum! {
-    /// The nature of one side's forces (RULES.md §5, fourth column; rolled per side).
+    /// The nature of one side's forces (docs/rules.md §5, fourth column; rolled per side).
     pub enum ForceNature("force_nature") {
         /// 1: Hired guns / Mercenaries.
         HiredGuns = "hired_guns" ["mercenaries"],
@@ -110,7 +110,7 @@ impl<T: Copy + PartialEq> NarrativeTable<T> {
     }
 }
 
-/// Circumstances in the sector (RULES.md §5).
+/// Circumstances in the sector (docs/rules.md §5).
 pub const CIRCUMSTANCES_TABLE: NarrativeTable<Circumstances> = NarrativeTable {
     name: "circumstances",
     rows: [
@@ -123,7 +123,7 @@ pub const CIRCUMSTANCES_TABLE: NarrativeTable<Circumstances> = NarrativeTable {
     ],
 };
 
-/// Intensity of the conflict (RULES.md §5).
+/// Intensity of the conflict (docs/rules.md §5).
 pub const INTENSITY_TABLE: NarrativeTable<Intensity> = NarrativeTable {
     name: "intensity",
     rows: [
@@ -136,7 +136,7 @@ pub const INTENSITY_TABLE: NarrativeTable<Intensity> = NarrativeTable {
     ],
 };
 
-/// Region (RULES.md §5).
+/// Region (docs/rules.md §5).
 pub const REGION_TABLE: NarrativeTable<Region> = NarrativeTable {
     name: "region",
     rows: [
@@ -149,7 +149,7 @@ pub const REGION_TABLE: NarrativeTable<Region> = NarrativeTable {
     ],
 };
 
-/// Nature of the forces, rolled once per side (RULES.md §5).
+/// Nature of the forces, rolled once per side (docs/rules.md §5).
 pub const FORCES_TABLE: NarrativeTable<ForceNature> = NarrativeTable {
     name: "forces",
     rows: [
@@ -203,7 +203,7 @@ pub fn roll_table<T: Copy + PartialEq>(
 }
 
 /// Rolls the three world tables, then the forces table once for each side in `force_ids`
-/// (RULES.md §5).
+/// (docs/rules.md §5).
 pub fn roll_narrative(dice: &mut impl Dice, force_ids: &[&str]) -> Result<Narrative, DiceError> {
     let circumstances = roll_table(dice, &CIRCUMSTANCES_TABLE, CIRCUMSTANCES_TABLE.name, None)?;
     let intensity = roll_table(dice, &INTENSITY_TABLE, INTENSITY_TABLE.name, None)?;

@@ -1,7 +1,7 @@
 //! Exact mission odds: for one side's stance, attitude and mission bonuses, the probability that
 //! each of the eight missions is assigned at step 5, and that the side's top total is tied.
 //!
-//! Implements RULES.md §3.5 (MISSION TABLE), S8 (two different +1 bonuses, none for a non-player
+//! Implements docs/rules.md §3.5 (MISSION TABLE), S8 (two different +1 bonuses, none for a non-player
 //! force) and S9 (the player chooses among tied missions; for probability we model the choice as
 //! uniform, so a k-way tie gives each tied mission 1/k of that outcome). Seed: `S000 › SCENARIO
 //! GENERATION › Determine Missions`.
@@ -109,7 +109,7 @@ pub struct OddsQuery {
     pub stance: Stance,
     /// The side's attitude.
     pub attitude: Attitude,
-    /// The two +1 bonuses, or `None` (always `None` for a non-player force, RULES.md §3.12).
+    /// The two +1 bonuses, or `None` (always `None` for a non-player force, docs/rules.md §3.12).
     /// JSON: absent, `null` or `[]` for none.
     #[serde(default, deserialize_with = "bonuses_or_none")]
     pub bonuses: Option<MissionBonuses>,
@@ -280,7 +280,7 @@ fn last_die(modifier: i32, top: i32, at_top: u8, out: &mut [u64; 256]) {
     out[at_top] += below;
 }
 
-/// The exact odds for one side (RULES.md §3.5, S8, S9).
+/// The exact odds for one side (docs/rules.md §3.5, S8, S9).
 pub fn mission_odds(query: OddsQuery) -> MissionOdds {
     let (numerators, tied) = tally(query.modifiers()).shares();
     let mut i = 0;

@@ -1,10 +1,10 @@
-//! Scenario vocabulary: stances, attitudes and missions (RULES.md §1.14; S000 › SCENARIO
+//! Scenario vocabulary: stances, attitudes and missions (docs/rules.md §1.14; S000 › SCENARIO
 //! GENERATION).
 
 use crate::named_enum;
 
 named_enum! {
-    /// A side's stance (RULES.md §3.1).
+    /// A side's stance (docs/rules.md §3.1).
     pub enum Stance("stance") {
         /// +2 RP, 6" zone, two artillery calls.
         Offensive = "offensive",
@@ -16,7 +16,7 @@ named_enum! {
 }
 
 named_enum! {
-    /// A side's attitude (RULES.md §3.2).
+    /// A side's attitude (docs/rules.md §3.2).
     pub enum Attitude("attitude") {
         /// Ignore three Under Fire conditions.
         Aggressive = "aggressive",
@@ -28,7 +28,7 @@ named_enum! {
 }
 
 named_enum! {
-    /// A mission (RULES.md §3.5, §3.10).
+    /// A mission (docs/rules.md §3.5, §3.10).
     pub enum Mission("mission") {
         /// Storm a far objective and hold it.
         Assault = "assault",

@@ -1,4 +1,4 @@
-//! The roster: force → platoons → units (API.md › Forces; RULES.md §1.15, C3, C6, C9).
+//! The roster: force → platoons → units (API.md › Forces; docs/rules.md §1.15, C3, C6, C9).
 //!
 //! A unit keeps its establishment `starting_strength` (E, the initial starting value, C9) beside
 //! its current `strength`; the campaign rules cap every replacement and reinforcement at E.
@@ -18,7 +18,7 @@ use crate::points::gear::{
 use crate::traits::{Trait, effective_traits};
 
 named_enum! {
-    /// The kind of a unit (API.md `Unit.kind`; RULES.md §1.15).
+    /// The kind of a unit (API.md `Unit.kind`; docs/rules.md §1.15).
     pub enum UnitKind("unit_kind") {
         /// An infantry squad.
         Squad = "squad",
@@ -40,14 +40,14 @@ named_enum! {
 }
 
 impl UnitKind {
-    /// Foot units that use the infantry replacement table (RULES.md §2.1, C23).
+    /// Foot units that use the infantry replacement table (docs/rules.md §2.1, C23).
     pub fn is_infantry_type(self) -> bool {
         !matches!(self, Self::Vehicle | Self::OffBoardArtillery)
     }
 }
 
 named_enum! {
-    /// A unit's campaign status (API.md `Unit.status`; RULES.md C6).
+    /// A unit's campaign status (API.md `Unit.status`; docs/rules.md C6).
     pub enum UnitStatus("status") {
         /// On the roster and fit to field.
         Active = "active",
@@ -57,7 +57,7 @@ named_enum! {
 }
 
 named_enum! {
-    /// A character's branch (RULES.md §1.3).
+    /// A character's branch (docs/rules.md §1.3).
     pub enum Branch("branch") {
         /// Infantry.
         Infantry = "infantry",
@@ -68,7 +68,7 @@ named_enum! {
     }
 }
 
-/// Armour per facing of a vehicle (RULES.md §1.11).
+/// Armour per facing of a vehicle (docs/rules.md §1.11).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VehicleArmour {
     /// Front facing rating.
@@ -79,7 +79,7 @@ pub struct VehicleArmour {
     pub rear: u8,
 }
 
-/// A vehicle's profile (RULES.md §1.11, §4.3).
+/// A vehicle's profile (docs/rules.md §1.11, §4.3).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VehicleProfile {
     /// Mobility type.
@@ -162,10 +162,10 @@ pub struct Unit {
     /// Campaign status.
     #[serde(default = "default_status")]
     pub status: UnitStatus,
-    /// Abilities: Drop Troops, Jet Packs (RULES.md §1.13; priced like traits).
+    /// Abilities: Drop Troops, Jet Packs (docs/rules.md §1.13; priced like traits).
     #[serde(default)]
     pub abilities: Vec<Ability>,
-    /// Traits of the squad basic weapon, priced per armed trooper (RULES.md §1.10).
+    /// Traits of the squad basic weapon, priced per armed trooper (docs/rules.md §1.10).
     #[serde(default)]
     pub basic_weapon_traits: Vec<WeaponTrait>,
     /// Traits of every support weapon of the unit, priced per support weapon.
@@ -183,7 +183,7 @@ pub struct Unit {
     /// Suits worn over the armour, priced per figure.
     #[serde(default)]
     pub armour_addons: Vec<ArmourAddon>,
-    /// Powered-armour upgrades, priced per figure (RULES.md §4.3).
+    /// Powered-armour upgrades, priced per figure (docs/rules.md §4.3).
     #[serde(default)]
     pub powered_armour_upgrades: Vec<PoweredArmourUpgrade>,
     /// Grenades, priced per unit.
@@ -284,7 +284,7 @@ impl Unit {
     pub fn effective_traits(&self) -> Vec<Trait> {
         effective_traits(&self.traits, &self.trait_options)
     }
-    /// Whether the unit takes the field in a battle (RULES.md C6, C16, S14): on the roster as
+    /// Whether the unit takes the field in a battle (docs/rules.md C6, C16, S14): on the roster as
     /// active, and for a vehicle not left damaged (unrepaired) or destroyed. Everything that
     /// asks whether a unit is present in a battle asks this.
     pub fn is_fielded(&self) -> bool {

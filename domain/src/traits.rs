@@ -1,11 +1,11 @@
-//! The 65 unit traits of S000 with their point multipliers and scenario flags (RULES.md §1.13;
-//! S000 › TRAITS, POINT VALUE SYSTEM › UNIT TRAITS). Aliases follow RULES.md F18.
+//! The 65 unit traits of S000 with their point multipliers and scenario flags (docs/rules.md §1.13;
+//! S000 › TRAITS, POINT VALUE SYSTEM › UNIT TRAITS). Aliases follow docs/rules.md F18.
 
 use crate::named_enum;
 use crate::points::TraitOptions;
 
 named_enum! {
-    /// A unit trait (RULES.md §1.13).
+    /// A unit trait (docs/rules.md §1.13).
     pub enum Trait("trait") {
         /// ×1.3.
         Aerial = "aerial",
@@ -207,7 +207,7 @@ impl Trait {
             .flat_map(|row| row.implied.iter().copied())
     }
 
-    /// Traits granted by mission bonuses (RULES.md §1.13, §3.10).
+    /// Traits granted by mission bonuses (docs/rules.md §1.13, §3.10).
     pub const MISSION_BONUS_TRAITS: [Trait; 11] = [
         Self::AssaultTroops,
         Self::Hardened,
@@ -223,7 +223,7 @@ impl Trait {
     ];
 }
 
-/// Which way a trait moves the dummy contact-marker count (RULES.md §3.6, S13).
+/// Which way a trait moves the dummy contact-marker count (docs/rules.md §3.6, S13).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DummyMarkerGroup {
     /// Elusive or Stealth: +1 per unit.
@@ -261,7 +261,7 @@ pub struct ImpliedTraits {
     pub implied: &'static [Trait],
 }
 
-/// Traits that bring others with them (RULES.md §1.13): ³ Zombies are also Relentless and
+/// Traits that bring others with them (docs/rules.md §1.13): ³ Zombies are also Relentless and
 /// Fanatic; Droid Troopers without self-preservation acquire Relentless (so no recon duty and
 /// −1 dummy marker, §3.3, §3.6). Implied traits are never charged again in points.
 pub const IMPLIED_TRAITS: [ImpliedTraits; 2] = [

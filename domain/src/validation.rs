@@ -2,7 +2,7 @@
 //! reported with the dotted JSON path of the offending value (`platoons[0].units[2].strength`),
 //! and every problem at once rather than the first.
 //!
-//! Implements the roster constraints of RULES.md §1.1 (Droid Troopers never Elite), §1.2 and C17
+//! Implements the roster constraints of docs/rules.md §1.1 (Droid Troopers never Elite), §1.2 and C17
 //! (Fanatic/Zombie Resolve fixed at Steady), §1.8 (powered-armour-only support weapons), §1.11
 //! (vehicle armour 3–12 per facing), §1.13 and C18 (single-figure traits, no trait twice), §1.15
 //! and C5 (lone-figure kinds), C3/C9 (strength never above the establishment E), C6 and C16
@@ -34,24 +34,24 @@ pub const MAX_STRENGTH: u32 = 50;
 pub const MAX_LIST_ITEMS: usize = 50;
 /// Highest psionic Strength (a psionic starts with 3).
 pub const MAX_PSIONIC_STRENGTH: u32 = 20;
-/// Vehicle armour ratings that have a points row (RULES.md §1.11).
+/// Vehicle armour ratings that have a points row (docs/rules.md §1.11).
 pub const VEHICLE_ARMOUR_RATINGS: std::ops::RangeInclusive<u8> = 3..=12;
 /// Most crew in one vehicle.
 pub const MAX_VEHICLE_CREW: u32 = 20;
 /// Most passengers in one vehicle.
 pub const MAX_VEHICLE_PASSENGERS: u32 = 50;
-/// Highest jammer rating (RULES.md §1.10: ratings 1–3).
+/// Highest jammer rating (docs/rules.md §1.10: ratings 1–3).
 pub const MAX_JAMMER_RATING: u8 = 3;
-/// Highest communications rating (RULES.md §1.10: ratings 1–4, 0 = no comms gear).
+/// Highest communications rating (docs/rules.md §1.10: ratings 1–4, 0 = no comms gear).
 pub const MAX_COMMS_RATING: u8 = 4;
 
-/// Unit kinds that are one figure by definition (RULES.md §1.15, C5).
+/// Unit kinds that are one figure by definition (docs/rules.md §1.15, C5).
 pub const LONE_FIGURE_KINDS: [UnitKind; 3] =
     [UnitKind::Character, UnitKind::Sniper, UnitKind::Psionic];
-/// Unit kinds that may carry a leader's Leadership and Branch (RULES.md §1.3, §4.2: the platoon
+/// Unit kinds that may carry a leader's Leadership and Branch (docs/rules.md §1.3, §4.2: the platoon
 /// HQ has a Novice leader whose Leadership rises).
 pub const LEADER_KINDS: [UnitKind; 2] = [UnitKind::Character, UnitKind::CommandSquad];
-/// Unit kinds led by a squad leader with an experience rating (RULES.md §1.4).
+/// Unit kinds led by a squad leader with an experience rating (docs/rules.md §1.4).
 pub const SQUAD_LEADER_KINDS: [UnitKind; 2] = [UnitKind::Squad, UnitKind::CommandSquad];
 
 /// Checks a whole force; `Err` lists every problem found, in roster order.
@@ -297,7 +297,7 @@ fn check_ratings(unit: &Unit, c: &mut Checker<'_>) {
     if unit.quality == Quality::Elite && unit.traits.contains(&Trait::DroidTroopers) {
         c.push(
             "quality",
-            "Droid Troopers may never be Elite (RULES.md §1.1)",
+            "Droid Troopers may never be Elite (docs/rules.md §1.1)",
         );
     }
 }
@@ -378,7 +378,7 @@ fn check_traits(unit: &Unit, c: &mut Checker<'_>) {
             c.push(
                 &field,
                 format!(
-                    "`{t}` may only be taken by a single figure, and this unit has an establishment of {} (RULES.md §1.13)",
+                    "`{t}` may only be taken by a single figure, and this unit has an establishment of {} (docs/rules.md §1.13)",
                     unit.starting_strength
                 ),
             );
@@ -444,7 +444,7 @@ fn check_weapons(unit: &Unit, c: &mut Checker<'_>) {
                 c.push(
                     &format!("support_weapons[{i}]"),
                     format!(
-                        "`{w}` is for powered armour only, and this unit wears {} (RULES.md §1.8)",
+                        "`{w}` is for powered armour only, and this unit wears {} (docs/rules.md §1.8)",
                         unit.armour
                     ),
                 );
@@ -458,7 +458,7 @@ fn check_weapons(unit: &Unit, c: &mut Checker<'_>) {
     }
 }
 
-/// Gear lists, ratings and powered-armour-only options (RULES.md §1.6, §1.10, §4.3).
+/// Gear lists, ratings and powered-armour-only options (docs/rules.md §1.6, §1.10, §4.3).
 fn check_gear(unit: &Unit, c: &mut Checker<'_>) {
     for (field, len) in [
         ("personalities", unit.personalities.len()),
@@ -557,7 +557,7 @@ fn check_vehicle_profile(profile: &VehicleProfile, c: &mut Checker<'_>) {
             c.push(
                 &format!("vehicle.armour.{facing}"),
                 format!(
-                    "armour ratings run from {} to {}, not {rating} (RULES.md §1.11)",
+                    "armour ratings run from {} to {}, not {rating} (docs/rules.md §1.11)",
                     VEHICLE_ARMOUR_RATINGS.start(),
                     VEHICLE_ARMOUR_RATINGS.end()
                 ),

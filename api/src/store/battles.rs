@@ -51,7 +51,7 @@ pub struct Battle {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct BattleOptions {
-    /// The battle is fought at night: each side adds 1d6 dummy markers (RULES.md §3.6).
+    /// The battle is fought at night: each side adds 1d6 dummy markers (docs/rules.md §3.6).
     pub night_fighting: bool,
 }
 

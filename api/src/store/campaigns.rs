@@ -1,6 +1,6 @@
 //! Campaigns and their settings (house rules plus service settings, stored as JSON text).
 //!
-//! Settings follow RULES.md §6: every (config) item defaults to its settled reading
+//! Settings follow docs/rules.md §6: every (config) item defaults to its settled reading
 //! ([`fad_domain::house_rules::HouseRules`]).
 
 use chrono::NaiveDateTime;
@@ -16,7 +16,7 @@ use crate::store::CreatedKey;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct CampaignSettings {
-    /// RULES.md §6 config items.
+    /// docs/rules.md §6 config items.
     pub house_rules: HouseRules,
     /// Whether a reported battle result waits for the other side (or the organiser) to confirm
     /// it (true) or is confirmed at once (false).

@@ -1,4 +1,4 @@
-//! A force's campaign-point ledger (issue 5; RULES.md §3 campaign points): entries earned (per
+//! A force's campaign-point ledger (issue 5; docs/rules.md §3 campaign points): entries earned (per
 //! battle) and spent (per purchase), each with the running balance, which is never negative.
 //!
 //! Entries are numbered per force (`seq`); `(force_id, seq)` is unique, so two concurrent

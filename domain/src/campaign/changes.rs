@@ -1,6 +1,6 @@
 //! What the post-battle sequence did to each unit: before/after snapshots and the events that
 //! caused them, for the roster history and the response of every step (API.md › Forces
-//! `history`; RULES.md §2.3; S000 › CAMPAIGN RULES – QUICK).
+//! `history`; docs/rules.md §2.3; S000 › CAMPAIGN RULES – QUICK).
 
 use serde::{Deserialize, Serialize};
 
@@ -90,7 +90,7 @@ pub enum UnitEvent {
         /// Quality after.
         to: Quality,
     },
-    /// Unknown Resolve (RULES.md §4.1 option): the unit's Resolve rolled on the squad resolve
+    /// Unknown Resolve (docs/rules.md §4.1 option): the unit's Resolve rolled on the squad resolve
     /// table the first time it took casualties.
     ResolveRolled {
         /// The d6.

@@ -1,4 +1,4 @@
-//! Step 6, EXPERIENCE: campaign points and the purchase menu (RULES.md §2.1–§2.2, C5, C7, C8,
+//! Step 6, EXPERIENCE: campaign points and the purchase menu (docs/rules.md §2.1–§2.2, C5, C7, C8,
 //! C11–C14, C16–C19; S000 › CAMPAIGN RULES – QUICK › EXPERIENCE).
 //!
 //! Purchases are checked one after another against the roster as the earlier ones left it, so
@@ -49,7 +49,7 @@ pub struct MenuRow {
     pub cost: u32,
 }
 
-/// The experience menu with its costs (RULES.md §2.2 EXPERIENCE).
+/// The experience menu with its costs (docs/rules.md §2.2 EXPERIENCE).
 pub const EXPERIENCE_MENU: [MenuRow; 9] = [
     MenuRow {
         item: PurchaseItem::ImproveQuality,
@@ -103,7 +103,7 @@ impl PurchaseItem {
     }
 }
 
-/// CP per platoon after each battle (RULES.md §2.1 step 6).
+/// CP per platoon after each battle (docs/rules.md §2.1 step 6).
 pub const CP_PER_PLATOON: u32 = 2;
 
 /// Campaign points earned in one sequence: 2 × P, P counted at the start of the battle (C12).

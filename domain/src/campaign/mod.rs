@@ -1,4 +1,4 @@
-//! The campaign post-battle sequence (RULES.md §2, C1–C24; S000 › CAMPAIGN RULES – QUICK).
+//! The campaign post-battle sequence (docs/rules.md §2, C1–C24; S000 › CAMPAIGN RULES – QUICK).
 //!
 //! A pure function from (roster at battle start, battle report, dice, choices) to (new roster,
 //! per-unit changes, roll log, problems), also available as resumable steps for the service

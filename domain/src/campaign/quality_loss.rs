@@ -1,4 +1,4 @@
-//! Step 3, QUALITY LOSS (RULES.md §2.1–§2.3, C1, C3, C7; S000 › CAMPAIGN RULES – QUICK ›
+//! Step 3, QUALITY LOSS (docs/rules.md §2.1–§2.3, C1, C3, C7; S000 › CAMPAIGN RULES – QUICK ›
 //! POST BATTLE STEPS › QUALITY LOSS).
 //!
 //! A unit rolls 1d6 when it received at least half its strength in step-1 replacements

@@ -1,4 +1,4 @@
-//! Step 5, REINFORCEMENTS: the pool of troopers and its allocation (RULES.md §2.1–§2.3, C6, C9,
+//! Step 5, REINFORCEMENTS: the pool of troopers and its allocation (docs/rules.md §2.1–§2.3, C6, C9,
 //! C10, C11, C24; S000 › CAMPAIGN RULES – QUICK › REINFORCEMENTS).
 //!
 //! The pool is the 2d6 of step 5 plus one d6 per extra die bought (C11). Troopers go to

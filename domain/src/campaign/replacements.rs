@@ -1,4 +1,4 @@
-//! Step 1, INFANTRY REPLACEMENTS (RULES.md §2.1–§2.3, C1–C6, C23; S000 › CAMPAIGN RULES – QUICK
+//! Step 1, INFANTRY REPLACEMENTS (docs/rules.md §2.1–§2.3, C1–C6, C23; S000 › CAMPAIGN RULES – QUICK
 //! › POST BATTLE STEPS › INFANTRY REPLACEMENTS).
 //!
 //! Every infantry-type unit (squads, command squads, weapons teams counting crew, lone figures)

@@ -1,5 +1,5 @@
 //! The battle report the post-battle sequence starts from: per-unit losses and vehicle damage
-//! (RULES.md §2.3 inputs, C2, C16; S000 › CAMPAIGN RULES – QUICK › POST BATTLE STEPS).
+//! (docs/rules.md §2.3 inputs, C2, C16; S000 › CAMPAIGN RULES – QUICK › POST BATTLE STEPS).
 //!
 //! The sequence takes the roster **as it stood at the start of the battle** together with this
 //! report, and applies the losses itself. The battle-start roster is needed anyway: a wiped-out
@@ -15,7 +15,7 @@ use crate::named_enum;
 use crate::roster::{Force, Problem, UnitKind, UnitStatus};
 
 named_enum! {
-    /// How a vehicle ended the battle (RULES.md C16).
+    /// How a vehicle ended the battle (docs/rules.md C16).
     pub enum VehicleDamage("vehicle_damage") {
         /// System-killed, immobilized or abandoned at battle end.
         Damaged = "damaged",
@@ -61,7 +61,7 @@ pub struct AppliedLoss {
 }
 
 impl AppliedLoss {
-    /// "Suffered losses (or damage) of any kind" (RULES.md §2.1 step 4).
+    /// "Suffered losses (or damage) of any kind" (docs/rules.md §2.1 step 4).
     pub fn any(&self) -> bool {
         self.figures > 0 || self.vehicle_damage.is_some()
     }

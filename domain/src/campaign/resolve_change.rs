@@ -1,10 +1,10 @@
-//! Step 4, RESOLVE CHANGE (RULES.md §2.1–§2.3, C1, C8, C15, C17; S000 › CAMPAIGN RULES – QUICK
+//! Step 4, RESOLVE CHANGE (docs/rules.md §2.1–§2.3, C1, C8, C15, C17; S000 › CAMPAIGN RULES – QUICK
 //! › POST BATTLE STEPS › RESOLVE CHANGE; POINT VALUE SYSTEM on Fanatic).
 //!
 //! A unit that suffered losses or damage of any kind rolls 1d6, if it still has figures, bears a
 //! Resolve (a vehicle only when its crew has one, C15), and its Resolve may change: Fanatic and
 //! Zombie units are fixed at Steady (C17), and off-board units "cannot change their starting
-//! Resolve" (RULES.md §1.15).
+//! Resolve" (docs/rules.md §1.15).
 
 use serde::{Deserialize, Serialize};
 

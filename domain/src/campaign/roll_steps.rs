@@ -1,5 +1,5 @@
 //! The post-battle rolls one step at a time, in the order players roll them at the table
-//! (RULES.md §2.1 steps 1–5, §4.1 Unknown Resolve): replacements, vehicle replacements, quality
+//! (docs/rules.md §2.1 steps 1–5, §4.1 Unknown Resolve): replacements, vehicle replacements, quality
 //! loss, unknown Resolve, resolve change, the reinforcement pool. Each step's dice depend on the
 //! steps before it (a quality-loss roll only where replacements reached half the unit), so
 //! [`Aftermath::due`] lists exactly the rolls the next step makes, for a form to ask for them.
@@ -31,7 +31,7 @@ pub const ROLL_STEPS: [RollStep; 6] = [
     RollStep::Reinforcements,
 ];
 
-/// The SQUAD RESOLVE table of basic force generation (RULES.md §4.1), which an unknown Resolve
+/// The SQUAD RESOLVE table of basic force generation (docs/rules.md §4.1), which an unknown Resolve
 /// is rolled on, by d6 − 1.
 pub const UNKNOWN_RESOLVE: [Resolve; 6] = crate::forcegen::basic::SQUAD_RESOLVE;
 

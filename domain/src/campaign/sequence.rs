@@ -1,4 +1,4 @@
-//! The post-battle sequence of one force as resumable steps, and as one call (RULES.md §2.1,
+//! The post-battle sequence of one force as resumable steps, and as one call (docs/rules.md §2.1,
 //! §2.3; S000 › CAMPAIGN RULES – QUICK).
 //!
 //! The service runs it per force in four steps, storing [`Aftermath`] as JSON between them:

@@ -1,4 +1,4 @@
-//! End-to-end tests of the post-battle sequence: the RULES.md §2.3 worked example, the settled
+//! End-to-end tests of the post-battle sequence: the docs/rules.md §2.3 worked example, the settled
 //! readings that span several steps, redo semantics, entered dice, and the invariants.
 
 use proptest::prelude::*;

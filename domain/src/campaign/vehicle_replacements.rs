@@ -1,4 +1,4 @@
-//! Step 2, VEHICLE REPLACEMENTS (RULES.md §2.1–§2.3, C1, C16; S000 › CAMPAIGN RULES – QUICK ›
+//! Step 2, VEHICLE REPLACEMENTS (docs/rules.md §2.1–§2.3, C1, C16; S000 › CAMPAIGN RULES – QUICK ›
 //! POST BATTLE STEPS › VEHICLE REPLACEMENTS).
 //!
 //! Every damaged or destroyed vehicle rolls 1d6. An unrepaired damaged vehicle stays damaged and

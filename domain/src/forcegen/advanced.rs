@@ -1,4 +1,4 @@
-//! Advanced force generation (RULES.md §4.2, F4–F10; S000 › ADVANCED FORCE GENERATION): the 9
+//! Advanced force generation (docs/rules.md §4.2, F4–F10; S000 › ADVANCED FORCE GENERATION): the 9
 //! Force Priority points, the results tables by priority, the Quantity Tests, the additional
 //! changes and the leaders.
 //!
@@ -177,7 +177,7 @@ pub fn is_exceptional_trait(t: Trait) -> bool {
 }
 
 named_enum! {
-    /// The additional changes (RULES.md §4.2), each allowed with ≥ 1 point in its category.
+    /// The additional changes (docs/rules.md §4.2), each allowed with ≥ 1 point in its category.
     pub enum AdditionalChange("additional_change") {
         /// Aggression: the Assault Troops trait and SMGs.
         AssaultTroops = "assault_troops",

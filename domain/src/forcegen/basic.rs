@@ -1,4 +1,4 @@
-//! Basic force generation (RULES.md §4.1, F1, F2, S5; S000 › BUILDING BASIC FORCES).
+//! Basic force generation (docs/rules.md §4.1, F1, F2, S5; S000 › BUILDING BASIC FORCES).
 //!
 //! Roll order: `platoon[i]` platoon_size for every platoon; squad_strength once on `force` (F1,
 //! or per squad on `platoon[i].squad[j]` with the per-squad house rule); then per squad
@@ -97,7 +97,7 @@ pub const SUPPORT_WEAPON: D6Table<SupportWeapon> = [
     SupportWeapon::GrenadeLauncher,
     SupportWeapon::GrenadeLauncher,
 ];
-/// Option – Squad Leaders: 1–2 Inexperienced, 3–4 Experienced, 5–6 Veteran (RULES.md §1.4).
+/// Option – Squad Leaders: 1–2 Inexperienced, 3–4 Experienced, 5–6 Veteran (docs/rules.md §1.4).
 pub const SQUAD_LEADER: D6Table<LeaderExperience> = [
     LeaderExperience::Inexperienced,
     LeaderExperience::Inexperienced,
@@ -132,7 +132,7 @@ pub const RECON_SQUAD_STRENGTH: u32 = 5;
 pub const MAX_SQUADS: usize = 5;
 
 named_enum! {
-    /// Variations, one per force (RULES.md §4.1).
+    /// Variations, one per force (docs/rules.md §4.1).
     pub enum Variation("variation") {
         /// All squads: SMGs and the Assault Troops trait.
         AssaultTroops = "assault_troops",
@@ -154,7 +154,7 @@ named_enum! {
 }
 
 named_enum! {
-    /// Enhancements, one per platoon (RULES.md §4.1).
+    /// Enhancements, one per platoon (docs/rules.md §4.1).
     pub enum Enhancement("enhancement") {
         /// +1 support weapon per squad, type rolled once.
         FirePower = "fire_power" ["firepower"],
@@ -176,7 +176,7 @@ named_enum! {
 }
 
 named_enum! {
-    /// Limitations, one per platoon (RULES.md §4.1).
+    /// Limitations, one per platoon (docs/rules.md §4.1).
     pub enum Limitation("limitation") {
         /// Coherency 2" for everyone.
         Inflexible = "inflexible",

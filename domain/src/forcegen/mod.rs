@@ -1,4 +1,4 @@
-//! Force generation (RULES.md §4.1, §4.2, F1–F10; S000 › BUILDING BASIC FORCES, ADVANCED FORCE
+//! Force generation (docs/rules.md §4.1, §4.2, F1–F10; S000 › BUILDING BASIC FORCES, ADVANCED FORCE
 //! GENERATION): the player's choices in, a roster [`Force`] and its roll log out.
 //!
 //! [`generate`] validates the [`GenerationChoices`] (every problem with a dotted field path),
@@ -41,9 +41,9 @@ pub const MAX_PLATOONS: u32 = 8;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "method", rename_all = "snake_case")]
 pub enum GenerationChoices {
-    /// Basic force generation (RULES.md §4.1).
+    /// Basic force generation (docs/rules.md §4.1).
     Basic(BasicChoices),
-    /// Advanced force generation (RULES.md §4.2).
+    /// Advanced force generation (docs/rules.md §4.2).
     Advanced(AdvancedChoices),
 }
 
@@ -133,7 +133,7 @@ pub fn validate(choices: &GenerationChoices) -> Vec<Problem> {
     }
 }
 
-/// Generates a force: validates, then rolls every table (RULES.md §4.1 or §4.2).
+/// Generates a force: validates, then rolls every table (docs/rules.md §4.1 or §4.2).
 pub fn generate(
     choices: &GenerationChoices,
     rules: &HouseRules,

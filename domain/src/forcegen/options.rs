@@ -1,4 +1,4 @@
-//! The generation options (RULES.md §4.1 › Options, §4.2 › Options; S000 › BUILDING BASIC
+//! The generation options (docs/rules.md §4.1 › Options, §4.2 › Options; S000 › BUILDING BASIC
 //! FORCES › Greater Variety Rule, ADVANCED FORCE GENERATION › Option – Heroic Characters,
 //! Psionics, Not Like Us).
 //!
@@ -31,7 +31,7 @@ pub struct GenerationOptions {
     /// Basic: Resolve is left unknown (`null`) and rolled the first time the unit takes
     /// casualties (see [`roll_unknown_resolve`](super::basic::roll_unknown_resolve)).
     pub unknown_resolve: bool,
-    /// Basic: roll 1d6 for each squad leader (RULES.md §1.4).
+    /// Basic: roll 1d6 for each squad leader (docs/rules.md §1.4).
     pub squad_leaders: bool,
     /// Basic: one heavy weapons team per platoon.
     pub heavy_weapons: bool,

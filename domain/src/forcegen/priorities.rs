@@ -1,4 +1,4 @@
-//! Force Priority points (RULES.md §4.2 and F9; S000 › ADVANCED FORCE GENERATION › PRIORITY
+//! Force Priority points (docs/rules.md §4.2 and F9; S000 › ADVANCED FORCE GENERATION › PRIORITY
 //! ASSIGNMENT): 9 points over six categories, each 0–3, giving the priority Low..Top and the
 //! Quantity Test dice.
 

@@ -1,4 +1,4 @@
-//! Rolling on a d6 table and the Quantity Test (RULES.md §4.2 › Priority points; S000 ›
+//! Rolling on a d6 table and the Quantity Test (docs/rules.md §4.2 › Priority points; S000 ›
 //! ADVANCED FORCE GENERATION › PRIORITY ASSIGNMENT). Every roll is a `force_generation` roll whose
 //! `detail` names the table.
 

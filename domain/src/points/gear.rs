@@ -1,5 +1,5 @@
 //! Gear vocabulary that only the point value system prices: weapon traits, munitions, grenades,
-//! gadgets, bots, armour add-ons, powered-armour upgrades and the abilities (RULES.md §1.6, §1.7,
+//! gadgets, bots, armour add-ons, powered-armour upgrades and the abilities (docs/rules.md §1.6, §1.7,
 //! §1.10, §1.13 › Abilities, §4.3; S000 › POINT VALUE SYSTEM › Basic weapon traits, Support
 //! weapon traits, HEAVY WEAPON TRAITS, HEAVY WEAPON MUNITIONS, AUTOCANNON MUNITIONS, GADGETS, GEAR,
 //! ABILITIES, POWERED ARMOUR SQUADS). Each enumeration carries its price table as data.
@@ -8,7 +8,7 @@ use crate::kit::{HeavyWeapon, SupportWeapon};
 use crate::named_enum;
 
 named_enum! {
-    /// A weapon trait (RULES.md §1.10); priced per small arm, per support weapon or per heavy
+    /// A weapon trait (docs/rules.md §1.10); priced per small arm, per support weapon or per heavy
     /// weapon.
     pub enum WeaponTrait("weapon_trait") {
         /// +0.5 / +1.75 / +6.
@@ -125,7 +125,7 @@ pub fn takes_auto_cannon_rounds(weapon: HeavyWeapon) -> bool {
 }
 
 named_enum! {
-    /// Heavy-weapon munitions and auto-cannon rounds (RULES.md §1.10). Hypertech and Ultratech
+    /// Heavy-weapon munitions and auto-cannon rounds (docs/rules.md §1.10). Hypertech and Ultratech
     /// are their own +3 / +4; list the two or three combined types beside them.
     pub enum Munition("munition") {
         /// +5.
@@ -174,7 +174,7 @@ named_enum! {
 }
 
 impl Munition {
-    /// Points per unit (RULES.md §1.10).
+    /// Points per unit (docs/rules.md §1.10).
     pub fn points(self) -> f64 {
         use Munition::*;
         match self {
@@ -198,7 +198,7 @@ impl Munition {
 }
 
 named_enum! {
-    /// Grenades, priced per unit (RULES.md §1.10).
+    /// Grenades, priced per unit (docs/rules.md §1.10).
     pub enum Grenade("grenade") {
         /// +3.
         Haze = "haze",
@@ -227,7 +227,7 @@ impl Grenade {
 }
 
 named_enum! {
-    /// Gadgets (RULES.md §1.10). Jammers are priced by rating through `Unit::jammer_rating`.
+    /// Gadgets (docs/rules.md §1.10). Jammers are priced by rating through `Unit::jammer_rating`.
     pub enum Gadget("gadget") {
         /// +10 per projector (list it once per projector).
         FieldProjector = "field_projector",
@@ -265,13 +265,13 @@ impl Gadget {
     }
 }
 
-/// Jammers: +3 per rating per unit (RULES.md §1.10).
+/// Jammers: +3 per rating per unit (docs/rules.md §1.10).
 pub const JAMMER_POINTS_PER_RATING: f64 = 3.0;
 /// The highest jammer rating.
 pub const JAMMER_MAX_RATING: u8 = 3;
 
 named_enum! {
-    /// Bots (RULES.md §1.10). A Gun-Bot's weapon is priced through the unit's heavy weapons.
+    /// Bots (docs/rules.md §1.10). A Gun-Bot's weapon is priced through the unit's heavy weapons.
     pub enum Bot("bot") {
         /// +7.
         MedBot = "med_bot",
@@ -302,7 +302,7 @@ impl Bot {
 pub const HOVER_BOT_UPGRADE_POINTS: f64 = 2.0;
 
 named_enum! {
-    /// Suits worn over armour, priced per figure (RULES.md §1.6).
+    /// Suits worn over armour, priced per figure (docs/rules.md §1.6).
     pub enum ArmourAddon("armour_addon") {
         /// +2.
         DazzleSuit = "dazzle_suit" ["dazzle"],
@@ -325,7 +325,7 @@ impl ArmourAddon {
 }
 
 named_enum! {
-    /// Powered-armour upgrades, priced per figure (RULES.md §4.3).
+    /// Powered-armour upgrades, priced per figure (docs/rules.md §4.3).
     pub enum PoweredArmourUpgrade("powered_armour_upgrade") {
         /// +3.
         SoldierBoysLight = "soldier_boys_light",
@@ -365,7 +365,7 @@ impl PoweredArmourUpgrade {
 pub const LINKED_WEAPONS_POINTS: f64 = 1.0;
 
 named_enum! {
-    /// Abilities: costed like traits but not traits (RULES.md §1.13 › Abilities).
+    /// Abilities: costed like traits but not traits (docs/rules.md §1.13 › Abilities).
     pub enum Ability("ability") {
         /// ×1.3.
         DropTroops = "drop_troops",
@@ -385,7 +385,7 @@ impl Ability {
 }
 
 named_enum! {
-    /// Vehicle properties (RULES.md §1.11). The source prices none of them: free unless the
+    /// Vehicle properties (docs/rules.md §1.11). The source prices none of them: free unless the
     /// campaign agrees a house table (F17). Not the trait or personality of the same name (F18).
     pub enum VehicleProperty("vehicle_property") {
         /// Advanced Targeting System.
@@ -432,7 +432,7 @@ named_enum! {
 }
 
 named_enum! {
-    /// Vehicle fire control (RULES.md §1.11); unpriced in the source (F17).
+    /// Vehicle fire control (docs/rules.md §1.11); unpriced in the source (F17).
     pub enum FireControl("fire_control") {
         /// Primitive.
         Primitive = "primitive",

@@ -1,4 +1,4 @@
-//! The point value system (RULES.md §4.3 with F11–F17; S000 › POINT VALUE SYSTEM): what a unit,
+//! The point value system (docs/rules.md §4.3 with F11–F17; S000 › POINT VALUE SYSTEM): what a unit,
 //! a platoon and a force are worth.
 //!
 //! ```text

@@ -1,5 +1,5 @@
 //! The multipliers applied after the Quality/Resolve factor: traits (with the options of the
-//! traits that have several prices), abilities and "no ranged attacks" (RULES.md §1.13, §4.3,
+//! traits that have several prices), abilities and "no ranged attacks" (docs/rules.md §1.13, §4.3,
 //! F16; S000 › POINT VALUE SYSTEM › ABILITIES, UNIT TRAITS, NO RANGED ATTACKS).
 //!
 //! Readings taken here, where the text gives no number:
@@ -17,7 +17,7 @@ use crate::traits::Trait;
 /// The ×0.7 for a unit with no ranged attacks at all.
 pub const NO_RANGED_ATTACKS_MULTIPLIER: f64 = 0.7;
 
-/// Options of the traits that have more than one price (RULES.md §1.13).
+/// Options of the traits that have more than one price (docs/rules.md §1.13).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct TraitOptions {

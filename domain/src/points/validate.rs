@@ -1,4 +1,4 @@
-//! Gear the point value system cannot price, reported as problems with dotted paths (RULES.md
+//! Gear the point value system cannot price, reported as problems with dotted paths (docs/rules.md
 //! §1.6, §1.10): weapon traits outside their price column or on weapons the unit does not have,
 //! munitions without a weapon that fires them, a cold suit over powered armour. It complements
 //! [`crate::validation::unit_problems`], which already checks the powered-armour-only kit, the

@@ -1,5 +1,5 @@
 //! Step 6 – contact markers: True markers (S14), Dummy markers with every modifier (S1, S12,
-//! S13), who places first, and the placement in batches of five (S15) (RULES.md §3.6;
+//! S13), who places first, and the placement in batches of five (S15) (docs/rules.md §3.6;
 //! S000 › SCENARIO GENERATION › Deploy Contact Markers; NIGHT FIGHTING; TECHNOLOGY › HOLO
 //! PROJECTORS).
 

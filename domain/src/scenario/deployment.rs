@@ -1,4 +1,4 @@
-//! Step 4 – deployment zones and field defences, with the Light Bunker swap (RULES.md §3.4,
+//! Step 4 – deployment zones and field defences, with the Light Bunker swap (docs/rules.md §3.4,
 //! §3.9, §3.10 Hold, S2, S19, S21; S000 › SCENARIO GENERATION › Set up Terrain › DEPLOYMENT ZONES).
 
 use serde::{Deserialize, Serialize};

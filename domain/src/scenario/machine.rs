@@ -1,4 +1,4 @@
-//! The scenario as a state machine (RULES.md §3.0–§3.12; S000 › SCENARIO GENERATION).
+//! The scenario as a state machine (docs/rules.md §3.0–§3.12; S000 › SCENARIO GENERATION).
 //!
 //! The states are the steps that wait for a player: `orders` (steps 1–3), `mission_bonuses`
 //! (step 5's +1s, S8), `mission_choice` (a tie, S9), `recon` (step 7) and `ready`. Everything
@@ -85,7 +85,7 @@ pub struct ScenarioConfig {
     /// One-shot generation: ties are picked by a `mission_tie` die and step 7 is not played (the
     /// RP are reported for the players to spend at the table).
     pub one_shot: bool,
-    /// The battle is fought at night: each side adds 1d6 dummy markers (RULES.md §3.6; a
+    /// The battle is fought at night: each side adds 1d6 dummy markers (docs/rules.md §3.6; a
     /// `night_fighting` roll per side). Off by default.
     pub night_fighting: bool,
 }

@@ -1,6 +1,6 @@
 //! Step 5 – Determine Missions: the MISSION TABLE, the "+1 to any two missions" bonuses (S8),
 //! mission totals, ties (S9), Escalating Engagement (S10) and the MISSION DETAILS bonuses granted
-//! at step 5 (S12) (RULES.md §3.5, §3.10; S000 › SCENARIO GENERATION › Determine Missions;
+//! at step 5 (S12) (docs/rules.md §3.5, §3.10; S000 › SCENARIO GENERATION › Determine Missions;
 //! S000 › MISSION DETAILS).
 //!
 //! [`mission_modifier`] and [`MISSION_TABLE`] are public so that exact odds can be computed from
@@ -26,7 +26,7 @@ pub struct MissionRow {
     pub attitude: Option<(Attitude, i32)>,
 }
 
-/// The MISSION TABLE (RULES.md §3.5), in table order.
+/// The MISSION TABLE (docs/rules.md §3.5), in table order.
 pub const MISSION_TABLE: [MissionRow; 8] = [
     MissionRow {
         mission: Mission::Assault,
@@ -163,7 +163,7 @@ pub fn resolve_missions(a: Mission, b: Mission) -> (Mission, Mission, bool) {
     }
 }
 
-/// What a mission's bonus gives the force for this battle only (RULES.md §3.10, C21).
+/// What a mission's bonus gives the force for this battle only (docs/rules.md §3.10, C21).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MissionBonus {
     /// Traits to give to one unit or split between two.
@@ -176,7 +176,7 @@ pub struct MissionBonus {
     pub sniper: bool,
 }
 
-/// One row of MISSION DETAILS (RULES.md §3.10).
+/// One row of MISSION DETAILS (docs/rules.md §3.10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MissionDetail {
     /// The mission.
@@ -195,7 +195,7 @@ pub struct MissionDetail {
     pub sniper: bool,
 }
 
-/// MISSION DETAILS (RULES.md §3.10), Escalating Engagement last.
+/// MISSION DETAILS (docs/rules.md §3.10), Escalating Engagement last.
 pub const MISSION_DETAILS: [MissionDetail; 9] = [
     MissionDetail {
         mission: Mission::Assault,

@@ -1,4 +1,4 @@
-//! Scenario generation (RULES.md §3, §6.2 S1–S30; S000 › SCENARIO GENERATION, MISSION DETAILS,
+//! Scenario generation (docs/rules.md §3, §6.2 S1–S30; S000 › SCENARIO GENERATION, MISSION DETAILS,
 //! PRE BATTLE EVENTS, UNCONTROLLED FORCES).
 //!
 //! The pure building blocks live in one module per rule; [`machine`] strings them together as a

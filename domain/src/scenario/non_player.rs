@@ -1,6 +1,6 @@
 //! Non-player forces: the scenario amendments for an uncontrolled side — random stance and
 //! attitude, automatic recon (S25, S29), marker dispersion (S26) and automatic blocks (S28)
-//! (RULES.md §3.12; S000 › UNCONTROLLED FORCES › SCENARIO GENERATION).
+//! (docs/rules.md §3.12; S000 › UNCONTROLLED FORCES › SCENARIO GENERATION).
 
 use serde::{Deserialize, Serialize};
 

@@ -1,6 +1,6 @@
 //! Step 4 – the six objective markers: one per player in each third of the table, the edge
 //! winner placing first and the players alternating (S7); after step 5 each objective says which
-//! mission needs it (RULES.md §3.4, §3.10, S7, S30; S000 › SCENARIO GENERATION › Set up Terrain;
+//! mission needs it (docs/rules.md §3.4, §3.10, S7, S30; S000 › SCENARIO GENERATION › Set up Terrain;
 //! MISSION DETAILS).
 
 use std::collections::BTreeMap;

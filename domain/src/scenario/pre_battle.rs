@@ -1,6 +1,6 @@
 //! PRE BATTLE EVENTS (optional): 1d6 per squad, vehicle, weapons team, off-board support unit and
 //! independent character; on a 6, 1d6 on the unit type's table; snipers use Infantry, psionics
-//! Character (S24); effects last for the battle only (C21) (RULES.md §3.11;
+//! Character (S24); effects last for the battle only (C21) (docs/rules.md §3.11;
 //! S000 › PRE BATTLE EVENTS).
 
 use serde::{Deserialize, Serialize};

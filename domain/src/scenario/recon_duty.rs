@@ -1,5 +1,5 @@
 //! Recon duty: which units may be sent (step 3) and the return roll that decides their fate
-//! (step 6) (RULES.md §3.3, §3.6, S4, S5, S12, S19, C2;
+//! (step 6) (docs/rules.md §3.3, §3.6, S4, S5, S12, S19, C2;
 //! S000 › SCENARIO GENERATION › Determine Recon Points, Deploy Contact Markers).
 
 use std::collections::BTreeSet;

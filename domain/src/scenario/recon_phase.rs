@@ -1,6 +1,6 @@
 //! Step 7 – Spend Recon Points: turns, Move / Reveal / Block at 1 RP each, Blocks as reactions
 //! that can themselves be blocked, passes, the end of the step and lost leftovers (S16), and the
-//! non-player force's automatic Blocks (S28) (RULES.md §3.7, §3.12;
+//! non-player force's automatic Blocks (S28) (docs/rules.md §3.7, §3.12;
 //! S000 › SCENARIO GENERATION › Spend Recon Points; UNCONTROLLED FORCES › SCENARIO GENERATION).
 //!
 //! The service keeps the books, not the table: marker positions, the 12" auto-reveal (S17) and

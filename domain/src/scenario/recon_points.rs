@@ -1,4 +1,4 @@
-//! Step 3 – Recon Points: the RECON POINTS TABLE (RULES.md §3.3, §3.9, C12;
+//! Step 3 – Recon Points: the RECON POINTS TABLE (docs/rules.md §3.3, §3.9, C12;
 //! S000 › SCENARIO GENERATION › Determine Recon Points).
 
 use crate::orders::{Attitude, Stance};

@@ -1,6 +1,6 @@
 //! The stance and attitude effects that are not RP, zones, markers or field defences: the
 //! Offensive stance's artillery calls (S20) and the Aggressive attitude's Under Fire ignores
-//! (RULES.md §3.1, §3.2, §3.9, S19, S20; S000 › SCENARIO GENERATION › Select a Stance, Select an
+//! (docs/rules.md §3.1, §3.2, §3.9, S19, S20; S000 › SCENARIO GENERATION › Select a Stance, Select an
 //! Attitude). They still apply in an Escalating Engagement (S19).
 
 use crate::orders::{Attitude, Stance};

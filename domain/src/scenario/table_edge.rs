@@ -1,5 +1,5 @@
 //! Step 4 – the table-edge roll: 1d6 + RP each, highest chooses, ties re-rolled (S6); a player
-//! facing a non-player force that wins deploys on a random edge (S27) (RULES.md §3.4, §3.12;
+//! facing a non-player force that wins deploys on a random edge (S27) (docs/rules.md §3.4, §3.12;
 //! S000 › SCENARIO GENERATION › Set up Terrain; UNCONTROLLED FORCES › SCENARIO GENERATION).
 
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! What each viewer may see of a scenario (RULES.md §3.0 "Secret?" column, S8, S11, S19;
+//! What each viewer may see of a scenario (docs/rules.md §3.0 "Secret?" column, S8, S11, S19;
 //! API.md › Scenario generation `GET .../scenario`).
 //!
 //! A side sees itself in full. Of the other side it sees: stance, attitude and RP once orders
@@ -211,7 +211,7 @@ pub struct ScenarioView {
     /// In `recon`: turn or block.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recon_prompt: Option<ReconPrompt>,
-    /// The battle is fought at night (RULES.md §3.6: +1d6 dummy markers per side).
+    /// The battle is fought at night (docs/rules.md §3.6: +1d6 dummy markers per side).
     #[serde(default)]
     pub night_fighting: bool,
     /// Both sides play Escalating Engagement (S10).

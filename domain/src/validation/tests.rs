@@ -812,7 +812,7 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
-    /// The post-battle sequence (RULES.md §2.3) keeps a valid roster valid, whatever the losses
+    /// The post-battle sequence (docs/rules.md §2.3) keeps a valid roster valid, whatever the losses
     /// and dice: a cross-check of C6/C9/C16 between the campaign rules and the validation.
     #[test]
     fn the_post_battle_sequence_keeps_a_roster_valid(
@@ -834,7 +834,8 @@ proptest! {
                 let damage = ["damaged", "destroyed"].get(usize::from(damage)).copied();
                 losses.push(serde_json::json!({"unit_id": unit.id, "vehicle_damage": damage}));
             } else {
-                let lost = unit.strength * share / 100;
+                // A wiped-out unit lost every figure (C4); the result check refuses anything else.
+                let lost = if wiped && share > 0 { unit.strength } else { unit.strength * share / 100 };
                 losses.push(serde_json::json!({
                     "unit_id": unit.id, "figures_lost": lost, "eliminated": wiped && lost > 0
                 }));

@@ -20,7 +20,7 @@ pub struct CreateBattleRequest {
     /// Exactly two sides; at least one is a stored force of this campaign.
     pub sides: Vec<Side>,
     /// The battle is fought at night: each side's contact markers get 1d6 more dummies
-    /// (RULES.md §3.6), rolled as step `night_fighting` with the side's force id as subject.
+    /// (docs/rules.md §3.6), rolled as step `night_fighting` with the side's force id as subject.
     /// Default false.
     #[serde(default)]
     pub night_fighting: bool,

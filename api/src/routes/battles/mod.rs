@@ -1,4 +1,4 @@
-//! Routes for battles, results and the post-battle sequence (API.md › Battles; RULES.md §2;
+//! Routes for battles, results and the post-battle sequence (API.md › Battles; docs/rules.md §2;
 //! issue 6), under `/api/v1`. Handlers live one per file in this directory and are registered
 //! in [`configure`]; this module holds what they share: the response shapes, the access checks
 //! and [`idempotent`], the `Idempotency-Key` wrapper every battle POST runs in.
@@ -85,7 +85,7 @@ pub struct Side {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub force_id: Option<String>,
     /// The non-player force's description, for a non-player side: optional `name`, `stance`
-    /// and `attitude` (rolled when absent, RULES.md §3.12) and an inline force (`platoons`,
+    /// and `attitude` (rolled when absent, docs/rules.md §3.12) and an inline force (`platoons`,
     /// `units`) as in `POST /scenarios`; any other field is refused. A chosen `stance` and
     /// `attitude` are left out of what battle reads, lists and the timeline show until the
     /// scenario reveals them (when orders close) or the battle has a result; a referee sees
@@ -160,7 +160,7 @@ pub struct BattleResponse {
     /// The organiser's voids and reopenings, oldest first (a reopening keeps the result and
     /// the rolls it discarded).
     pub corrections: Vec<battles::Correction>,
-    /// The battle is fought at night (RULES.md §3.6: each side adds 1d6 dummy markers).
+    /// The battle is fought at night (docs/rules.md §3.6: each side adds 1d6 dummy markers).
     pub night_fighting: bool,
     /// Optimistic-concurrency version.
     pub version: i64,
@@ -230,7 +230,7 @@ impl BattleResponse {
     }
 
     /// Drops `stance` and `attitude` from a non-player side's description while the battle's
-    /// scenario has not revealed them (RULES.md §3.0: secret until steps 4–5, which the
+    /// scenario has not revealed them (docs/rules.md §3.0: secret until steps 4–5, which the
     /// workflow runs when orders close); a battle with a result shows them.
     pub fn hide_non_player_choices(&mut self) {
         let revealed = self.state != states::SCENARIO

@@ -1,5 +1,5 @@
 //! `POST /api/v1/battles/{battle_id}/result`: the outcome and per-unit losses (API.md ›
-//! Battles; RULES.md C2–C4, C16). Either side's owner or the organiser records it.
+//! Battles; docs/rules.md C2–C4, C16). Either side's owner or the organiser records it.
 //!
 //! The losses are checked against each player force's roster as it stands now, which becomes
 //! that force's "battle start" snapshot for its post-battle sequence. The result is `pending`

@@ -36,7 +36,7 @@ pub struct StandingRow {
     pub losses: i64,
     /// Campaign points earned.
     pub campaign_points: i64,
-    /// The roster's current points value (RULES.md §4.3, two decimals).
+    /// The roster's current points value (docs/rules.md §4.3, two decimals).
     pub roster_points: f64,
 }
 
@@ -53,7 +53,7 @@ pub struct StandingsResponse {
 }
 
 /// The standings rows of a campaign: every force that is not archived, with zeros until it has
-/// fought. Battle figures count `complete` battles only (every player side finalized, RULES.md
+/// fought. Battle figures count `complete` battles only (every player side finalized, docs/rules.md
 /// C20: the outcome is recorded, it has no mechanical effect; void battles never count);
 /// campaign points are the points earned in the force's ledger, those of void battles
 /// excluded; roster points are the roster's current value (§4.3).

@@ -1,5 +1,5 @@
 //! `POST /api/v1/campaigns/{campaign_id}/forces/generate`: basic or advanced force generation
-//! (RULES.md §4.1, §4.2; S000 › BUILDING BASIC FORCES, ADVANCED FORCE GENERATION) with the
+//! (docs/rules.md §4.1, §4.2; S000 › BUILDING BASIC FORCES, ADVANCED FORCE GENERATION) with the
 //! player's choices and server or entered dice; the result is stored as a force owned by the
 //! caller, its roll log in the first history entry.
 //!
@@ -53,7 +53,7 @@ pub struct GenerateForceResponse {
 #[derive(Debug, ToSchema)]
 #[expect(dead_code, reason = "schema only")]
 pub struct GenerateForceRequest {
-    /// `basic` (RULES.md §4.1) or `advanced` (§4.2).
+    /// `basic` (docs/rules.md §4.1) or `advanced` (§4.2).
     method: String,
     /// Platoons (1–8).
     platoons: u32,
@@ -61,7 +61,7 @@ pub struct GenerateForceRequest {
     name: Option<String>,
     /// Basic: `attacker`, `variation`, `enhancements`, `limitations`, `options`. Advanced:
     /// `priorities` (points per category, summing to the allowance), `declarations`,
-    /// `additional_changes`, `award_squads`, `options`. See RULES.md §4.
+    /// `additional_changes`, `award_squads`, `options`. See docs/rules.md §4.
     #[schema(value_type = Object)]
     choices: Option<Value>,
     /// Player-entered dice: `{"force_generation": {"<subject>": [values]}}`; subjects are

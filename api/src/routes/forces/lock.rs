@@ -1,5 +1,5 @@
 //! Rosters locked after play (the campaign setting `lock_rosters_after_play`): once a force has
-//! fought, its ratings move through the post-battle sequence (RULES.md §2), not through edits.
+//! fought, its ratings move through the post-battle sequence (docs/rules.md §2), not through edits.
 //! An edit that raises a unit's Quality, Resolve, strength, establishment or points, or adds a
 //! unit, needs the organiser; lowering, renaming and fixing typos stay free.
 

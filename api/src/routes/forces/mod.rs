@@ -1,8 +1,8 @@
-//! Forces (rosters, API.md › Forces; RULES.md §1 and §4), under `/api/v1`: create, read, list,
+//! Forces (rosters, API.md › Forces; docs/rules.md §1 and §4), under `/api/v1`: create, read, list,
 //! replace, archive, history, ledger, generation, export and import.
 //!
 //! A roster is validated by [`fad_domain::validation::validate_force`] (every problem in one
-//! 422, nothing stored), its points come from [`fad_domain::points`] (RULES.md §4.3) and are
+//! 422, nothing stored), its points come from [`fad_domain::points`] (docs/rules.md §4.3) and are
 //! computed on every read, never stored or accepted. Unit ids are stable: the server assigns
 //! them on create and keeps them on every edit.
 //!
@@ -74,7 +74,7 @@ pub struct UnitSchema {
     /// `squad`, `command_squad`, `weapons_team`, `vehicle`, `character`, `sniper`, `psionic`,
     /// `off_board_artillery`.
     kind: String,
-    /// `untrained`, `conscript`, `regular`, `veteran`, `elite`, `legendary` (RULES.md §1).
+    /// `untrained`, `conscript`, `regular`, `veteran`, `elite`, `legendary` (docs/rules.md §1).
     quality: String,
     /// Resolve, or `null` when unknown (Unknown Resolve option).
     resolve: Option<String>,
@@ -112,7 +112,7 @@ pub struct UnitSchema {
     vehicle_state: Option<String>,
     /// `active` or `eliminated`.
     status: String,
-    /// Output only: the unit's points (RULES.md §4.3), computed by the server; ignored on
+    /// Output only: the unit's points (docs/rules.md §4.3), computed by the server; ignored on
     /// input.
     points: Option<f64>,
 }
@@ -239,7 +239,7 @@ pub struct UnitResponse {
     #[serde(flatten)]
     #[schema(inline, value_type = UnitSchema)]
     pub unit: Unit,
-    /// Its points (RULES.md §4.3), 2 decimals.
+    /// Its points (docs/rules.md §4.3), 2 decimals.
     pub points: f64,
 }
 
@@ -303,7 +303,7 @@ pub struct ForceResponse {
     pub owner_id: String,
     /// The force's name.
     pub name: String,
-    /// Its points (RULES.md §4.3), 2 decimals.
+    /// Its points (docs/rules.md §4.3), 2 decimals.
     pub points: f64,
     /// Platoons with their units and points.
     pub platoons: Vec<PlatoonResponse>,

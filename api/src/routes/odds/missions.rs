@@ -1,5 +1,5 @@
 //! `GET /api/v1/odds/missions?stance=…&attitude=…&bonus=…&bonus=…`: each mission's exact chance
-//! of being assigned at step 5 and the chance of a tie (RULES.md §3.5, S8, S9).
+//! of being assigned at step 5 and the chance of a tie (docs/rules.md §3.5, S8, S9).
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};

@@ -1,5 +1,5 @@
 //! Exact mission odds (issue 7 item 5), under `/api/v1`: what a stance, an attitude and a pair of
-//! +1 bonuses mean for step 5 before a player commits to them (RULES.md §3.5, S8, S9; the
+//! +1 bonuses mean for step 5 before a player commits to them (docs/rules.md §3.5, S8, S9; the
 //! enumeration is [`fad_domain::odds`]).
 //!
 //! The endpoint is public: the odds are a pure function of the MISSION TABLE and reveal nothing

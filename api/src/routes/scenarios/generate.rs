@@ -1,5 +1,5 @@
 //! Runs the one-shot generator on checked inputs: per-side entered dice with a server fallback
-//! seeded from the OS, then the optional narrative (RULES.md §3, §5).
+//! seeded from the OS, then the optional narrative (docs/rules.md §3, §5).
 
 use fad_domain::dice::{DiceError, ServerDice};
 use fad_domain::narrative::roll_narrative;

@@ -42,7 +42,7 @@ pub struct ScenarioDocument {
     pub scenario: Scenario,
     /// The sides' forces, in side order.
     pub forces: Vec<ForceRef>,
-    /// The circumstances of war, when asked for (RULES.md §5).
+    /// The circumstances of war, when asked for (docs/rules.md §5).
     #[serde(default)]
     pub narrative: Option<Narrative>,
     /// Every roll, in order.

@@ -41,7 +41,7 @@ type RawDice = BTreeMap<String, BTreeMap<String, Vec<u8>>>;
 pub struct CreateScenarioRequest {
     /// Exactly two sides; at most one non-player.
     pub sides: Vec<SideBody>,
-    /// Roll the narrative circumstances (RULES.md §5); default false.
+    /// Roll the narrative circumstances (docs/rules.md §5); default false.
     #[serde(default)]
     pub narrative: bool,
     /// Roll PRE BATTLE EVENTS (optional in the rules); default true.
@@ -50,7 +50,7 @@ pub struct CreateScenarioRequest {
     /// Make the scenario readable by an unguessable link; default false.
     #[serde(default)]
     pub share: bool,
-    /// The battle is fought at night: each side adds 1d6 dummy markers (RULES.md §3.6), rolled
+    /// The battle is fought at night: each side adds 1d6 dummy markers (docs/rules.md §3.6), rolled
     /// as step `night_fighting` (subject: the side's force id or name); default false.
     #[serde(default)]
     pub night_fighting: bool,
@@ -117,7 +117,7 @@ pub struct SideBody {
     /// Inline force: units (one platoon unless `platoons` is a number).
     #[serde(default)]
     pub units: Vec<InlineUnit>,
-    /// A non-player force (RULES.md §3.12): stance and attitude are rolled when absent.
+    /// A non-player force (docs/rules.md §3.12): stance and attitude are rolled when absent.
     #[serde(default)]
     pub non_player: bool,
     /// Step 1 (required for a player side).

@@ -1,4 +1,4 @@
-//! The sheet's SVG map of the table (RULES.md §3.4, S7; S000 › SCENARIO GENERATION): the two
+//! The sheet's SVG map of the table (docs/rules.md §3.4, S7; S000 › SCENARIO GENERATION): the two
 //! player edges, each side's deployment zone by stance, the three equal depth thirds (S7), the
 //! six objective markers in their sectors (those a visible mission needs ringed), and each
 //! side's field defences drawn in its deployment zone.

@@ -1,4 +1,4 @@
-//! The sheet's HTML: both sides' missions with their victory conditions and bonuses (RULES.md
+//! The sheet's HTML: both sides' missions with their victory conditions and bonuses (docs/rules.md
 //! §3.10, from [`fad_domain::scenario::missions::MISSION_DETAILS`]), recon points, contact
 //! markers, recon duty, pre-battle events (§3.11), the narrative circumstances (§5) if rolled,
 //! the map, and the roll log. Every value goes through maud's escaping.
@@ -211,10 +211,10 @@ pub fn render_sheet(sheet: &Sheet<'_>) -> String {
                 p class="meta" { "Generated " (created) " · " (id) " · table "
                     (map::table_width(platoons) / 12) "'×" (map::DEPTH / 12) "'" }
                 @if view.night_fighting {
-                    p class="banner" { "Night fighting: each side adds 1d6 dummy contact markers (RULES.md §3.6)." }
+                    p class="banner" { "Night fighting: each side adds 1d6 dummy contact markers (docs/rules.md §3.6)." }
                 }
                 @if view.escalating_engagement {
-                    p class="banner" { "Escalating Engagement: both sides rolled the same mission. Orders are cancelled; recon forces have collided (RULES.md §3.10, S19)." }
+                    p class="banner" { "Escalating Engagement: both sides rolled the same mission. Orders are cancelled; recon forces have collided (docs/rules.md §3.10, S19)." }
                 }
                 section {
                     (map::render(&view, &names, platoons))

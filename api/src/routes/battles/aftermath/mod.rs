@@ -1,4 +1,4 @@
-//! One player force's post-battle sequence over HTTP (RULES.md §2.1–§2.3, C1–C24; S000 ›
+//! One player force's post-battle sequence over HTTP (docs/rules.md §2.1–§2.3, C1–C24; S000 ›
 //! CAMPAIGN RULES – QUICK): `roll`, `reinforcements`, `purchases`, `finalize` and `GET`.
 //!
 //! The domain [`Aftermath`] is stored as JSON per (battle, force) with a `version`. Each step

@@ -1,5 +1,5 @@
 //! `POST /api/v1/battles/{battle_id}/aftermath/{force_id}/purchases`: the experience menu
-//! (RULES.md §2.2, C11–C14). Redoable until `finalize`; each call replaces the list. Extra
+//! (docs/rules.md §2.2, C11–C14). Redoable until `finalize`; each call replaces the list. Extra
 //! reinforcement dice join the pool; dice already rolled are kept, only new ones are rolled.
 
 use actix_web::http::StatusCode;

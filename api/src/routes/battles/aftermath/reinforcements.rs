@@ -1,5 +1,5 @@
 //! `POST /api/v1/battles/{battle_id}/aftermath/{force_id}/reinforcements`: how the pool is
-//! spent (RULES.md C9, C10: up to each unit's establishment; an optional new squad of 5–8).
+//! spent (docs/rules.md C9, C10: up to each unit's establishment; an optional new squad of 5–8).
 //! Redoable until `finalize`; each call replaces the allocation.
 
 use actix_web::http::StatusCode;

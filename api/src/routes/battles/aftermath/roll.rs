@@ -1,5 +1,5 @@
 //! `POST /api/v1/battles/{battle_id}/aftermath/{force_id}/roll`: the rolls of the post-battle
-//! sequence (RULES.md §2.1: replacements, vehicle replacements, quality loss, unknown Resolve
+//! sequence (docs/rules.md §2.1: replacements, vehicle replacements, quality loss, unknown Resolve
 //! (§4.1), resolve change, the 2d6 reinforcement pool; and 2 × P campaign points), with entered
 //! or server dice, one step per request in the order of the table or all that remain at once.
 //! Each step is rolled once.

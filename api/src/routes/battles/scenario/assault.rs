@@ -1,5 +1,5 @@
 //! `POST /api/v1/battles/{battle_id}/scenario/assault-target`: a side whose mission is Assault
-//! declares which of its two far objectives is the target (RULES.md §3.10 Assault, S11). Once,
+//! declares which of its two far objectives is the target (docs/rules.md §3.10 Assault, S11). Once,
 //! any time after missions are assigned while the battle has no result; it does not hold up the
 //! steps. The target is as secret as the mission: the opponent, integration keys and the
 //! battle's public views see neither until the rules reveal the mission.

@@ -1,5 +1,5 @@
 //! `POST /api/v1/battles/{battle_id}/scenario/mission-choice`: a side whose highest mission
-//! totals tie picks one of the tied missions (RULES.md §3.5, S9; no re-roll). Once every side's
+//! totals tie picks one of the tied missions (docs/rules.md §3.5, S9; no re-roll). Once every side's
 //! mission is settled the service assigns missions (Escalating Engagement when both are the
 //! same, S10), grants the bonuses (S12) and runs step 6.
 

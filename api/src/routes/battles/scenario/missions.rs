@@ -1,5 +1,5 @@
 //! `POST /api/v1/battles/{battle_id}/scenario/mission-bonuses`: a side's optional +1 to two
-//! different missions (RULES.md §3.5, S8), secret, after stances and attitudes are revealed.
+//! different missions (docs/rules.md §3.5, S8), secret, after stances and attitudes are revealed.
 //! When every player side has given its bonuses (`[]` for none) the service rolls 1d6 per
 //! mission per side; a side whose top totals tie is then asked for a `mission-choice` (S9).
 

@@ -1,4 +1,4 @@
-//! A battle's scenario workflow (issue 7 items 1–3; API.md › Scenario generation; RULES.md §3):
+//! A battle's scenario workflow (issue 7 items 1–3; API.md › Scenario generation; docs/rules.md §3):
 //! `GET /battles/{id}/scenario`, the four `POST /battles/{id}/scenario/…` steps, the Assault
 //! target declaration and the per-side
 //! printable sheet, driven by the domain state machine ([`fad_domain::scenario::Scenario`]).
@@ -76,7 +76,7 @@ pub const ENTERABLE_STEPS: [RollStep; 8] = [
 ];
 
 /// The steps a player may enter dice for on behalf of a battle's non-player side (the players
-/// roll for it at the table, RULES.md §3.12), subject `non_player` unless a unit, platoon or
+/// roll for it at the table, docs/rules.md §3.12), subject `non_player` unless a unit, platoon or
 /// mission is named.
 pub const NON_PLAYER_STEPS: [RollStep; 13] = [
     RollStep::NightFighting,
@@ -496,7 +496,7 @@ pub async fn submit<S: Submission>(
         if doc.scenario.sides[side].is_non_player() {
             return Err(ApiError::validation(
                 "force_id",
-                "the non-player side acts by the rules of RULES.md §3.12 and takes no input",
+                "the non-player side acts by the rules of docs/rules.md §3.12 and takes no input",
             ));
         }
         let acting = acting_sides(conn, &access, &doc.scenario)?;
@@ -675,7 +675,7 @@ impl utoipa::PartialSchema for NonPlayerDiceEntries {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
         dice_schema(
             &NON_PLAYER_STEPS,
-            "Dice rolled at the table for the non-player side (RULES.md §3.12): step → subject → values.",
+            "Dice rolled at the table for the non-player side (docs/rules.md §3.12): step → subject → values.",
         )
     }
 }

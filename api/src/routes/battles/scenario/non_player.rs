@@ -1,4 +1,4 @@
-//! A battle's non-player side (API.md › Battles `{non_player: {...}}`; RULES.md §3.12) as the
+//! A battle's non-player side (API.md › Battles `{non_player: {...}}`; docs/rules.md §3.12) as the
 //! scenario needs it: an optional `name`, `stance` and `attitude` (rolled when absent) and an
 //! optional inline force (`platoons` and `units`, as in the one-shot generator). Without units
 //! the force is P empty platoons (P = `platoons` as a number, default 1): its markers are then
@@ -20,7 +20,7 @@ pub const NON_PLAYER_ID: &str = "non_player";
 const DEFAULT_NAME: &str = "Non-player force";
 
 /// A battle's non-player side: optional `name`, `stance` and `attitude` (rolled when absent,
-/// RULES.md §3.12) and an optional inline force (`platoons`, `units`) as in `POST /scenarios`.
+/// docs/rules.md §3.12) and an optional inline force (`platoons`, `units`) as in `POST /scenarios`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct NonPlayerBody {
     /// Its name (default "Non-player force").

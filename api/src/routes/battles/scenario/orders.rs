@@ -1,5 +1,5 @@
 //! `POST /api/v1/battles/{battle_id}/scenario/orders`: a side's secret steps 1–3 (stance,
-//! attitude, recon duty; RULES.md §3.1–§3.3, S4). Resubmitting before every player side has
+//! attitude, recon duty; docs/rules.md §3.1–§3.3, S4). Resubmitting before every player side has
 //! given orders replaces the earlier orders; afterwards 409. When the last orders arrive the
 //! service runs steps 3–4 (RP, the table-edge roll with re-rolled ties, deployment zones, field
 //! defences, objectives) and the non-player side's automatic choices (§3.12).
@@ -33,7 +33,7 @@ pub struct OrdersRequest {
     /// Step 2.
     #[schema(value_type = AttitudeName)]
     pub attitude: Attitude,
-    /// Step 3: units on recon duty (RULES.md §3.3 eligibility, S4).
+    /// Step 3: units on recon duty (docs/rules.md §3.3 eligibility, S4).
     #[serde(default)]
     pub recon_unit_ids: Vec<String>,
     /// S14: units deploying attached to or embarked in another unit (they share its marker).

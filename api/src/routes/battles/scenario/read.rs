@@ -1,5 +1,5 @@
 //! `GET /api/v1/battles/{battle_id}/scenario`: the scenario as the caller may see it (API.md;
-//! RULES.md §3.0 "Secret?", S11): the sides it acts for in full, the rest as far as the rules
+//! docs/rules.md §3.0 "Secret?", S11): the sides it acts for in full, the rest as far as the rules
 //! have revealed, with the roll log filtered the same way.
 
 use actix_web::{get, web};

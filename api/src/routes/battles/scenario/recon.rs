@@ -1,5 +1,5 @@
 //! `POST /api/v1/battles/{battle_id}/scenario/recon-actions`: step 7, spending recon points
-//! (RULES.md §3.7, S16–S18, S28). On its turn a side plays `move` (up to two friendly markers,
+//! (docs/rules.md §3.7, S16–S18, S28). On its turn a side plays `move` (up to two friendly markers,
 //! 6" each) or `reveal` (one enemy marker), or `pass`es; when the opponent spends an RP the
 //! service asks the other side (`recon_prompt: "block"`) to `block` (1d6, 4+; a successful
 //! Block can itself be blocked) or `pass`. A non-player side blocks automatically (S28). The

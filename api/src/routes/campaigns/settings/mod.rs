@@ -1,4 +1,4 @@
-//! The campaign settings as HTTP types: RULES.md §6 config items (house rules) plus service
+//! The campaign settings as HTTP types: docs/rules.md §6 config items (house rules) plus service
 //! settings, and their two endpoints.
 //!
 //! The house-rule types mirror [`fad_domain::house_rules`] (the domain crate carries no OpenAPI
@@ -60,7 +60,7 @@ pub enum MoraleModifierSetting {
     PerSuccess,
 }
 
-/// The house rules of a campaign (RULES.md §6 config items). Every field is optional in a
+/// The house rules of a campaign (docs/rules.md §6 config items). Every field is optional in a
 /// request and defaults to the settled reading.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(default, deny_unknown_fields)]
@@ -169,7 +169,7 @@ impl From<HouseRulesBody> for HouseRules {
 pub struct SettingsResponse {
     /// The campaign's version; send it (or `If-Match`) with a change.
     pub version: i64,
-    /// House rules (RULES.md §6).
+    /// House rules (docs/rules.md §6).
     pub house_rules: HouseRulesBody,
     /// Whether a reported battle result waits for the other side or the organiser to confirm it.
     pub results_need_confirmation: bool,

@@ -24,7 +24,7 @@ use super::{HouseRulesBody, SettingsResponse};
 pub struct UpdateSettingsRequest {
     /// The version the change is based on. Required unless `If-Match` is sent.
     pub version: Option<i64>,
-    /// House rules (RULES.md §6).
+    /// House rules (docs/rules.md §6).
     #[serde(default)]
     pub house_rules: HouseRulesBody,
     /// Whether results wait for confirmation (default true).
