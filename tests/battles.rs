@@ -61,18 +61,7 @@ impl Table {
     }
 }
 
-pub(crate) fn unit_id(force: &Value, name: &str) -> String {
-    force["platoons"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|p| p["units"].as_array().unwrap())
-        .find(|u| u["name"] == name)
-        .unwrap_or_else(|| panic!("no unit {name}"))["id"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
+pub(crate) use crate::common::unit_id;
 
 pub(crate) fn unit<'a>(roster: &'a Value, name: &str) -> &'a Value {
     roster["platoons"]

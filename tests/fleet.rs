@@ -182,19 +182,7 @@ pub fn edit_body(force: &Value, name: &str, bravo: u64) -> Value {
     body
 }
 
-/// The id of the unit called `name` in a force or roster.
-pub fn unit_id(force: &Value, name: &str) -> String {
-    force["platoons"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|p| p["units"].as_array().unwrap())
-        .find(|u| u["name"] == name)
-        .unwrap_or_else(|| panic!("no unit {name} in {force}"))["id"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
+pub use crate::common::unit_id;
 
 /// Creates a battle (state `scenario`) between `forces` (one force: against a non-player
 /// force); returns its id.

@@ -1,8 +1,8 @@
 //! The Fast And Dirty (FAD 5th edition) campaign, scenario and force rules as pure Rust.
 //!
 //! No I/O, no database, no clock: dice come in through [`dice::Dice`] and every roll is logged.
-//! `../shared/docs/rules.md` restates the rules (S000 = the FAD 5th edition text); each module cites
-//! the section it implements.
+//! `docs/rules.md` (served as `/rules`) restates the rules as this crate applies them; each
+//! module cites the section or reading id it implements.
 
 pub mod campaign;
 pub mod dice;
