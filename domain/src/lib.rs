@@ -10,6 +10,7 @@ pub mod forcegen;
 pub mod house_rules;
 pub mod kit;
 pub mod ladder;
+pub mod lifecycle;
 pub mod names;
 pub mod narrative;
 pub mod odds;

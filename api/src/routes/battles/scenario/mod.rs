@@ -31,6 +31,7 @@ pub mod recon;
 pub mod sheet;
 pub mod versions;
 
+use fad_domain::lifecycle::BattleState;
 use std::collections::BTreeMap;
 
 use actix_web::http::StatusCode;
@@ -53,7 +54,7 @@ use crate::routes::scenarios::generate::os_seed;
 use crate::store::{self, battle_scenarios, battles, campaigns};
 
 use super::{
-    Side, authorize_battle, idempotency_key, idempotent, lock_battle_quietly, states, to_value,
+    Side, authorize_battle, idempotency_key, idempotent, lock_battle_quietly, to_value,
     touch_battle,
 };
 
@@ -506,7 +507,7 @@ pub async fn submit<S: Submission>(
                     .to_owned(),
             ));
         }
-        if battle.state != states::SCENARIO {
+        if battle.state != BattleState::Scenario {
             return Err(ApiError::Conflict(
                 "The battle has a result: its scenario is closed.".to_owned(),
             ));
