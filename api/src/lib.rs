@@ -14,6 +14,7 @@ pub mod extract;
 pub mod middleware;
 pub mod openapi;
 pub mod paging;
+pub mod precondition;
 pub mod probe;
 pub mod quota;
 pub mod routes;

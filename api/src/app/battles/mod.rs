@@ -10,9 +10,12 @@
 pub mod aftermath;
 pub mod corrections;
 pub mod create;
+#[cfg(test)]
+mod golden;
 pub mod lifecycle;
 pub mod reads;
 pub mod result;
+pub mod scenario;
 pub mod timeline;
 
 use chrono::{DateTime, Utc};
@@ -23,7 +26,7 @@ use utoipa::ToSchema;
 use crate::auth::{Caller, CampaignAccess, Need, campaign_access};
 use crate::db::Db;
 use crate::error::ApiError;
-use crate::routes::battles::scenario;
+
 use crate::store::{aftermath as rows, battles};
 
 fn internal(e: impl std::fmt::Display) -> ApiError {

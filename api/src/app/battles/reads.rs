@@ -9,10 +9,10 @@ use crate::AppState;
 use crate::auth::{Caller, Need, campaign_access};
 use crate::error::ApiError;
 use crate::paging::Keyset;
-use crate::routes::battles::scenario;
+
 use crate::store::{CreatedKey, aftermath as rows, battle_scenarios, battles};
 
-use super::{BattleResponse, authorize_battle};
+use super::{BattleResponse, authorize_battle, scenario};
 
 /// A page of a campaign's battles.
 #[derive(Debug, Serialize, ToSchema)]

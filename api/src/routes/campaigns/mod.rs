@@ -11,13 +11,13 @@ pub mod settings;
 pub mod standings;
 pub mod update;
 
-use actix_web::http::header::{ETag, EntityTag, HeaderMap, IF_MATCH};
+use actix_web::http::header::{ETag, EntityTag};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::error::{ApiError, FieldError};
+use crate::error::ApiError;
 use crate::store::campaigns::Campaign;
 use crate::store::memberships::Role;
 
@@ -91,56 +91,7 @@ pub fn etag(version: i64) -> ETag {
     ETag(EntityTag::new_strong(version.to_string()))
 }
 
-/// The version an edit is based on: the body's `version` and/or `If-Match: "<n>"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Precondition {
-    /// `version` from the body.
-    pub version: Option<i64>,
-    /// The version named by `If-Match`.
-    pub if_match: Option<i64>,
-}
-
-impl Precondition {
-    /// Reads `If-Match` next to the body's `version`. 422 when neither is given; 412 when
-    /// `If-Match` names no version of ours (it can never match).
-    pub fn read(headers: &HeaderMap, version: Option<i64>) -> Result<Self, ApiError> {
-        let if_match = match headers.get(IF_MATCH) {
-            None => None,
-            Some(value) => Some(
-                value
-                    .to_str()
-                    .ok()
-                    .map(|v| v.trim().trim_start_matches("W/").trim_matches('"'))
-                    .and_then(|v| v.parse::<i64>().ok())
-                    .ok_or_else(if_match_failed)?,
-            ),
-        };
-        if version.is_none() && if_match.is_none() {
-            return Err(ApiError::Validation(vec![FieldError::new(
-                "version",
-                "send the version the change is based on (or an If-Match header)",
-            )]));
-        }
-        Ok(Self { version, if_match })
-    }
-
-    /// 409 when the body's `version` is stale, 412 when `If-Match` is.
-    pub fn check(self, current: i64) -> Result<(), ApiError> {
-        if self.version.is_some_and(|v| v != current) {
-            return Err(ApiError::Conflict(format!(
-                "The campaign changed: its version is now {current}."
-            )));
-        }
-        if self.if_match.is_some_and(|v| v != current) {
-            return Err(if_match_failed());
-        }
-        Ok(())
-    }
-}
-
-fn if_match_failed() -> ApiError {
-    ApiError::PreconditionFailed("If-Match does not match the current version.".to_owned())
-}
+pub use crate::precondition::Precondition;
 
 /// Checks a campaign name: 1–100 characters after trimming. Returns the trimmed name.
 pub fn validate_name(name: &str) -> Result<String, String> {

@@ -14,7 +14,7 @@ use crate::auth::{Caller, Need, campaign_access};
 use crate::db::Db;
 use crate::error::{ApiError, Problem};
 use crate::paging::{Page, PageParams};
-use crate::routes::battles::{BattleResult, Side};
+use crate::app::battles::{BattleResult, Side};
 use crate::store;
 
 /// One force's line in the standings.

@@ -84,7 +84,7 @@ pub async fn update_campaign(
     if !errors.is_empty() {
         return Err(ApiError::Validation(errors));
     }
-    let precondition = Precondition::read(req.headers(), version)?;
+    let precondition = Precondition::read(req.headers(), version, "campaign")?;
     let caller = user.caller();
     let now = store::now();
     let updated = state

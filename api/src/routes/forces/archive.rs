@@ -53,7 +53,7 @@ pub async fn archive_force(
     body: Json<ArchiveForceRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let force_id = path.into_inner();
-    let precondition = Precondition::read(req.headers(), body.version)?;
+    let precondition = Precondition::read(req.headers(), body.version, "force")?;
     let caller = user.caller();
     let actor = user.user_id.clone();
     let now = store::now();

@@ -24,7 +24,7 @@ pub mod update;
 
 use std::collections::HashSet;
 
-use actix_web::http::header::{ETag, EntityTag, HeaderMap, IF_MATCH};
+use actix_web::http::header::{ETag, EntityTag};
 use chrono::{DateTime, Utc};
 use fad_domain::points::{force_points, platoon_points, round_points, unit_points};
 use fad_domain::roster::{Force as Roster, Platoon, Unit};
@@ -382,59 +382,11 @@ pub fn authorize_force(
     Ok((force, access))
 }
 
-/// The version an edit is based on: the body's `version` and/or `If-Match: "<n>"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Precondition {
-    /// `version` from the body.
-    pub version: Option<i64>,
-    /// The version named by `If-Match`.
-    pub if_match: Option<i64>,
-}
-
-impl Precondition {
-    /// Reads `If-Match` next to the body's `version`. 422 when neither is given; 412 when
-    /// `If-Match` names no version of ours.
-    pub fn read(headers: &HeaderMap, version: Option<i64>) -> Result<Self, ApiError> {
-        let if_match = match headers.get(IF_MATCH) {
-            None => None,
-            Some(value) => Some(
-                value
-                    .to_str()
-                    .ok()
-                    .map(|v| v.trim().trim_start_matches("W/").trim_matches('"'))
-                    .and_then(|v| v.parse::<i64>().ok())
-                    .ok_or_else(if_match_failed)?,
-            ),
-        };
-        if version.is_none() && if_match.is_none() {
-            return Err(ApiError::Validation(vec![FieldError::new(
-                "version",
-                "send the version the change is based on (or an If-Match header)",
-            )]));
-        }
-        Ok(Self { version, if_match })
-    }
-
-    /// The version to update from, after checking it against `current`: 409 for a stale
-    /// `version`, 412 for a stale `If-Match`.
-    pub fn check(self, current: i64) -> Result<i64, ApiError> {
-        if self.version.is_some_and(|v| v != current) {
-            return Err(stale(current));
-        }
-        if self.if_match.is_some_and(|v| v != current) {
-            return Err(if_match_failed());
-        }
-        Ok(current)
-    }
-}
+pub use crate::precondition::Precondition;
 
 /// 409 for a force that changed meanwhile.
 pub fn stale(current: i64) -> ApiError {
-    ApiError::Conflict(format!("The force changed: its version is now {current}."))
-}
-
-fn if_match_failed() -> ApiError {
-    ApiError::PreconditionFailed("If-Match does not match the force's current version.".to_owned())
+    crate::precondition::stale("force", current)
 }
 
 /// 409 for a write to an archived force.

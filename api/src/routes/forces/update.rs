@@ -132,7 +132,7 @@ pub async fn replace_force(
         reason,
     } = body.into_inner();
     let reason = checked_reason(reason)?;
-    let precondition = Precondition::read(req.headers(), version)?;
+    let precondition = Precondition::read(req.headers(), version, "force")?;
     let caller = user.caller();
     let actor = user.user_id.clone();
     let now = store::now();

@@ -1,8 +1,8 @@
-//! Commits one force's
-//! post-battle sequence (docs/rules.md §2; C12 ledger), in one transaction: the new roster through
-//! the forces store (version-checked, one history entry with cause `battle` and the whole roll
-//! log), the ledger entries (earned 2 × P, spent per purchase, forfeited when banking is off),
-//! and the finalized stage. The battle is `complete` once every player side has finalized.
+//! Commits one force's post-battle sequence (docs/rules.md §2; C12 ledger), in one transaction: the
+//! new roster through the forces store (version-checked, one history entry with cause `battle` and
+//! the whole roll log), the ledger entries (earned 2 × P, spent per purchase, forfeited when
+//! banking is off), and the finalized stage. The battle is `complete` once every player side has
+//! finalized.
 
 use crate::app::idempotency::{self, Answer, Write};
 use fad_domain::lifecycle::AftermathStage;

@@ -1,6 +1,6 @@
-//! The experience menu
-//! (docs/rules.md §2.2, C11–C14). Redoable until `finalize`; each call replaces the list. Extra
-//! reinforcement dice join the pool; dice already rolled are kept, only new ones are rolled.
+//! The experience menu (docs/rules.md §2.2, C11–C14). Redoable until `finalize`; each call replaces
+//! the list. Extra reinforcement dice join the pool; dice already rolled are kept, only new ones
+//! are rolled.
 
 use crate::app::idempotency::{self, Answer, Write};
 use fad_domain::lifecycle::AftermathStage;

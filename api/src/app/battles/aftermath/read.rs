@@ -1,6 +1,5 @@
-//! Reading one force's post-battle sequence
-//! with the choices still open (pool size, points available, what each unit may receive) and
-//! the whole roll log.
+//! Reading one force's post-battle sequence with the choices still open (pool size, points
+//! available, what each unit may receive) and the whole roll log.
 
 use fad_domain::lifecycle::AftermathStage;
 

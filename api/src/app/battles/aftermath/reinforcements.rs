@@ -1,6 +1,5 @@
-//! How the pool is
-//! spent (docs/rules.md C9, C10: up to each unit's establishment; an optional new squad of 5–8).
-//! Redoable until `finalize`; each call replaces the allocation.
+//! How the pool is spent (docs/rules.md C9, C10: up to each unit's establishment; an optional new
+//! squad of 5–8). Redoable until `finalize`; each call replaces the allocation.
 
 use crate::app::idempotency::{self, Answer, Write};
 use fad_domain::lifecycle::AftermathStage;

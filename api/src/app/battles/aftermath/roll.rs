@@ -1,8 +1,7 @@
-//! The rolls of the post-battle
-//! sequence (docs/rules.md §2.1: replacements, vehicle replacements, quality loss, unknown Resolve
-//! (§4.1), resolve change, the 2d6 reinforcement pool; and 2 × P campaign points), with entered
-//! or server dice, one step per request in the order of the table or all that remain at once.
-//! Each step is rolled once.
+//! The rolls of the post-battle sequence (docs/rules.md §2.1: replacements, vehicle replacements,
+//! quality loss, unknown Resolve (§4.1), resolve change, the 2d6 reinforcement pool; and 2 × P
+//! campaign points), with entered or server dice, one step per request in the order of the table or
+//! all that remain at once. Each step is rolled once.
 
 use crate::app::idempotency::{self, Answer, Write};
 use fad_domain::lifecycle::AftermathStage;

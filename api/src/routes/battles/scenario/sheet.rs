@@ -11,7 +11,9 @@ use crate::error::{ApiError, Problem};
 use crate::routes::sheets::{html, page};
 use fad_domain::scenario::Viewer;
 
-use super::read::{ScenarioQuery, seen_by};
+use crate::app::battles::scenario::read::scenario_seen;
+
+use super::read::ScenarioQuery;
 
 /// The printable sheet of a battle's scenario, as the caller may see it.
 #[utoipa::path(
@@ -38,30 +40,24 @@ pub async fn get_scenario_sheet(
 ) -> Result<HttpResponse, ApiError> {
     let battle_id = path.into_inner();
     let force_id = query.into_inner().force_id;
-    let body = state
-        .db
-        .read(move |conn| {
-            let seen = seen_by(conn, &caller, &battle_id, force_id.as_deref())?;
-            let seen_by_name = match seen.viewer {
-                Viewer::Side(i) => seen.doc.forces.get(i).map(|f| f.name.clone()),
-                Viewer::Everything => Some("both sides".to_owned()),
-                Viewer::Outsider => Some("an onlooker".to_owned()),
-            };
-            let created = chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string();
-            Ok(page::render_sheet(&page::Sheet {
-                label: format!(
-                    "battle {} · scenario version {}",
-                    seen.battle_id, seen.version
-                ),
-                created: &created,
-                scenario: &seen.doc.scenario,
-                viewer: seen.viewer,
-                forces: &seen.doc.forces,
-                narrative: None,
-                rolls: &seen.doc.rolls,
-                seen_by: seen_by_name,
-            }))
-        })
-        .await?;
-    Ok(html(body))
+    let seen = scenario_seen(&state, caller, battle_id, force_id).await?;
+    let seen_by_name = match seen.viewer {
+        Viewer::Side(i) => seen.doc.forces.get(i).map(|f| f.name.clone()),
+        Viewer::Everything => Some("both sides".to_owned()),
+        Viewer::Outsider => Some("an onlooker".to_owned()),
+    };
+    let created = chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string();
+    Ok(html(page::render_sheet(&page::Sheet {
+        label: format!(
+            "battle {} · scenario version {}",
+            seen.battle_id, seen.version
+        ),
+        created: &created,
+        scenario: &seen.doc.scenario,
+        viewer: seen.viewer,
+        forces: &seen.doc.forces,
+        narrative: None,
+        rolls: &seen.doc.rolls,
+        seen_by: seen_by_name,
+    })))
 }

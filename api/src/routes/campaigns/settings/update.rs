@@ -79,7 +79,7 @@ pub async fn update_campaign_settings(
         results_need_confirmation,
         lock_rosters_after_play,
     } = body.into_inner();
-    let precondition = Precondition::read(req.headers(), version)?;
+    let precondition = Precondition::read(req.headers(), version, "campaign")?;
     let settings = CampaignSettings {
         house_rules: house_rules.into(),
         results_need_confirmation,
