@@ -6,6 +6,7 @@ pub mod api_keys;
 pub mod battle_scenarios;
 pub mod battles;
 pub mod campaigns;
+pub mod events;
 pub mod forces;
 pub mod history;
 pub mod idempotency;
