@@ -17,6 +17,7 @@ pub mod quotas;
 pub mod scenarios;
 pub mod standings;
 pub mod users;
+pub mod webhooks;
 
 use chrono::{NaiveDateTime, SubsecRound, Utc};
 
