@@ -10,6 +10,7 @@ use crate::AppState;
 use crate::app::idempotency::{self, Answer, Write};
 use crate::auth::{AuthUser, Need, campaign_access};
 use crate::error::{ApiError, FieldError};
+use crate::store::events::{Event, EventType};
 use crate::store::{self, battles};
 
 use super::{BattleResponse, Side, owned_forces};
@@ -126,7 +127,13 @@ pub async fn create_battle(
             .map_err(|e| ApiError::Internal(e.into()))?,
         };
         battles::insert(conn, &battle)?;
-        // event: battle.created
+        let event = Event::battle(
+            EventType::BattleCreated,
+            &battle.campaign_id,
+            &battle.id,
+            battle.state.as_str(),
+        );
+        store::events::append(conn, &event)?;
         tracing::info!(battle.id = %battle.id, "Created battle {}", battle.id);
         Ok((StatusCode::CREATED, BattleResponse::new(battle, &[])?))
     })

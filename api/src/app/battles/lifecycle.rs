@@ -1,11 +1,13 @@
 //! The battle's lifecycle transitions, one function each: the domain decides whether the move
 //! is allowed ([`BattleState`]), the function writes the row (version-checked, inside the
-//! caller's transaction, which holds the battle's row lock) and records the event.
+//! caller's transaction, which holds the battle's row lock) and appends the event to the
+//! outbox in that same transaction.
 
 use fad_domain::lifecycle::{BattleState, Refused};
 
 use crate::db::Db;
 use crate::error::ApiError;
+use crate::store::events::{Event, EventType};
 use crate::store::{self, battles};
 
 use super::{BattleResult, internal};
@@ -18,10 +20,18 @@ fn stale() -> ApiError {
     ApiError::Conflict("The battle changed; retry.".to_owned())
 }
 
-/// Writes `next` over `battle` (whose version the caller's lock holds).
-fn write(conn: &mut Db, next: battles::Battle) -> Result<battles::Battle, ApiError> {
+/// Writes `next` over `battle` (whose version the caller's lock holds) and records `events`.
+fn write(
+    conn: &mut Db,
+    next: battles::Battle,
+    events: &[EventType],
+) -> Result<battles::Battle, ApiError> {
     if !battles::update_if_version(conn, &next)? {
         return Err(stale());
+    }
+    for &event_type in events {
+        let event = Event::battle(event_type, &next.campaign_id, &next.id, next.state.as_str());
+        store::events::append(conn, &event)?;
     }
     Ok(next)
 }
@@ -45,8 +55,15 @@ pub fn record_result(
         updated_at: store::now(),
         ..battle
     };
-    // event: battle.result_recorded (and battle.result_confirmed when `confirmed`)
-    write(conn, next)
+    let events: &[EventType] = if confirmed {
+        &[
+            EventType::BattleResultRecorded,
+            EventType::BattleResultConfirmed,
+        ]
+    } else {
+        &[EventType::BattleResultRecorded]
+    };
+    write(conn, next, events)
 }
 
 /// `pending` → `aftermath`: `by` confirms the result.
@@ -63,8 +80,7 @@ pub fn confirm(
         updated_at: store::now(),
         ..battle
     };
-    // event: battle.result_confirmed
-    write(conn, next)
+    write(conn, next, &[EventType::BattleResultConfirmed])
 }
 
 /// `aftermath` → `complete`: the last player side finalized its post-battle sequence.
@@ -76,8 +92,7 @@ pub fn complete(conn: &mut Db, battle: battles::Battle) -> Result<battles::Battl
         updated_at: store::now(),
         ..battle
     };
-    // event: battle.completed
-    write(conn, next)
+    write(conn, next, &[EventType::BattleCompleted])
 }
 
 /// Any state but `void` → `void`, keeping the result, with the organiser's correction.
@@ -87,8 +102,7 @@ pub fn void(
     correction: battles::Correction,
 ) -> Result<battles::Battle, ApiError> {
     let state = battle.state.void().map_err(refused)?;
-    // event: battle.voided
-    correct(conn, battle, state, correction, false)
+    correct(conn, battle, state, correction, false, &[EventType::BattleVoided])
 }
 
 /// `pending` or `aftermath` → `scenario`, discarding the result (kept in the correction).
@@ -98,8 +112,8 @@ pub fn reopen(
     correction: battles::Correction,
 ) -> Result<battles::Battle, ApiError> {
     let state = battle.state.reopen().map_err(refused)?;
-    // event: battle.reopened
-    correct(conn, battle, state, correction, true)
+    // No event: integrations learn of the new result when it is recorded.
+    correct(conn, battle, state, correction, true, &[])
 }
 
 /// Appends `correction` to the battle's list and writes the battle in `state`.
@@ -109,6 +123,7 @@ fn correct(
     state: BattleState,
     correction: battles::Correction,
     clear_result: bool,
+    events: &[EventType],
 ) -> Result<battles::Battle, ApiError> {
     let mut list = battle.corrections().map_err(internal)?;
     list.push(correction);
@@ -123,5 +138,5 @@ fn correct(
         updated_at: store::now(),
         ..battle
     };
-    write(conn, next)
+    write(conn, next, events)
 }

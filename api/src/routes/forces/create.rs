@@ -42,7 +42,11 @@ pub async fn store_new_force(
         .transaction(move |conn| {
             campaign_access(conn, &caller, &stored.campaign_id, Need::Write)?;
             quotas.check_forces(conn, &stored.campaign_id)?;
-            Ok(forces::insert(conn, &stored, &roster, &cause, &rolls)?)
+            forces::insert(conn, &stored, &roster, &cause, &rolls)?;
+            store::events::append(
+                conn,
+                &store::events::Event::force_created(&stored.campaign_id, &stored.id),
+            )
         })
         .await?;
     tracing::info!(force.id = %force.id, "Created force {}", force.id);

@@ -247,6 +247,10 @@ pub async fn generate_force(
             campaign_access(conn, &caller, &force.campaign_id, Need::Write)?;
             quotas.check_forces(conn, &force.campaign_id)?;
             forces::insert(conn, &force, &roster, &cause, &generated.rolls)?;
+            crate::store::events::append(
+                conn,
+                &crate::store::events::Event::force_created(&force.campaign_id, &force.id),
+            )?;
             tracing::info!(force.id = %force.id, "Generated force {}", force.id);
             let body = GenerateForceResponse {
                 force: ForceResponse::new(force)?,

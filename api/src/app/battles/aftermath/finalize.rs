@@ -12,6 +12,7 @@ use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use crate::AppState;
 use crate::auth::AuthUser;
 use crate::error::ApiError;
+use crate::store::events::Event;
 use crate::store::history::HistoryCause;
 use crate::store::ledger::{self, LedgerError, LedgerKind, NewLedgerEntry};
 use crate::store::{self, aftermath as rows, forces};
@@ -101,6 +102,8 @@ pub async fn finalize_aftermath(
         let outcome_json =
             serde_json::to_string(&outcome).map_err(|e| ApiError::Internal(e.into()))?;
         let row = save(conn, &step.row, AftermathStage::Finalized, &aftermath, Some(outcome_json))?;
+        let event = Event::aftermath_finalized(&step.battle.campaign_id, &battle_id, &force_id);
+        store::events::append(conn, &event)?;
         if rows::count_unfinalized(conn, &battle_id)? == 0 {
             // The battle row is locked by this transaction since `begin`: its version is ours.
             crate::app::battles::lifecycle::complete(conn, step.battle)?;

@@ -38,7 +38,7 @@ use fad_domain::dice::{DiceError, EnteredDice, RollLog, RollStep, ServerDice};
 use fad_domain::names::Named;
 use fad_domain::scenario::side_dice::{EnteredBySide, SideDice};
 use fad_domain::scenario::{
-    Scenario, ScenarioConfig, ScenarioError, ScenarioView, SideSetup, Viewer,
+    Scenario, ScenarioConfig, ScenarioError, ScenarioState, ScenarioView, SideSetup, Viewer,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -49,6 +49,7 @@ use crate::db::Db;
 use crate::error::{ApiError, FieldError};
 use crate::routes::scenarios::ForceRef;
 use crate::routes::scenarios::generate::os_seed;
+use crate::store::events::{Event, EventType};
 use crate::store::{self, battle_scenarios, battles, campaigns};
 
 use super::{Side, authorize_battle, lock_battle_quietly, touch_battle};
@@ -551,6 +552,7 @@ pub async fn submit<S: Submission>(
                 .map_or_else(|| ApiError::Internal(anyhow::anyhow!("dice")), dice_error)
         })?;
         let before = versions::Sight::of(&battle_id, &doc)?;
+        let was_ready = doc.scenario.state == ScenarioState::Ready;
         submission
             .apply(&mut doc.scenario, side, &mut dice)
             .map_err(scenario_error)?;
@@ -591,6 +593,15 @@ pub async fn submit<S: Submission>(
                     ));
                 }
             }
+        }
+        if !was_ready && doc.scenario.state == ScenarioState::Ready {
+            let event = Event::battle(
+                EventType::BattleScenarioReady,
+                &battle.campaign_id,
+                &battle_id,
+                battle.state.as_str(),
+            );
+            store::events::append(conn, &event)?;
         }
         tracing::info!(battle.id = %battle_id, step, "Scenario step submitted");
         let response =

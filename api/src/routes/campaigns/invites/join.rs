@@ -60,6 +60,14 @@ pub async fn join_campaign(
             }
             let membership = Membership::new(&invite.campaign_id, &user.user_id, Role::Player, now);
             memberships::insert(conn, &membership)?;
+            store::events::append(
+                conn,
+                &store::events::Event::member_joined(
+                    &membership.campaign_id,
+                    &membership.user_id,
+                    &membership.role,
+                ),
+            )?;
             let username = users::find_by_id(conn, &user.user_id)?
                 .ok_or_else(|| ApiError::Unauthorized("Unknown user.".to_owned()))?
                 .username;
