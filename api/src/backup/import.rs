@@ -13,9 +13,9 @@ use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use serde::de::DeserializeOwned;
 
+use crate::app::battles::{BattleResult, Side};
 use crate::auth::password::hash_password;
 use crate::db::Db;
-use crate::app::battles::{BattleResult, Side};
 use crate::routes::scenarios::ScenarioDocument;
 use crate::schema::{
     battle_aftermaths, battle_scenarios, battles, campaigns, force_history, force_ledger, forces,
@@ -231,10 +231,9 @@ fn check(doc: &Document) -> anyhow::Result<()> {
         if !battle_ids.contains(s.battle_id.as_str()) {
             bail!("invalid export at `battle_scenarios[{i}].battle_id`: not in `battles`");
         }
-        parse_json::<crate::app::battles::scenario::BattleScenarioDocument>(
-            &s.document,
-            || format!("battle_scenarios[{i}].document"),
-        )?;
+        parse_json::<crate::app::battles::scenario::BattleScenarioDocument>(&s.document, || {
+            format!("battle_scenarios[{i}].document")
+        })?;
     }
     for (i, s) in doc.scenarios.iter().enumerate() {
         user(&s.created_by, format!("scenarios[{i}].created_by"))?;

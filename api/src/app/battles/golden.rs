@@ -126,11 +126,18 @@ fn stored_battles_load_and_write_back_the_same_text() {
         let response = BattleResponse::new(row, &rows).unwrap();
         let json = serde_json::to_value(&response).unwrap();
         assert_eq!(json["state"], g.state.as_str());
-        assert_eq!(json["corrections"].as_array().unwrap().len(), corrections.len());
+        assert_eq!(
+            json["corrections"].as_array().unwrap().len(),
+            corrections.len()
+        );
     }
     assert_eq!(
         states,
-        [BattleState::Void, BattleState::Aftermath, BattleState::Scenario],
+        [
+            BattleState::Void,
+            BattleState::Aftermath,
+            BattleState::Scenario
+        ],
         "the golden file covers a void, a reopened and a scenario battle"
     );
     let void = battle(&golden.battles[0]).corrections().unwrap();
@@ -156,7 +163,10 @@ fn stored_post_battle_sequences_load_and_write_back_the_same_text() {
         }
         let answer = serde_json::to_value(response(&row, None).unwrap()).unwrap();
         assert_eq!(answer["stage"], g.stage.as_str());
-        assert_eq!(answer["outcome"].is_null(), g.outcome.is_none() && g.state.is_none());
+        assert_eq!(
+            answer["outcome"].is_null(),
+            g.outcome.is_none() && g.state.is_none()
+        );
     }
     stages.sort();
     assert_eq!(
@@ -178,7 +188,12 @@ fn stored_scenarios_load_and_write_back_the_same_text() {
         let doc: BattleScenarioDocument = serde_json::from_str(&g.document).unwrap();
         assert_eq!(serde_json::to_string(&doc).unwrap(), g.document);
         let versions = versions::stored(&doc, g.version);
-        for viewer in [Viewer::Side(0), Viewer::Side(1), Viewer::Outsider, Viewer::Everything] {
+        for viewer in [
+            Viewer::Side(0),
+            Viewer::Side(1),
+            Viewer::Outsider,
+            Viewer::Everything,
+        ] {
             let seen = BattleScenarioResponse::new(
                 &g.battle_id,
                 versions.of(viewer),

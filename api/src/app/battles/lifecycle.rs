@@ -13,7 +13,10 @@ use crate::store::{self, battles};
 use super::{BattleResult, internal};
 
 fn refused(e: Refused) -> ApiError {
-    ApiError::Conflict(format!("This battle is {}; it cannot be {} now.", e.from, e.action))
+    ApiError::Conflict(format!(
+        "This battle is {}; it cannot be {} now.",
+        e.from, e.action
+    ))
 }
 
 fn stale() -> ApiError {
@@ -102,7 +105,14 @@ pub fn void(
     correction: battles::Correction,
 ) -> Result<battles::Battle, ApiError> {
     let state = battle.state.void().map_err(refused)?;
-    correct(conn, battle, state, correction, false, &[EventType::BattleVoided])
+    correct(
+        conn,
+        battle,
+        state,
+        correction,
+        false,
+        &[EventType::BattleVoided],
+    )
 }
 
 /// `pending` or `aftermath` → `scenario`, discarding the result (kept in the correction).

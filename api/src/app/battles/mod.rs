@@ -289,4 +289,3 @@ pub fn problems(list: Vec<fad_domain::roster::Problem>) -> ApiError {
 pub fn to_value<T: Serialize>(value: &T) -> Result<serde_json::Value, ApiError> {
     serde_json::to_value(value).map_err(internal)
 }
-

@@ -4,8 +4,8 @@
 use actix_web::{get, web};
 
 use crate::AppState;
-pub use crate::app::battles::reads::BattleList;
 use crate::app::battles::reads as app;
+pub use crate::app::battles::reads::BattleList;
 use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
 use crate::paging::{Page, PageParams};

@@ -33,5 +33,7 @@ pub async fn get_timeline(
 ) -> Result<web::Json<Timeline>, ApiError> {
     let campaign_id = path.into_inner();
     let page = page.keyset("timeline", &campaign_id)?;
-    Ok(web::Json(app::read_timeline(&state, caller, campaign_id, page).await?))
+    Ok(web::Json(
+        app::read_timeline(&state, caller, campaign_id, page).await?,
+    ))
 }

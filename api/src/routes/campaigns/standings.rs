@@ -10,11 +10,11 @@ use utoipa::ToSchema;
 use fad_domain::points::{force_points, round_points};
 
 use crate::AppState;
+use crate::app::battles::{BattleResult, Side};
 use crate::auth::{Caller, Need, campaign_access};
 use crate::db::Db;
 use crate::error::{ApiError, Problem};
 use crate::paging::{Page, PageParams};
-use crate::app::battles::{BattleResult, Side};
 use crate::store;
 
 /// One force's line in the standings.

@@ -5,9 +5,9 @@
 //! finalized.
 
 use crate::app::idempotency::{self, Answer, Write};
-use fad_domain::lifecycle::AftermathStage;
 use actix_web::http::StatusCode;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use fad_domain::lifecycle::AftermathStage;
 
 use crate::AppState;
 use crate::auth::AuthUser;

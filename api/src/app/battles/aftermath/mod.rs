@@ -289,11 +289,14 @@ pub fn begin(
     let row = loaded.row;
     let ledger = loaded.ledger;
     let state = match row.stage {
-        AftermathStage::Rolled | AftermathStage::Rolling => parse_state(&row)?.map(|mut aftermath| {
-            // As in `with_current_bank`: the balance as it is now.
-            aftermath.cp_banked = u32::try_from(ledger.map_or(0, |(_, b)| b)).unwrap_or(u32::MAX);
-            aftermath
-        }),
+        AftermathStage::Rolled | AftermathStage::Rolling => {
+            parse_state(&row)?.map(|mut aftermath| {
+                // As in `with_current_bank`: the balance as it is now.
+                aftermath.cp_banked =
+                    u32::try_from(ledger.map_or(0, |(_, b)| b)).unwrap_or(u32::MAX);
+                aftermath
+            })
+        }
         _ => None,
     };
     Ok(Step {
@@ -413,10 +416,7 @@ pub fn response_with(
         // An open sequence's state is only a preview of the first step.
         (None, _) if row.stage == AftermathStage::Open => (None, None),
         (None, Some(aftermath)) if !aftermath.fully_rolled() => (
-            Some(
-                serde_json::to_value(aftermath.outcome().map_err(problems)?)
-                    .map_err(internal)?,
-            ),
+            Some(serde_json::to_value(aftermath.outcome().map_err(problems)?).map_err(internal)?),
             None,
         ),
         (None, Some(aftermath)) => {

@@ -3,10 +3,10 @@
 //! are rolled.
 
 use crate::app::idempotency::{self, Answer, Write};
-use fad_domain::lifecycle::AftermathStage;
 use actix_web::http::StatusCode;
 use fad_domain::campaign::Purchase;
 use fad_domain::dice::RollStep;
+use fad_domain::lifecycle::AftermathStage;
 use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -16,7 +16,10 @@ use crate::auth::AuthUser;
 use crate::error::ApiError;
 
 use super::super::problems;
-use super::{AftermathResponse, RawDice, begin, dice_errors, merge_unused, refuse_surplus, response_with, save, table_dice};
+use super::{
+    AftermathResponse, RawDice, begin, dice_errors, merge_unused, refuse_surplus, response_with,
+    save, table_dice,
+};
 
 /// The purchases (API.md).
 #[derive(Debug, Deserialize, ToSchema)]

@@ -21,8 +21,7 @@ fn preview(row: &rows::AftermathRow, battle: &battles::Battle) -> Result<Afterma
     let start: Roster =
         serde_json::from_str(&row.battle_start).map_err(|e| ApiError::Internal(e.into()))?;
     let report = report_for(battle, &row.force_id)?;
-    Aftermath::start(&row.force_id, &start, &report, 0, &HouseRules::default())
-        .map_err(problems)
+    Aftermath::start(&row.force_id, &start, &report, 0, &HouseRules::default()).map_err(problems)
 }
 
 /// One force's post-battle sequence, with the dice its next roll step needs (before the first

@@ -2,9 +2,9 @@
 //! squad of 5–8). Redoable until `finalize`; each call replaces the allocation.
 
 use crate::app::idempotency::{self, Answer, Write};
-use fad_domain::lifecycle::AftermathStage;
 use actix_web::http::StatusCode;
 use fad_domain::campaign::ReinforcementChoice;
+use fad_domain::lifecycle::AftermathStage;
 use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;

@@ -4,11 +4,11 @@
 //! all that remain at once. Each step is rolled once.
 
 use crate::app::idempotency::{self, Answer, Write};
-use fad_domain::lifecycle::AftermathStage;
 use actix_web::http::StatusCode;
 use fad_domain::campaign::VehicleDamage;
 use fad_domain::campaign::{Aftermath, BattleReport, ROLL_STEPS, UnitLosses, roll_subject_allowed};
 use fad_domain::dice::RollStep;
+use fad_domain::lifecycle::AftermathStage;
 use fad_domain::names::Named;
 use fad_domain::roster::Force as Roster;
 
@@ -18,7 +18,10 @@ use crate::error::{ApiError, FieldError};
 use crate::store::battles;
 
 use super::super::{BattleResult, problems};
-use super::{AftermathResponse, DiceRequest, RawDice, begin, dice_errors, merge_unused, refuse_surplus, response_with, save, table_dice};
+use super::{
+    AftermathResponse, DiceRequest, RawDice, begin, dice_errors, merge_unused, refuse_surplus,
+    response_with, save, table_dice,
+};
 
 /// This force's lines of the recorded result.
 pub fn report_for(battle: &battles::Battle, force_id: &str) -> Result<BattleReport, ApiError> {

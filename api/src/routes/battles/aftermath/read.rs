@@ -35,5 +35,7 @@ pub async fn get_aftermath(
     path: web::Path<(String, String)>,
 ) -> Result<web::Json<AftermathResponse>, ApiError> {
     let (battle_id, force_id) = path.into_inner();
-    Ok(web::Json(app::read_aftermath(&state, caller, battle_id, force_id).await?))
+    Ok(web::Json(
+        app::read_aftermath(&state, caller, battle_id, force_id).await?,
+    ))
 }

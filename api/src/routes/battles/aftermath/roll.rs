@@ -13,7 +13,7 @@ use crate::app::idempotency::Write;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 
-use super::super::{parse_body, idempotency_key, render};
+use super::super::{idempotency_key, parse_body, render};
 use super::{AftermathResponse, DiceRequest, scope};
 
 /// Makes the post-battle rolls for one force: the step named by `step` (which must be the
