@@ -37,6 +37,7 @@ mod paging;
 mod passwords;
 mod protocol_errors;
 mod races;
+mod request_span;
 mod roster_lock;
 mod round_trips;
 mod rules_audit;
