@@ -51,3 +51,4 @@ mod startup;
 mod store_campaigns;
 mod store_users;
 mod unit_ids;
+mod webhooks;

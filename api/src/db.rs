@@ -317,6 +317,20 @@ impl Database {
             .await
     }
 
+    /// Runs `f` inside one transaction on the calling thread, queued behind SQLite's other
+    /// writers like [`Database::transaction`]. For background threads outside actix (the
+    /// webhook worker): it blocks, so never call it from async code.
+    pub fn transaction_blocking<T, F>(&self, f: F) -> Result<T, ApiError>
+    where
+        F: FnOnce(&mut Db) -> Result<T, ApiError>,
+    {
+        let mut pooled = checkout(&self.pool)?;
+        let conn: &mut Db = &mut pooled;
+        let _guard = (self.backend == Backend::Sqlite)
+            .then(|| self.sqlite_writer.lock().unwrap_or_else(|e| e.into_inner()));
+        conn.transaction(f)
+    }
+
     /// Runs `f`, which sends exactly one writing statement (atomic by itself), on a pooled
     /// connection without `BEGIN`/`COMMIT`: two round trips fewer than [`Database::transaction`]
     /// on PostgreSQL. It queues behind SQLite's other writers like a transaction does.

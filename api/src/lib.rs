@@ -21,6 +21,7 @@ pub mod schema;
 pub mod store;
 pub mod telemetry;
 pub mod web;
+pub mod webhooks;
 
 use crate::config::{
     Cli, Command, Config, DbArgs, ExportArgs, ImportArgs, JwtSecret, ServeArgs, SetPasswordArgs,
@@ -275,6 +276,9 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
         connection_timeout: Duration::from_secs(config.db_timeout_secs),
     };
     let db = Database::connect(&config.database_url, options)?;
+    // Delivery runs beside the HTTP server, on its own thread: never inside a request.
+    webhooks::worker::spawn(db.clone(), config.webhooks.clone())
+        .context("cannot start the webhook delivery thread")?;
     let state = AppState::new(db, config);
     actix_web::rt::System::new().block_on(serve_until_signal(state))
 }

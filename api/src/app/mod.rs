@@ -7,6 +7,7 @@ pub mod authorization;
 pub mod campaigns;
 pub mod forces;
 pub mod scenarios;
+pub mod webhooks;
 
 /// One page of a list, as the use case returns it.
 #[derive(Debug, Clone, PartialEq)]

@@ -10,6 +10,7 @@ pub mod odds;
 pub mod probes;
 pub mod scenarios;
 pub mod sheets;
+pub mod webhooks;
 
 use utoipa_actix_web::{scope, service_config::ServiceConfig};
 
@@ -28,6 +29,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .configure(forces::configure)
             .configure(battles::configure)
             .configure(scenarios::configure)
-            .configure(odds::configure),
+            .configure(odds::configure)
+            .configure(webhooks::configure),
     );
 }

@@ -105,8 +105,7 @@ pub async fn revoke_api_key(
     key_id: &str,
 ) -> Result<(), ApiError> {
     person(caller)?;
-    let (caller, campaign_id, key_id) =
-        (caller.clone(), campaign_id.to_owned(), key_id.to_owned());
+    let (caller, campaign_id, key_id) = (caller.clone(), campaign_id.to_owned(), key_id.to_owned());
     let now = store::now();
     let revoked = key_id.clone();
     state

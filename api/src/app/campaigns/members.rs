@@ -8,6 +8,7 @@ use crate::auth::Caller;
 use crate::auth::secret::hash_secret;
 use crate::error::ApiError;
 use crate::paging::Page;
+use crate::store::events::{self, Event};
 use crate::store::memberships::{self, Membership, Role};
 use crate::store::{self, invites, users};
 
@@ -164,10 +165,17 @@ pub async fn join_campaign(
             }
             let membership = Membership::new(&invite.campaign_id, &user_id, Role::Player, now);
             memberships::insert(conn, &membership)?;
+            events::append(
+                conn,
+                &Event::member_joined(
+                    &membership.campaign_id,
+                    &membership.user_id,
+                    &membership.role,
+                ),
+            )?;
             let username = users::find_by_id(conn, &user_id)?
                 .ok_or_else(|| ApiError::Unauthorized("Unknown user.".to_owned()))?
                 .username;
-            // event: member.joined
             Ok((membership, username))
         })
         .await?;

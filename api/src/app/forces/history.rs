@@ -40,8 +40,7 @@ pub async fn read_history_entry(
     force_id: &str,
     entry_id: &str,
 ) -> Result<HistoryEntry, ApiError> {
-    let (caller, force_id, entry_id) =
-        (caller.clone(), force_id.to_owned(), entry_id.to_owned());
+    let (caller, force_id, entry_id) = (caller.clone(), force_id.to_owned(), entry_id.to_owned());
     state
         .db
         .read(move |conn| {

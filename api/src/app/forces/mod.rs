@@ -17,6 +17,7 @@ use crate::auth::Caller;
 use crate::db::Db;
 use crate::error::{ApiError, FieldError};
 use crate::paging::Page;
+use crate::store::events::{self, Event};
 use crate::store::{self, aftermath, campaigns, forces, history::HistoryCause};
 
 use roster::{IdMode, RosterRequest, parse_roster};
@@ -119,8 +120,7 @@ pub async fn store_new_force(
             campaign_access(conn, &caller, &stored.campaign_id, Need::Write)?;
             quotas.check_forces(conn, &stored.campaign_id)?;
             forces::insert(conn, &stored, &roster, &cause, &rolls)?;
-            // event: force.created
-            Ok(())
+            events::append(conn, &Event::force_created(&stored.campaign_id, &stored.id))
         })
         .await?;
     tracing::info!(force.id = %force.id, "Created force {}", force.id);

@@ -188,4 +188,3 @@ pub fn parse_roster(
         Err(ApiError::Validation(errors))
     }
 }
-

@@ -8,6 +8,7 @@ use actix_web::{HttpRequest, HttpResponse, post, web};
 use crate::AppState;
 use crate::auth::{AuthUser, Need};
 use crate::error::{ApiError, Problem};
+use crate::store::events::{Event, EventType};
 use crate::store::{self, battles};
 
 use super::{
@@ -89,6 +90,15 @@ pub async fn confirm_result(
         if !battles::update_if_version(conn, &next)? {
             return Err(ApiError::Conflict("The battle changed; retry.".to_owned()));
         }
+        store::events::append(
+            conn,
+            &Event::battle(
+                EventType::BattleResultConfirmed,
+                &next.campaign_id,
+                &next.id,
+                &next.state,
+            ),
+        )?;
         Ok((
             StatusCode::OK,
             to_value(&BattleResponse::load(conn, next)?)?,

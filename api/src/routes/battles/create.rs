@@ -9,6 +9,7 @@ use utoipa::ToSchema;
 use crate::AppState;
 use crate::auth::{AuthUser, Need, campaign_access};
 use crate::error::{ApiError, FieldError, Problem};
+use crate::store::events::{Event, EventType::BattleCreated};
 use crate::store::{self, battles};
 
 use super::{BattleResponse, Side, idempotency_key, idempotent, owned_forces, states, to_value};
@@ -151,6 +152,15 @@ pub async fn create_battle(
             .map_err(|e| ApiError::Internal(e.into()))?,
         };
         battles::insert(conn, &battle)?;
+        store::events::append(
+            conn,
+            &Event::battle(
+                BattleCreated,
+                &battle.campaign_id,
+                &battle.id,
+                &battle.state,
+            ),
+        )?;
         tracing::info!(battle.id = %battle.id, "Created battle {}", battle.id);
         Ok((
             StatusCode::CREATED,

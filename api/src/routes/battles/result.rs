@@ -25,6 +25,7 @@ use utoipa::ToSchema;
 use crate::AppState;
 use crate::auth::{AuthUser, Need};
 use crate::error::{ApiError, FieldError, Problem};
+use crate::store::events::{Event, EventType};
 use crate::store::{self, aftermath as rows, battles, campaigns};
 
 use super::{
@@ -380,6 +381,8 @@ pub async fn record_result(
         if !battles::update_if_version(conn, &next)? {
             return Err(ApiError::Conflict("The battle changed; retry.".to_owned()));
         }
+        store::events::append(conn, &Event::battle(EventType::BattleResultRecorded, &next.campaign_id, &next.id, &next.state))?;
+        if confirmed { store::events::append(conn, &Event::battle(EventType::BattleResultConfirmed, &next.campaign_id, &next.id, &next.state))?; }
         tracing::info!(battle.id = %next.id, state = %next.state, "Recorded result");
         Ok((StatusCode::OK, to_value(&BattleResponse::new(next, &aftermaths)?)?))
     })

@@ -24,6 +24,7 @@ use crate::AppState;
 use crate::auth::{AuthUser, Need};
 use crate::db::Db;
 use crate::error::{ApiError, FieldError, Problem};
+use crate::store::events::{Event, EventType};
 use crate::store::history::{self, HistoryCause};
 use crate::store::ledger::{self, LedgerError, LedgerKind, NewLedgerEntry};
 use crate::store::{self, aftermath as rows, battles, forces};
@@ -282,6 +283,7 @@ pub async fn void_battle(
             discarded_rolls: Vec::new(),
         };
         let next = save_correction(conn, battle, states::VOID, correction, false)?;
+        store::events::append(conn, &Event::battle(EventType::BattleVoided, &next.campaign_id, &next.id, &next.state))?;
         tracing::info!(battle.id = %next.id, undone = finalized.len(), "Voided battle");
         Ok((StatusCode::OK, to_value(&BattleResponse::new(next, &sequences)?)?))
     })

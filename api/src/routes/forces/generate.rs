@@ -253,7 +253,10 @@ pub async fn generate_force(
             campaign_access(conn, &caller, &force.campaign_id, Need::Write)?;
             quotas.check_forces(conn, &force.campaign_id)?;
             forces::insert(conn, &force, &roster, &cause, &generated.rolls)?;
-            // event: force.created
+            crate::store::events::append(
+                conn,
+                &crate::store::events::Event::force_created(&force.campaign_id, &force.id),
+            )?;
             *stored_id.lock().unwrap_or_else(|e| e.into_inner()) = Some(force.id.clone());
             let body = GenerateForceResponse {
                 force: ForceResponse::new(force)?,

@@ -157,7 +157,6 @@ pub async fn add_ledger_entry(
 ) -> Result<HttpResponse, ApiError> {
     let AddLedgerEntryRequest { kind, amount, note } = body.into_inner();
     let adjustment = LedgerAdjustment { kind, amount, note };
-    let ledger =
-        history::adjust_ledger(&state, &user.caller(), &path, page, adjustment).await?;
+    let ledger = history::adjust_ledger(&state, &user.caller(), &path, page, adjustment).await?;
     Ok(HttpResponse::Created().json(LedgerResponse::from(ledger)))
 }

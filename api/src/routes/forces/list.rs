@@ -56,8 +56,7 @@ pub async fn list_forces(
     query: web::Query<ListForcesQuery>,
     page: Page,
 ) -> Result<HttpResponse, ApiError> {
-    let listed =
-        forces::list_forces(&state, &caller, &path, query.include_archived, page).await?;
+    let listed = forces::list_forces(&state, &caller, &path, query.include_archived, page).await?;
     // The rosters come from the rendered-roster cache, already JSON: the list is assembled
     // around them rather than serialised again.
     let mut body = String::from(r#"{"forces":["#);

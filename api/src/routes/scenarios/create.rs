@@ -13,11 +13,11 @@ use std::collections::BTreeMap;
 use fad_domain::roster::Force;
 
 use crate::AppState;
+use crate::app::authorization::authorize_force;
 use crate::auth::secret::hash_secret;
 use crate::auth::{AuthUser, Need};
 use crate::error::{ApiError, Problem};
 use crate::extract::parse_json;
-use crate::app::authorization::authorize_force;
 use crate::store::idempotency::{self, IdempotentResponse, MAX_KEY_LEN};
 use crate::store::{
     self,

@@ -11,6 +11,7 @@ use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use crate::AppState;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
+use crate::store::events::{Event, EventType};
 use crate::store::history::HistoryCause;
 use crate::store::ledger::{self, LedgerError, LedgerKind, NewLedgerEntry};
 use crate::store::{self, aftermath as rows, battles, forces};
@@ -125,6 +126,7 @@ pub async fn finalize_aftermath(
         let outcome_json =
             serde_json::to_string(&outcome).map_err(|e| ApiError::Internal(e.into()))?;
         let row = save(conn, &step.row, rows::FINALIZED, &aftermath, Some(outcome_json))?;
+        store::events::append(conn, &Event::aftermath_finalized(&step.battle.campaign_id, &battle_id, &force_id))?;
         if rows::count_unfinalized(conn, &battle_id)? == 0 {
             // The battle row is locked by this transaction since `begin`: its version is ours.
             let next = battles::Battle {
@@ -136,6 +138,7 @@ pub async fn finalize_aftermath(
             if !battles::update_if_version(conn, &next)? {
                 return Err(ApiError::Conflict("The battle changed; retry.".to_owned()));
             }
+            store::events::append(conn, &Event::battle(EventType::BattleCompleted, &next.campaign_id, &next.id, &next.state))?;
         }
         tracing::info!(battle.id = %battle_id, force.id = %force_id, "Finalized aftermath");
         let answer = response_with(&row, None, Some(to_value(&outcome)?), Vec::new(), Default::default())?;

@@ -50,6 +50,7 @@ use crate::db::Db;
 use crate::error::{ApiError, FieldError};
 use crate::routes::scenarios::ForceRef;
 use crate::routes::scenarios::generate::os_seed;
+use crate::store::events::{Event, EventType};
 use crate::store::{self, battle_scenarios, battles, campaigns};
 
 use super::{
@@ -557,6 +558,7 @@ pub async fn submit<S: Submission>(
                 .map_or_else(|| ApiError::Internal(anyhow::anyhow!("dice")), dice_error)
         })?;
         let before = versions::Sight::of(&battle_id, &doc)?;
+        let was_ready = doc.scenario.state == fad_domain::scenario::machine::ScenarioState::Ready;
         submission
             .apply(&mut doc.scenario, side, &mut dice)
             .map_err(scenario_error)?;
@@ -597,6 +599,17 @@ pub async fn submit<S: Submission>(
                     ));
                 }
             }
+        }
+        if !was_ready && doc.scenario.state == fad_domain::scenario::machine::ScenarioState::Ready {
+            store::events::append(
+                conn,
+                &Event::battle(
+                    EventType::BattleScenarioReady,
+                    &battle.campaign_id,
+                    &battle_id,
+                    &battle.state,
+                ),
+            )?;
         }
         tracing::info!(battle.id = %battle_id, step, "Scenario step submitted");
         let response =
