@@ -17,6 +17,8 @@ pub mod odds;
 pub mod orders;
 pub mod points;
 pub mod roster;
+pub mod roster_lock;
 pub mod scenario;
+pub mod standings;
 pub mod traits;
 pub mod validation;

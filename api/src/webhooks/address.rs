@@ -98,19 +98,21 @@ pub fn is_public(ip: IpAddr) -> bool {
 }
 
 /// IPv4 ranges that are not public, as (network, prefix length).
-const NON_PUBLIC_V4: [([u8; 4], u8); 12] = [
-    ([0, 0, 0, 0], 8),      // "this network"
-    ([10, 0, 0, 0], 8),     // private
-    ([100, 64, 0, 0], 10),  // shared (carrier-grade NAT)
-    ([127, 0, 0, 0], 8),    // loopback
-    ([169, 254, 0, 0], 16), // link-local (cloud metadata lives here)
-    ([172, 16, 0, 0], 12),  // private
-    ([192, 0, 0, 0], 24),   // protocol assignments
-    ([192, 168, 0, 0], 16), // private
-    ([198, 18, 0, 0], 15),  // benchmarking
-    ([224, 0, 0, 0], 4),    // multicast
-    ([240, 0, 0, 0], 4),    // reserved, broadcast
-    ([192, 0, 2, 0], 24),   // documentation
+const NON_PUBLIC_V4: [([u8; 4], u8); 14] = [
+    ([0, 0, 0, 0], 8),       // "this network"
+    ([10, 0, 0, 0], 8),      // private
+    ([100, 64, 0, 0], 10),   // shared (carrier-grade NAT)
+    ([127, 0, 0, 0], 8),     // loopback
+    ([169, 254, 0, 0], 16),  // link-local (cloud metadata lives here)
+    ([172, 16, 0, 0], 12),   // private
+    ([192, 0, 0, 0], 24),    // protocol assignments
+    ([192, 168, 0, 0], 16),  // private
+    ([198, 18, 0, 0], 15),   // benchmarking
+    ([224, 0, 0, 0], 4),     // multicast
+    ([240, 0, 0, 0], 4),     // reserved, broadcast
+    ([192, 0, 2, 0], 24),    // documentation
+    ([198, 51, 100, 0], 24), // documentation
+    ([203, 0, 113, 0], 24),  // documentation
 ];
 
 fn is_public_v4(ip: Ipv4Addr) -> bool {

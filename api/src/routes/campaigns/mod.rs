@@ -11,14 +11,13 @@ pub mod settings;
 pub mod standings;
 pub mod update;
 
-use actix_web::http::header::{ETag, EntityTag};
+use actix_web::http::header::{ETag, EntityTag, HeaderMap, IF_MATCH};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::error::ApiError;
-use crate::store::campaigns::Campaign;
+use crate::app::campaigns::CampaignView;
 use crate::store::memberships::Role;
 
 use settings::SettingsResponse;
@@ -67,14 +66,15 @@ pub struct CampaignResponse {
     pub updated_at: DateTime<Utc>,
 }
 
-impl CampaignResponse {
-    /// The response for `campaign` seen by a member with `role`.
-    pub fn new(campaign: Campaign, role: Role) -> Result<Self, ApiError> {
-        let settings = campaign
-            .settings()
-            .map_err(|e| ApiError::Internal(e.into()))?;
-        Ok(Self {
-            settings: SettingsResponse::new(&campaign, settings),
+impl From<CampaignView> for CampaignResponse {
+    fn from(view: CampaignView) -> Self {
+        let CampaignView {
+            campaign,
+            settings,
+            role,
+        } = view;
+        Self {
+            settings: SettingsResponse::of(campaign.version, settings),
             id: campaign.id,
             name: campaign.name,
             description: campaign.description,
@@ -82,7 +82,7 @@ impl CampaignResponse {
             version: campaign.version,
             created_at: campaign.created_at.and_utc(),
             updated_at: campaign.updated_at.and_utc(),
-        })
+        }
     }
 }
 
@@ -91,25 +91,10 @@ pub fn etag(version: i64) -> ETag {
     ETag(EntityTag::new_strong(version.to_string()))
 }
 
-pub use crate::precondition::Precondition;
-
-/// Checks a campaign name: 1–100 characters after trimming. Returns the trimmed name.
-pub fn validate_name(name: &str) -> Result<String, String> {
-    let trimmed = name.trim();
-    match trimmed.chars().count() {
-        0 => Err("must not be empty".to_owned()),
-        1..=100 => Ok(trimmed.to_owned()),
-        _ => Err("must have at most 100 characters".to_owned()),
-    }
-}
-
-/// Checks a description: at most 2000 characters; blank becomes `None`.
-pub fn validate_description(description: Option<String>) -> Result<Option<String>, String> {
-    match description
-        .map(|d| d.trim().to_owned())
-        .filter(|d| !d.is_empty())
-    {
-        Some(d) if d.chars().count() > 2000 => Err("must have at most 2000 characters".to_owned()),
-        other => Ok(other),
-    }
+/// The text of a request's `If-Match` header, if it sent one; a header that is not text reads
+/// as text that names no version (412).
+pub fn if_match(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(IF_MATCH)
+        .map(|value| value.to_str().unwrap_or_default().to_owned())
 }

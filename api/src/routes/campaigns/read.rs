@@ -3,10 +3,9 @@
 use actix_web::{HttpResponse, get, web};
 
 use crate::AppState;
-use crate::auth::{AuthUser, Need, campaign_access, policy::campaign_not_found};
+use crate::app::campaigns;
+use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
-use crate::store::campaigns;
-use crate::store::memberships::Role;
 
 use super::{CampaignResponse, etag};
 
@@ -31,18 +30,8 @@ pub async fn get_campaign(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let campaign_id = path.into_inner();
-    let caller = user.caller();
-    let (campaign, role) = state
-        .db
-        .run(move |conn| {
-            let access = campaign_access(conn, &caller, &campaign_id, Need::Read)?;
-            let campaign =
-                campaigns::find_by_id(conn, &campaign_id)?.ok_or_else(campaign_not_found)?;
-            Ok((campaign, access.role.unwrap_or(Role::Player)))
-        })
-        .await?;
+    let view = campaigns::read_campaign(&state, &user.caller(), &path).await?;
     Ok(HttpResponse::Ok()
-        .insert_header(etag(campaign.version))
-        .json(CampaignResponse::new(campaign, role)?))
+        .insert_header(etag(view.campaign.version))
+        .json(CampaignResponse::from(view)))
 }

@@ -8,6 +8,8 @@
 
 use std::collections::BTreeMap;
 
+use std::sync::{Arc, Mutex};
+
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use fad_domain::dice::{EnteredDice, RollLog, RollStep, ServerDice, TableDice, parse_steps};
@@ -197,7 +199,7 @@ pub async fn generate_force(
         })
         .await?;
     // Generation is pure CPU: it runs on the blocking pool, not on an async worker.
-    let (generated, dice) = web::block(move || {
+    let (generated, dice) = crate::db::in_request_span(move || {
         let generated = generate(&choices, &settings.house_rules, &mut dice);
         (generated, dice)
     })
@@ -235,9 +237,13 @@ pub async fn generate_force(
     let unused_dice = dice.unused();
     let quotas = state.config.quotas;
     let scope = format!("POST /api/v1/campaigns/{campaign_id}/forces/generate");
+    // Set when this request stored the force (not when it replays a stored response), so the
+    // log line is written once, after the commit.
+    let stored = Arc::new(Mutex::new(None::<String>));
+    let stored_id = Arc::clone(&stored);
     // The force is stored in the same transaction as the Idempotency-Key's first response, so a
     // retried or concurrent request with the key never stores a second generated force.
-    idempotent(
+    let response = idempotent(
         &state,
         &user.user_id,
         scope,
@@ -251,7 +257,7 @@ pub async fn generate_force(
                 conn,
                 &crate::store::events::Event::force_created(&force.campaign_id, &force.id),
             )?;
-            tracing::info!(force.id = %force.id, "Generated force {}", force.id);
+            *stored_id.lock().unwrap_or_else(|e| e.into_inner()) = Some(force.id.clone());
             let body = GenerateForceResponse {
                 force: ForceResponse::new(force)?,
                 rolls: generated.rolls,
@@ -263,5 +269,9 @@ pub async fn generate_force(
             Ok((StatusCode::CREATED, to_value(&body)?))
         },
     )
-    .await
+    .await?;
+    if let Some(id) = stored.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        tracing::info!(force.id = %id, "Generated force {id}");
+    }
+    Ok(response)
 }

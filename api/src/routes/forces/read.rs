@@ -4,10 +4,11 @@ use actix_web::http::header::ContentType;
 use actix_web::{HttpResponse, get, web};
 
 use crate::AppState;
-use crate::auth::{Caller, Need};
+use crate::app::forces;
+use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
 
-use super::{ForceResponse, authorize_force, etag};
+use super::{ForceResponse, etag};
 
 /// A force with its units and points (members and the campaign's integration keys).
 #[utoipa::path(
@@ -30,11 +31,7 @@ pub async fn get_force(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let force_id = path.into_inner();
-    let (force, _) = state
-        .db
-        .run(move |conn| authorize_force(conn, &caller, &force_id, Need::Read))
-        .await?;
+    let force = forces::read_force(&state, &caller, &path).await?;
     Ok(HttpResponse::Ok()
         .insert_header(etag(force.version))
         .content_type(ContentType::json())

@@ -13,11 +13,11 @@ use std::collections::BTreeMap;
 use fad_domain::roster::Force;
 
 use crate::AppState;
+use crate::app::authorization::authorize_force;
 use crate::auth::secret::hash_secret;
 use crate::auth::{AuthUser, Need};
 use crate::error::{ApiError, Problem};
 use crate::extract::parse_json;
-use crate::routes::forces::authorize_force;
 use crate::store::idempotency::{self, IdempotentResponse, MAX_KEY_LEN};
 use crate::store::{
     self,
@@ -128,7 +128,7 @@ pub async fn create_scenario(
     // Generation and serialization are pure CPU: they run before the transaction (so SQLite's
     // one writer holds its lock only for the inserts) and off the async workers. A replay
     // discards this unseen scenario.
-    let doc = web::block(move || generate::run(prepared, seed)).await??;
+    let doc = crate::db::in_request_span(move || generate::run(prepared, seed)).await??;
     let row = ScenarioRow {
         id: store::new_id(),
         created_by: user_id.clone(),

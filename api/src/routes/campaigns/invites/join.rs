@@ -5,12 +5,11 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
+use crate::app::campaigns::members;
 use crate::auth::AuthUser;
-use crate::auth::secret::hash_secret;
 use crate::error::{ApiError, Problem};
 use crate::extract::Json;
 use crate::routes::campaigns::members::MemberResponse;
-use crate::store::{self, invites, memberships, memberships::Membership, memberships::Role, users};
 
 /// An invitation code.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -42,38 +41,7 @@ pub async fn join_campaign(
     state: web::Data<AppState>,
     body: Json<JoinCampaignRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let code_hash = hash_secret(body.into_inner().code.trim());
-    let now = store::now();
-    let (membership, username) = state
-        .db
-        .transaction(move |conn| {
-            // One answer for every unusable code: no hint about which codes once existed.
-            let unusable = || ApiError::NotFound("No usable invitation with this code.".to_owned());
-            let invite = invites::find_by_code_hash(conn, &code_hash)?.ok_or_else(unusable)?;
-            if memberships::find(conn, &invite.campaign_id, &user.user_id)?.is_some() {
-                return Err(ApiError::Conflict(
-                    "You are already a member of this campaign.".to_owned(),
-                ));
-            }
-            if !invites::claim_use(conn, &invite.id, now)? {
-                return Err(unusable());
-            }
-            let membership = Membership::new(&invite.campaign_id, &user.user_id, Role::Player, now);
-            memberships::insert(conn, &membership)?;
-            store::events::append(
-                conn,
-                &store::events::Event::member_joined(
-                    &membership.campaign_id,
-                    &membership.user_id,
-                    &membership.role,
-                ),
-            )?;
-            let username = users::find_by_id(conn, &user.user_id)?
-                .ok_or_else(|| ApiError::Unauthorized("Unknown user.".to_owned()))?
-                .username;
-            Ok((membership, username))
-        })
-        .await?;
-    tracing::info!(campaign.id = %membership.campaign_id, user.id = %membership.user_id, "User {} joined campaign {}", membership.user_id, membership.campaign_id);
-    Ok(HttpResponse::Created().json(MemberResponse::new(membership, username)))
+    let code = body.into_inner().code;
+    let member = members::join_campaign(&state, &user.caller(), &code).await?;
+    Ok(HttpResponse::Created().json(MemberResponse::from(member)))
 }

@@ -5,10 +5,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::{AuthUser, Need, campaign_access};
+use crate::app::campaigns::members;
+use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 use crate::paging::{Page, PageParams};
-use crate::store::memberships;
 
 use super::MemberResponse;
 
@@ -43,28 +43,9 @@ pub async fn list_members(
     path: web::Path<String>,
     page: Page,
 ) -> Result<web::Json<MemberList>, ApiError> {
-    let campaign_id = path.into_inner();
-    let page = page.keyset("members", &campaign_id)?;
-    let (after, fetch) = (page.after.clone(), page.fetch());
-    let caller = user.caller();
-    let rows = state
-        .db
-        .run(move |conn| {
-            campaign_access(conn, &caller, &campaign_id, Need::Read)?;
-            Ok(memberships::list_with_usernames(
-                conn,
-                &campaign_id,
-                after.as_ref(),
-                fetch,
-            )?)
-        })
-        .await?;
-    let (rows, next) = page.finish(rows, |(m, _)| m.key())?;
+    let listed = members::list_members(&state, &user.caller(), &path, page).await?;
     Ok(web::Json(MemberList {
-        members: rows
-            .into_iter()
-            .map(|(m, name)| MemberResponse::new(m, name))
-            .collect(),
-        next,
+        members: listed.items.into_iter().map(Into::into).collect(),
+        next: listed.next,
     }))
 }

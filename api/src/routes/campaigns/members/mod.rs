@@ -10,7 +10,8 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::store::memberships::{Membership, Role};
+use crate::app::campaigns::members::MemberView;
+use crate::store::memberships::Role;
 
 /// A member of a campaign.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
@@ -27,9 +28,12 @@ pub struct MemberResponse {
     pub joined_at: DateTime<Utc>,
 }
 
-impl MemberResponse {
-    /// The response for a membership and the member's username.
-    pub fn new(membership: Membership, username: String) -> Self {
+impl From<MemberView> for MemberResponse {
+    fn from(view: MemberView) -> Self {
+        let MemberView {
+            membership,
+            username,
+        } = view;
         Self {
             role: membership.role(),
             campaign_id: membership.campaign_id,

@@ -14,7 +14,8 @@ use fad_domain::house_rules::{
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::store::campaigns::{Campaign, CampaignSettings};
+use crate::app::campaigns::settings::SettingsView;
+use crate::store::campaigns::CampaignSettings;
 
 /// C3: what "full strength" means for a 5–6 replacement roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
@@ -179,19 +180,25 @@ pub struct SettingsResponse {
 }
 
 impl SettingsResponse {
-    /// The response for a campaign with parsed settings.
-    pub fn new(campaign: &Campaign, settings: CampaignSettings) -> Self {
+    /// The response for `settings` at campaign version `version`.
+    pub fn of(version: i64, settings: CampaignSettings) -> Self {
         let CampaignSettings {
             house_rules,
             results_need_confirmation,
             lock_rosters_after_play,
         } = settings;
         Self {
-            version: campaign.version,
+            version,
             house_rules: house_rules.into(),
             results_need_confirmation,
             lock_rosters_after_play,
         }
+    }
+}
+
+impl From<SettingsView> for SettingsResponse {
+    fn from(view: SettingsView) -> Self {
+        Self::of(view.version, view.settings)
     }
 }
 
