@@ -370,22 +370,7 @@ pub fn lock_authorized(
 
 /// Reads the `Idempotency-Key` header (at most 200 characters).
 pub fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
-    match req.headers().get("idempotency-key") {
-        None => Ok(None),
-        Some(value) => {
-            let key = value
-                .to_str()
-                .map_err(|_| ApiError::bad_request("Idempotency-Key must be visible ASCII."))?
-                .trim();
-            if key.is_empty() || key.len() > idempotency::MAX_KEY_LEN {
-                return Err(ApiError::validation(
-                    "Idempotency-Key",
-                    "must be 1 to 200 characters",
-                ));
-            }
-            Ok(Some(key.to_owned()))
-        }
-    }
+    crate::extract::idempotency_key(req)
 }
 
 /// Runs a battle write in one transaction, honouring `Idempotency-Key`: the same key with the
@@ -454,10 +439,7 @@ where
 
 fn replay(stored: &IdempotentResponse, hash: &str) -> Result<(StatusCode, Value), ApiError> {
     if stored.request_hash != hash {
-        return Err(ApiError::validation(
-            "Idempotency-Key",
-            "this key was used with a different request body",
-        ));
+        return Err(crate::extract::idempotency_key_reused());
     }
     let status = u16::try_from(stored.status)
         .ok()
@@ -469,11 +451,7 @@ fn replay(stored: &IdempotentResponse, hash: &str) -> Result<(StatusCode, Value)
 
 /// Converts domain problems into a 422.
 pub fn problems(list: Vec<fad_domain::roster::Problem>) -> ApiError {
-    ApiError::Validation(
-        list.into_iter()
-            .map(|p| crate::error::FieldError::new(p.field, p.message))
-            .collect(),
-    )
+    list.into()
 }
 
 /// Serializes a response value.

@@ -90,6 +90,7 @@ pub async fn create_campaign(
         created_by: user.user_id.clone(),
         created_at: now,
         updated_at: now,
+        settings_version: 1,
     };
     let stored = campaign.clone();
     let quotas = state.config.quotas;

@@ -57,7 +57,7 @@ pub struct CampaignResponse {
     pub description: Option<String>,
     /// The caller's role in it.
     pub role: Role,
-    /// Its settings (house rules and service settings) with the campaign's version.
+    /// Its settings (house rules and service settings) with their own version.
     pub settings: SettingsResponse,
     /// Optimistic-concurrency version (also the `ETag`).
     pub version: i64,
@@ -126,9 +126,14 @@ impl Precondition {
 
     /// 409 when the body's `version` is stale, 412 when `If-Match` is.
     pub fn check(self, current: i64) -> Result<(), ApiError> {
+        self.check_of(current, "The campaign")
+    }
+
+    /// [`Self::check`] for a versioned part of the campaign; `what` names it in the message.
+    pub fn check_of(self, current: i64, what: &str) -> Result<(), ApiError> {
         if self.version.is_some_and(|v| v != current) {
             return Err(ApiError::Conflict(format!(
-                "The campaign changed: its version is now {current}."
+                "{what} changed meanwhile: the current version is {current}. Read it again, redo your change and send version {current}."
             )));
         }
         if self.if_match.is_some_and(|v| v != current) {
@@ -139,7 +144,9 @@ impl Precondition {
 }
 
 fn if_match_failed() -> ApiError {
-    ApiError::PreconditionFailed("If-Match does not match the current version.".to_owned())
+    ApiError::PreconditionFailed(
+        "If-Match does not match the current version; read it again and send its ETag.".to_owned(),
+    )
 }
 
 /// Checks a campaign name: 1–100 characters after trimming. Returns the trimmed name.

@@ -167,7 +167,8 @@ impl From<HouseRulesBody> for HouseRules {
 /// A campaign's settings and the version to send back when changing them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct SettingsResponse {
-    /// The campaign's version; send it (or `If-Match`) with a change.
+    /// The settings' version (separate from the campaign's name and description version); send
+    /// it (or `If-Match`) with a change.
     pub version: i64,
     /// House rules (docs/rules.md §6).
     pub house_rules: HouseRulesBody,
@@ -187,7 +188,7 @@ impl SettingsResponse {
             lock_rosters_after_play,
         } = settings;
         Self {
-            version: campaign.version,
+            version: campaign.settings_version,
             house_rules: house_rules.into(),
             results_need_confirmation,
             lock_rosters_after_play,

@@ -44,6 +44,6 @@ pub async fn get_campaign_settings(
         .settings()
         .map_err(|e| ApiError::Internal(e.into()))?;
     Ok(HttpResponse::Ok()
-        .insert_header(etag(campaign.version))
+        .insert_header(etag(campaign.settings_version))
         .json(SettingsResponse::new(&campaign, settings)))
 }

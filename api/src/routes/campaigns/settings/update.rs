@@ -1,5 +1,5 @@
 //! `PUT /api/v1/campaigns/{campaign_id}/settings`: replace the settings (organiser), guarded by
-//! the campaign version.
+//! the settings' own version (a rename does not make it stale).
 
 use actix_web::{HttpRequest, HttpResponse, put, web};
 use serde::Deserialize;
@@ -22,7 +22,7 @@ use super::{HouseRulesBody, SettingsResponse};
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateSettingsRequest {
-    /// The version the change is based on. Required unless `If-Match` is sent.
+    /// The settings version the change is based on. Required unless `If-Match` is sent.
     pub version: Option<i64>,
     /// House rules (docs/rules.md §6).
     #[serde(default)]
@@ -53,7 +53,7 @@ fn default_true() -> bool {
     request_body = UpdateSettingsRequest,
     responses(
         (status = 200, description = "The new settings", body = SettingsResponse,
-            headers(("ETag" = String, description = "The new campaign version"))),
+            headers(("ETag" = String, description = "The new settings version"))),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the organiser may change settings", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such campaign, or the caller is not a member", body = Problem, content_type = "application/problem+json"),
@@ -93,19 +93,24 @@ pub async fn update_campaign_settings(
             campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
             let current =
                 campaigns::find_by_id(conn, &campaign_id)?.ok_or_else(campaign_not_found)?;
-            precondition.check(current.version)?;
+            precondition.check_of(current.settings_version, "The campaign's settings")?;
             campaigns::update_settings_if_version(
                 conn,
                 &campaign_id,
-                current.version,
+                current.settings_version,
                 &settings,
                 now,
             )?
-            .ok_or_else(|| ApiError::Conflict("The campaign changed meanwhile.".to_owned()))
+            .ok_or_else(|| {
+                ApiError::Conflict(
+                    "The campaign's settings changed meanwhile; read them again and retry."
+                        .to_owned(),
+                )
+            })
         })
         .await?;
     tracing::info!(campaign.id = %updated.id, "Updated settings of campaign {}", updated.id);
     Ok(HttpResponse::Ok()
-        .insert_header(etag(updated.version))
+        .insert_header(etag(updated.settings_version))
         .json(SettingsResponse::new(&updated, settings)))
 }
