@@ -860,11 +860,22 @@ proptest! {
 /// Rust and serde words no message a client reads may hold (whole words, case-sensitive).
 const RUST_WORDS: &[&str] = &[
     "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "isize", "f32", "f64",
-    "struct", "enum", "variant", "Option", "None", "Some", "unwrap", "panicked", "sequence",
-    "map", "Vec", "String", "bool", "serde", "diesel", "SQL",
+    "struct", "enum", "variant", "Option", "None", "Some", "unwrap", "panicked", "Vec", "String",
+    "bool", "serde", "diesel", "SQL",
 ];
 /// Rust and serde phrases, likewise.
-const RUST_PHRASES: &[&str] = &["invalid type", "invalid value", ", expected", "expected one of", "..=", "::", "{", "}"];
+const RUST_PHRASES: &[&str] = &[
+    "invalid type",
+    "invalid value",
+    ", expected",
+    "expected one of",
+    "a sequence",
+    "a map",
+    "..=",
+    "::",
+    "{",
+    "}",
+];
 
 /// The anchors of docs/rules.md, the project's rules reference.
 fn rule_anchors() -> std::collections::BTreeSet<String> {
