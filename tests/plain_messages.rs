@@ -15,9 +15,35 @@ use serde_json::{Value, json};
 
 /// Rust and serde words (whole words, case-sensitive).
 const RUST_WORDS: &[&str] = &[
-    "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "isize", "f32", "f64",
-    "struct", "enum", "variant", "Option", "None", "Some", "unwrap", "panicked", "Vec", "String",
-    "bool", "serde", "diesel", "SQL", "SQLite", "PostgreSQL",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "u128",
+    "usize",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "isize",
+    "f32",
+    "f64",
+    "struct",
+    "enum",
+    "variant",
+    "Option",
+    "None",
+    "Some",
+    "unwrap",
+    "panicked",
+    "Vec",
+    "String",
+    "bool",
+    "serde",
+    "diesel",
+    "SQL",
+    "SQLite",
+    "PostgreSQL",
 ];
 
 /// Rust, serde and database phrases.
@@ -66,7 +92,11 @@ fn problem_faults(problem: &Value, anchors: &std::collections::BTreeSet<String>)
         texts.push(error["message"].as_str().unwrap_or_default().to_owned());
     }
     for text in &texts {
-        faults.extend(faults_of(text).into_iter().map(|f| format!("{f} in {text:?}")));
+        faults.extend(
+            faults_of(text)
+                .into_iter()
+                .map(|f| format!("{f} in {text:?}")),
+        );
         for id in cited_ids(text) {
             if !anchors.contains(&id) {
                 faults.push(format!("rule id {id} has no anchor, in {text:?}"));

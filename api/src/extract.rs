@@ -310,8 +310,9 @@ pub fn payload_config(limit: usize) -> web::PayloadConfig {
 
 /// A path segment that does not parse (e.g. a malformed id) means no such resource: 404.
 pub fn path_config() -> web::PathConfig {
-    web::PathConfig::default()
-        .error_handler(|_err, req| ApiError::NotFound(format!("No such resource: {}.", req.path())).into())
+    web::PathConfig::default().error_handler(|_err, req| {
+        ApiError::NotFound(format!("No such resource: {}.", req.path())).into()
+    })
 }
 
 /// A query string that does not fit the parameters: 400 naming the parameter where serde says
@@ -322,9 +323,7 @@ pub fn query_config() -> web::QueryConfig {
 
 /// A query string's problem in plain words; `raw` is the parser's text.
 pub fn query_error(raw: &str) -> ApiError {
-    let raw = raw
-        .strip_prefix("Query deserialize error: ")
-        .unwrap_or(raw);
+    let raw = raw.strip_prefix("Query deserialize error: ").unwrap_or(raw);
     let message = plain::data_message(raw);
     let field = field_of(".", raw);
     if field == "." {

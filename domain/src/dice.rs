@@ -159,7 +159,9 @@ impl<'a> RollRequest<'a> {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DiceError {
     /// A value outside the die's range.
-    #[error("dice.{step}.{subject}: {value} is not a face of the die; enter values from 1 to {sides}")]
+    #[error(
+        "dice.{step}.{subject}: {value} is not a face of the die; enter values from 1 to {sides}"
+    )]
     OutOfRange {
         /// The step.
         step: RollStep,

@@ -11,7 +11,8 @@ struct Constraint {
     message: &'static str,
 }
 
-const RETRY: &str = "A concurrent change conflicted with this request; read the data again and retry.";
+const RETRY: &str =
+    "A concurrent change conflicted with this request; read the data again and retry.";
 
 const CONSTRAINTS: &[Constraint] = &[
     Constraint {

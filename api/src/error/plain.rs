@@ -8,12 +8,20 @@ pub fn data_message(raw: &str) -> String {
     let raw = strip_position(raw);
     if let Some(rest) = raw.strip_prefix("invalid type: ") {
         if let Some((got, expected)) = rest.split_once(", expected ") {
-            return format!("must be {}, not {}", expected_words(expected), got_words(got));
+            return format!(
+                "must be {}, not {}",
+                expected_words(expected),
+                got_words(got)
+            );
         }
     }
     if let Some(rest) = raw.strip_prefix("invalid value: ") {
         if let Some((got, expected)) = rest.split_once(", expected ") {
-            return format!("must be {}, not {}", expected_words(expected), got_words(got));
+            return format!(
+                "must be {}, not {}",
+                expected_words(expected),
+                got_words(got)
+            );
         }
     }
     if let Some(rest) = raw.strip_prefix("invalid length ") {

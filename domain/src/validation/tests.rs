@@ -904,8 +904,10 @@ fn cited_rule_ids(text: &str) -> Vec<String> {
             }
         }
         if c == '§' {
-            let number: String =
-                rest().chars().take_while(|d| d.is_ascii_digit() || *d == '.').collect();
+            let number: String = rest()
+                .chars()
+                .take_while(|d| d.is_ascii_digit() || *d == '.')
+                .collect();
             ids.push(number.trim_end_matches('.').to_owned());
         }
     }
@@ -949,26 +951,34 @@ fn every_problem_kind_reads_in_plain_words() {
     let changes: Vec<(&str, Change)> = vec![
         ("empty name", |f| f.name = String::new()),
         ("long name", |f| f.name = "x".repeat(MAX_NAME_CHARS + 1)),
-        ("control character", |f| f.platoons[0].name = "a\u{7}".to_owned()),
+        ("control character", |f| {
+            f.platoons[0].name = "a\u{7}".to_owned()
+        }),
         ("no platoons", |f| f.platoons.clear()),
         ("too many platoons", |f| {
             let platoon = f.platoons[1].clone();
             f.platoons = (0..=MAX_PLATOONS)
                 .map(|i| {
                     let mut p = platoon.clone();
-                    p.units.iter_mut().for_each(|u| u.id = format!("{}-{i}", u.id));
+                    p.units
+                        .iter_mut()
+                        .for_each(|u| u.id = format!("{}-{i}", u.id));
                     p
                 })
                 .collect();
         }),
         ("no units", |f| f.platoons[1].units.clear()),
         ("too many units", |f| {
-            f.platoons[1].units = (0..=MAX_UNITS_PER_PLATOON).map(|i| squad(&format!("x{i}"), 6)).collect();
+            f.platoons[1].units = (0..=MAX_UNITS_PER_PLATOON)
+                .map(|i| squad(&format!("x{i}"), 6))
+                .collect();
         }),
         ("duplicate id", |f| unit(f, 1, 2).id = "s1".to_owned()),
         ("empty id", |f| unit(f, 0, 2).id = String::new()),
         ("id with space", |f| unit(f, 0, 2).id = "a b".to_owned()),
-        ("long id", |f| unit(f, 0, 2).id = "i".repeat(MAX_ID_CHARS + 1)),
+        ("long id", |f| {
+            unit(f, 0, 2).id = "i".repeat(MAX_ID_CHARS + 1)
+        }),
         ("C9 strength", |f| unit(f, 0, 1).strength = 9),
         ("no establishment", |f| {
             let u = unit(f, 0, 3);
@@ -981,15 +991,23 @@ fn every_problem_kind_reads_in_plain_words() {
             u.strength = MAX_STRENGTH + 1;
         }),
         ("C6 status", |f| unit(f, 0, 3).status = UnitStatus::Active),
-        ("C6 eliminated with figures", |f| unit(f, 0, 1).status = UnitStatus::Eliminated),
-        ("C16 vehicle eliminated", |f| unit(f, 1, 0).status = UnitStatus::Eliminated),
-        ("C16 destroyed active", |f| unit(f, 1, 1).status = UnitStatus::Active),
+        ("C6 eliminated with figures", |f| {
+            unit(f, 0, 1).status = UnitStatus::Eliminated
+        }),
+        ("C16 vehicle eliminated", |f| {
+            unit(f, 1, 0).status = UnitStatus::Eliminated
+        }),
+        ("C16 destroyed active", |f| {
+            unit(f, 1, 1).status = UnitStatus::Active
+        }),
         ("C5 lone figure", |f| {
             let u = unit(f, 1, 2);
             u.starting_strength = 2;
             u.strength = 2;
         }),
-        ("C17 fanatic", |f| unit(f, 0, 6).resolve = Some(Resolve::Determined)),
+        ("C17 fanatic", |f| {
+            unit(f, 0, 6).resolve = Some(Resolve::Determined)
+        }),
         ("elite droids", |f| {
             let u = unit(f, 0, 1);
             u.traits = vec![Trait::DroidTroopers];
@@ -1001,7 +1019,9 @@ fn every_problem_kind_reads_in_plain_words() {
             unit(f, 0, 1).vehicle = profile;
             unit(f, 0, 1).vehicle_state = Some(VehicleState::Operational);
         }),
-        ("armour", |f| unit(f, 1, 0).vehicle.as_mut().unwrap().armour.front = 13),
+        ("armour", |f| {
+            unit(f, 1, 0).vehicle.as_mut().unwrap().armour.front = 13
+        }),
         ("crew", |f| {
             let p = unit(f, 1, 0).vehicle.as_mut().unwrap();
             p.crew = MAX_VEHICLE_CREW + 1;
@@ -1027,17 +1047,27 @@ fn every_problem_kind_reads_in_plain_words() {
             u.aptitude = Some(Aptitude::Master);
             u.psionic_strength = Some(3);
         }),
-        ("psionic strength", |f| unit(f, 1, 3).psionic_strength = Some(MAX_PSIONIC_STRENGTH + 1)),
-        ("C18 single figure trait", |f| unit(f, 0, 1).traits = vec![Trait::Tough, Trait::Hero]),
-        ("C18 trait twice", |f| unit(f, 0, 1).traits = vec![Trait::Tough, Trait::Tough]),
-        ("powered armour weapons", |f| unit(f, 0, 6).armour = Armour::BattleDress),
+        ("psionic strength", |f| {
+            unit(f, 1, 3).psionic_strength = Some(MAX_PSIONIC_STRENGTH + 1)
+        }),
+        ("C18 single figure trait", |f| {
+            unit(f, 0, 1).traits = vec![Trait::Tough, Trait::Hero]
+        }),
+        ("C18 trait twice", |f| {
+            unit(f, 0, 1).traits = vec![Trait::Tough, Trait::Tough]
+        }),
+        ("powered armour weapons", |f| {
+            unit(f, 0, 6).armour = Armour::BattleDress
+        }),
         ("support weapons per trooper", |f| {
             let u = unit(f, 0, 1);
             u.starting_strength = 2;
             u.strength = 2;
             u.support_weapons = vec![SupportWeapon::SquadAutomaticWeapon; 3];
         }),
-        ("team without heavy weapon", |f| unit(f, 0, 4).heavy_weapons.clear()),
+        ("team without heavy weapon", |f| {
+            unit(f, 0, 4).heavy_weapons.clear()
+        }),
         ("gear ratings", |f| {
             let u = unit(f, 0, 1);
             u.jammer_rating = 4;
@@ -1050,8 +1080,12 @@ fn every_problem_kind_reads_in_plain_words() {
         ("unpriced gear", |f| {
             unit(f, 1, 0).basic_weapon_traits = vec![crate::points::gear::WeaponTrait::Terror];
         }),
-        ("personalities", |f| unit(f, 1, 2).personalities = vec![Personality::Lucky, Personality::Brawler]),
-        ("long list", |f| unit(f, 0, 1).grenades = vec![crate::points::gear::Grenade::Haze; MAX_LIST_ITEMS + 1]),
+        ("personalities", |f| {
+            unit(f, 1, 2).personalities = vec![Personality::Lucky, Personality::Brawler]
+        }),
+        ("long list", |f| {
+            unit(f, 0, 1).grenades = vec![crate::points::gear::Grenade::Haze; MAX_LIST_ITEMS + 1]
+        }),
         ("trait options", |f| {
             let o = &mut unit(f, 0, 1).trait_options;
             o.infect_multiplier = Some(f64::INFINITY);
@@ -1068,16 +1102,37 @@ fn every_problem_kind_reads_in_plain_words() {
     }
     let step = RollStep::Replacement;
     let dice = [
-        DiceError::OutOfRange { step, subject: "u1".into(), value: 7, sides: 6 },
-        DiceError::WrongCount { step, subject: "u1".into(), needed: 2, given: 1 },
-        DiceError::TooMany { step, subject: "u1".into(), used: 1, given: 3 },
-        DiceError::UnknownSubject { step, subject: "u9".into() },
+        DiceError::OutOfRange {
+            step,
+            subject: "u1".into(),
+            value: 7,
+            sides: 6,
+        },
+        DiceError::WrongCount {
+            step,
+            subject: "u1".into(),
+            needed: 2,
+            given: 1,
+        },
+        DiceError::TooMany {
+            step,
+            subject: "u1".into(),
+            used: 1,
+            given: 3,
+        },
+        DiceError::UnknownSubject {
+            step,
+            subject: "u9".into(),
+        },
     ];
     for err in dice {
         messages.push(("dice".to_owned(), err.message()));
         messages.push(("dice display".to_owned(), err.to_string()));
     }
-    messages.push(("unknown name".to_owned(), Mission::parse("nap").unwrap_err().to_string()));
+    messages.push((
+        "unknown name".to_owned(),
+        Mission::parse("nap").unwrap_err().to_string(),
+    ));
     for err in [
         BonusError::SameMission(Mission::Hold),
         BonusError::NotRolled(Mission::EscalatingEngagement),

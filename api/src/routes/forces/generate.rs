@@ -77,7 +77,12 @@ pub struct GenerateForceRequest {
 fn parse_choices(mut map: serde_json::Map<String, Value>) -> Result<GenerationChoices, ApiError> {
     let method = match map.remove("method") {
         Some(Value::String(m)) => m,
-        None => return Err(ApiError::validation("method", crate::error::plain::REQUIRED)),
+        None => {
+            return Err(ApiError::validation(
+                "method",
+                crate::error::plain::REQUIRED,
+            ));
+        }
         Some(_) => {
             return Err(ApiError::validation(
                 "method",

@@ -153,7 +153,10 @@ fn one<T: Named>(pairs: &[(String, String)], key: &str, errors: &mut Vec<FieldEr
                 format!("must be one of: {}, not \"{value}\"", accepted::<T>()),
             )),
         },
-        _ => errors.push(FieldError::new(key, "is given more than once; give it once")),
+        _ => errors.push(FieldError::new(
+            key,
+            "is given more than once; give it once",
+        )),
     }
     None
 }
