@@ -35,6 +35,7 @@ mod odds;
 mod openapi_drift;
 mod paging;
 mod passwords;
+mod plain_messages;
 mod protocol_errors;
 mod races;
 mod request_span;

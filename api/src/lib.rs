@@ -542,8 +542,8 @@ mod tests {
                 "type": "about:blank",
                 "title": "Unprocessable Entity",
                 "status": 422,
-                "detail": "The request is invalid; see `errors` for each field.",
-                "errors": [{"field": "count", "message": "invalid type: string \"x\", expected u8"}]
+                "detail": "count: must be a whole number from 0 to 255, not the text \"x\".",
+                "errors": [{"field": "count", "message": "must be a whole number from 0 to 255, not the text \"x\""}]
             })
         );
         let (status, got_type, problem) = call(&app, "/query?count=x", json, "").await;

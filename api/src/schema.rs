@@ -28,6 +28,7 @@ diesel::table! {
         created_by -> Text,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        settings_version -> BigInt,
     }
 }
 

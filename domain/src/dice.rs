@@ -159,7 +159,9 @@ impl<'a> RollRequest<'a> {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DiceError {
     /// A value outside the die's range.
-    #[error("dice.{step}.{subject}: value {value} is outside 1..={sides}")]
+    #[error(
+        "dice.{step}.{subject}: {value} is not a face of the die; enter values from 1 to {sides}"
+    )]
     OutOfRange {
         /// The step.
         step: RollStep,
@@ -171,7 +173,7 @@ pub enum DiceError {
         sides: u8,
     },
     /// Fewer values left than the roll needs.
-    #[error("dice.{step}.{subject}: the roll needs {needed} value(s), {given} left")]
+    #[error("dice.{step}.{subject}: the roll needs {needed} value(s), but {given} were left")]
     WrongCount {
         /// The step.
         step: RollStep,
@@ -183,7 +185,7 @@ pub enum DiceError {
         given: usize,
     },
     /// More values entered than the roll took (the roll was made: a typo would be half-used).
-    #[error("dice.{step}.{subject}: the roll takes {used} value(s), {given} entered")]
+    #[error("dice.{step}.{subject}: the roll takes {used} value(s), but {given} were entered")]
     TooMany {
         /// The step.
         step: RollStep,
@@ -195,7 +197,7 @@ pub enum DiceError {
         given: usize,
     },
     /// A subject that is not part of the request.
-    #[error("dice.{step}.{subject}: unknown subject")]
+    #[error("dice.{step}.{subject}: no roll of this request is for this unit or force")]
     UnknownSubject {
         /// The step.
         step: RollStep,
@@ -646,7 +648,7 @@ mod tests {
         let mut raw = BTreeMap::new();
         raw.insert("replacment".to_owned(), BTreeMap::new());
         let errors = parse_steps(&raw).unwrap_err();
-        assert!(errors[0].to_string().contains("unknown step `replacment`"));
+        assert!(errors[0].to_string().contains("`replacment` is not a step"));
     }
 
     #[test]

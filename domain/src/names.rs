@@ -8,7 +8,7 @@ use std::fmt;
 
 /// A name that is not one of an enumeration's values.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown {kind} `{value}`; expected one of: {}", accepted.join(", "))]
+#[error("`{value}` is not a {kind}; use one of: {}", accepted.join(", "))]
 pub struct UnknownName {
     /// Which enumeration was parsed (`quality`, `trait`, ...).
     pub kind: &'static str,
@@ -141,7 +141,7 @@ mod tests {
         let err = Colour::parse("green").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "unknown colour `green`; expected one of: red, dark_blue"
+            "`green` is not a colour; use one of: red, dark_blue"
         );
     }
 
@@ -154,6 +154,6 @@ mod tests {
         let back: Colour = serde_json::from_str("\"crimson\"").unwrap();
         assert_eq!(back, Colour::Red);
         let err = serde_json::from_str::<Colour>("\"green\"").unwrap_err();
-        assert!(err.to_string().contains("expected one of: red, dark_blue"));
+        assert!(err.to_string().contains("use one of: red, dark_blue"));
     }
 }

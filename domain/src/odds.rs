@@ -32,13 +32,13 @@ pub const DENOMINATOR: u64 = DICE_OUTCOMES * TIE_SHARES;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BonusError {
     /// Both bonuses on one mission.
-    #[error("the two +1 bonuses must go to two different missions, not {0} twice")]
+    #[error("the two +1 bonuses must go to two different missions, not {0} twice (S8)")]
     SameMission(Mission),
     /// A mission that is never rolled.
-    #[error("{0} is not on the mission table and cannot take a bonus")]
+    #[error("{0} is not on the mission table and cannot take a bonus; pick a rolled mission (S8)")]
     NotRolled(Mission),
     /// Not exactly two missions.
-    #[error("mission bonuses name exactly two missions, not {0}")]
+    #[error("name exactly two missions for the +1 bonuses, not {0} (S8)")]
     WrongCount(usize),
 }
 

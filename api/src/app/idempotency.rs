@@ -75,22 +75,7 @@ fn internal(e: impl std::fmt::Display) -> ApiError {
 
 /// Reads the `Idempotency-Key` header (1 to 200 visible ASCII characters).
 pub fn key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
-    match headers.get("idempotency-key") {
-        None => Ok(None),
-        Some(value) => {
-            let key = value
-                .to_str()
-                .map_err(|_| ApiError::bad_request("Idempotency-Key must be visible ASCII."))?
-                .trim();
-            if key.is_empty() || key.len() > rows::MAX_KEY_LEN {
-                return Err(ApiError::validation(
-                    "Idempotency-Key",
-                    "must be 1 to 200 characters",
-                ));
-            }
-            Ok(Some(key.to_owned()))
-        }
-    }
+    crate::extract::idempotency_key_in(headers)
 }
 
 /// Runs `work` in one transaction, honouring the write's key (see the module doc).
@@ -154,10 +139,7 @@ where
 
 fn replay<T>(stored: &rows::IdempotentResponse, hash: &str) -> Result<Answer<T>, ApiError> {
     if stored.request_hash != hash {
-        return Err(ApiError::validation(
-            "Idempotency-Key",
-            "this key was used with a different request body",
-        ));
+        return Err(crate::extract::idempotency_key_reused());
     }
     let status = u16::try_from(stored.status)
         .ok()

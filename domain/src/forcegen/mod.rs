@@ -118,7 +118,7 @@ pub struct Generated {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum GenerationError {
     /// The choices are invalid; nothing was rolled.
-    #[error("invalid force generation choices")]
+    #[error("the force generation choices break the rules: {} problem(s)", .0.len())]
     Invalid(Vec<Problem>),
     /// Entered dice did not fit a roll.
     #[error(transparent)]

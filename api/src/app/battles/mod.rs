@@ -278,11 +278,7 @@ pub fn lock_authorized(
 
 /// Converts domain problems into a 422.
 pub fn problems(list: Vec<fad_domain::roster::Problem>) -> ApiError {
-    ApiError::Validation(
-        list.into_iter()
-            .map(|p| crate::error::FieldError::new(p.field, p.message))
-            .collect(),
-    )
+    list.into()
 }
 
 /// Serializes a response value.

@@ -116,9 +116,14 @@ impl Precondition {
 
     /// 409 when the body's `version` is stale, 412 when `If-Match` is.
     pub fn check(self, current: i64) -> Result<(), ApiError> {
+        self.check_of(current, "The campaign")
+    }
+
+    /// [`Self::check`] for a versioned part of the campaign; `what` names it in the message.
+    pub fn check_of(self, current: i64, what: &str) -> Result<(), ApiError> {
         if self.version.is_some_and(|v| v != current) {
             return Err(ApiError::Conflict(format!(
-                "The campaign changed: its version is now {current}."
+                "{what} changed meanwhile: the current version is {current}. Read it again, redo your change and send version {current}."
             )));
         }
         if self.if_match.is_some_and(|v| v != current) {
@@ -129,7 +134,9 @@ impl Precondition {
 }
 
 fn if_match_failed() -> ApiError {
-    ApiError::PreconditionFailed("If-Match does not match the current version.".to_owned())
+    ApiError::PreconditionFailed(
+        "If-Match does not match the current version; read it again and send its ETag.".to_owned(),
+    )
 }
 
 /// The 409 of a versioned write that lost a race after its check.
@@ -200,6 +207,7 @@ pub async fn create_campaign(
         created_by: user_id.clone(),
         created_at: now,
         updated_at: now,
+        settings_version: 1,
     };
     let stored = campaign.clone();
     let quotas = state.config.quotas;

@@ -11,7 +11,7 @@ use super::Precondition;
 /// The settings of a campaign at one version.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SettingsView {
-    /// The campaign's version (the settings share it).
+    /// The settings' own version (separate from the campaign's name and description).
     pub version: i64,
     /// The settings.
     pub settings: CampaignSettings,
@@ -46,12 +46,13 @@ pub async fn read_settings(
         .settings()
         .map_err(|e| ApiError::Internal(e.into()))?;
     Ok(SettingsView {
-        version: campaign.version,
+        version: campaign.settings_version,
         settings,
     })
 }
 
-/// Replaces a campaign's settings (organiser), guarded by the campaign version: a stale
+/// Replaces a campaign's settings (organiser), guarded by the settings' own version (a rename
+/// does not make it stale): a stale
 /// `version` gets 409 and a stale `If-Match` 412.
 pub async fn update_settings(
     state: &AppState,
@@ -75,20 +76,25 @@ pub async fn update_settings(
             campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
             let current =
                 campaigns::find_by_id(conn, &campaign_id)?.ok_or_else(campaign_not_found)?;
-            precondition.check(current.version)?;
+            precondition.check_of(current.settings_version, "The campaign's settings")?;
             campaigns::update_settings_if_version(
                 conn,
                 &campaign_id,
-                current.version,
+                current.settings_version,
                 &stored,
                 now,
             )?
-            .ok_or_else(super::changed_meanwhile)
+            .ok_or_else(|| {
+                ApiError::Conflict(
+                    "The campaign's settings changed meanwhile; read them again and retry."
+                        .to_owned(),
+                )
+            })
         })
         .await?;
     tracing::info!(campaign.id = %updated.id, "Updated settings of campaign {}", updated.id);
     Ok(SettingsView {
-        version: updated.version,
+        version: updated.settings_version,
         settings,
     })
 }

@@ -56,7 +56,7 @@ pub struct CampaignResponse {
     pub description: Option<String>,
     /// The caller's role in it.
     pub role: Role,
-    /// Its settings (house rules and service settings) with the campaign's version.
+    /// Its settings (house rules and service settings) with their own version.
     pub settings: SettingsResponse,
     /// Optimistic-concurrency version (also the `ETag`).
     pub version: i64,
@@ -74,7 +74,7 @@ impl From<CampaignView> for CampaignResponse {
             role,
         } = view;
         Self {
-            settings: SettingsResponse::of(campaign.version, settings),
+            settings: SettingsResponse::of(campaign.settings_version, settings),
             id: campaign.id,
             name: campaign.name,
             description: campaign.description,

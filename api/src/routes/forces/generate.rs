@@ -14,7 +14,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use fad_domain::dice::{EnteredDice, RollLog, RollStep, ServerDice, TableDice, parse_steps};
 use fad_domain::forcegen::{
-    GenerationChoices, GenerationError, PendingAward, PlatoonEffect, generate, subject_allowed,
+    GenerationChoices, PendingAward, PlatoonEffect, generate, subject_allowed,
 };
 use fad_domain::validation::validate_force;
 use serde::Serialize;
@@ -79,11 +79,16 @@ pub struct GenerateForceRequest {
 fn parse_choices(mut map: serde_json::Map<String, Value>) -> Result<GenerationChoices, ApiError> {
     let method = match map.remove("method") {
         Some(Value::String(m)) => m,
-        None => return Err(ApiError::validation("method", "missing field `method`")),
+        None => {
+            return Err(ApiError::validation(
+                "method",
+                crate::error::plain::REQUIRED,
+            ));
+        }
         Some(_) => {
             return Err(ApiError::validation(
                 "method",
-                "must be `basic` or `advanced`",
+                "must be one of: basic, advanced",
             ));
         }
     };
@@ -97,18 +102,13 @@ fn parse_choices(mut map: serde_json::Map<String, Value>) -> Result<GenerationCh
             .map_err(strict),
         _ => Err(ApiError::validation(
             "method",
-            format!("unknown variant `{method}`, expected `basic` or `advanced`"),
+            format!("must be one of: basic, advanced, not \"{method}\""),
         )),
     }
 }
 
 fn dice_errors(errors: Vec<fad_domain::dice::DiceError>) -> ApiError {
-    ApiError::Validation(
-        errors
-            .into_iter()
-            .map(|e| FieldError::new(e.field(), e.to_string()))
-            .collect(),
-    )
+    errors.into()
 }
 
 /// Generates a force from the player's choices and stores it. Invalid choices (an
@@ -147,12 +147,15 @@ pub async fn generate_force(
     // serde_json's map is ordered, so this is a canonical form of the body for the key check.
     let canonical_body = serde_json::to_vec(&body).map_err(|e| ApiError::Internal(e.into()))?;
     let Value::Object(mut map) = body else {
-        return Err(ApiError::validation("body", "must be an object"));
+        return Err(ApiError::validation(
+            ".",
+            "the request body must be a JSON object: {\"method\": ..., \"platoons\": ...}",
+        ));
     };
     let raw_dice = match map.remove("dice") {
         None | Some(Value::Null) => BTreeMap::new(),
-        Some(value) => serde_json::from_value::<BTreeMap<String, BTreeMap<String, Vec<u8>>>>(value)
-            .map_err(|e| ApiError::validation("dice", e.to_string()))?,
+        Some(value) => deserialize_strict::<_, BTreeMap<String, BTreeMap<String, Vec<u8>>>>(value)
+            .map_err(|e| ApiError::Validation(e.into_field_errors("dice")))?,
     };
     let choices = parse_choices(map)?;
     let problems = fad_domain::forcegen::validate(&choices);
@@ -164,19 +167,7 @@ pub async fn generate_force(
                 .collect(),
         ));
     }
-    let entered = parse_steps(&raw_dice).map_err(|unknown| {
-        ApiError::Validation(
-            unknown
-                .into_iter()
-                .map(|u| {
-                    FieldError::new(
-                        format!("dice.{}", u.value),
-                        format!("unknown step; accepted: {}", u.accepted.join(", ")),
-                    )
-                })
-                .collect(),
-        )
-    })?;
+    let entered = parse_steps(&raw_dice).map_err(crate::error::unknown_dice_steps)?;
     let mut seed = [0u8; 32];
     getrandom::fill(&mut seed).map_err(|e| ApiError::Internal(anyhow::anyhow!("{e}")))?;
     let mut dice = TableDice::new(&entered, ServerDice::from_seed(seed)).map_err(dice_errors)?;
@@ -204,15 +195,7 @@ pub async fn generate_force(
         (generated, dice)
     })
     .await?;
-    let generated = generated.map_err(|e| match e {
-        GenerationError::Invalid(problems) => ApiError::Validation(
-            problems
-                .into_iter()
-                .map(|p| FieldError::new(p.field, p.message))
-                .collect(),
-        ),
-        GenerationError::Dice(e) => dice_errors(vec![e]),
-    })?;
+    let generated = generated.map_err(ApiError::from)?;
     let mut roster = generated.force;
     for unit in roster.units_mut() {
         unit.id = crate::store::new_id();

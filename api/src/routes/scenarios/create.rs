@@ -18,7 +18,7 @@ use crate::auth::secret::hash_secret;
 use crate::auth::{AuthUser, Need};
 use crate::error::{ApiError, Problem};
 use crate::extract::parse_json;
-use crate::store::idempotency::{self, IdempotentResponse, MAX_KEY_LEN};
+use crate::store::idempotency::{self, IdempotentResponse};
 use crate::store::{
     self,
     scenarios::{self, ScenarioRow},
@@ -32,19 +32,6 @@ const SCOPE: &str = "POST /api/v1/scenarios";
 
 /// Bytes of a share token (256 bits).
 const SHARE_TOKEN_BYTES: usize = 32;
-
-/// Reads the optional `Idempotency-Key` header.
-fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
-    let Some(value) = req.headers().get("idempotency-key") else {
-        return Ok(None);
-    };
-    match value.to_str() {
-        Ok(v) if !v.is_empty() && v.len() <= MAX_KEY_LEN => Ok(Some(v.to_owned())),
-        _ => Err(ApiError::bad_request(format!(
-            "Idempotency-Key must be 1–{MAX_KEY_LEN} visible ASCII characters."
-        ))),
-    }
-}
 
 fn share_token() -> Result<String, ApiError> {
     let mut buf = [0u8; SHARE_TOKEN_BYTES];
@@ -96,13 +83,11 @@ async fn load_stored_forces(
     request_body = CreateScenarioRequest,
     params(("Idempotency-Key" = Option<String>, Header, description = "Repeat-safe key: the same key and body answer the first response again")),
     responses(
-        (status = 201, description = "The scenario, with every roll", body = ScenarioResponse),
-        (status = 200, description = "A repeat of an earlier request with the same Idempotency-Key", body = ScenarioResponse),
+        (status = 201, description = "The scenario, with every roll; a repeat with the same Idempotency-Key and body answers the first response again", body = ScenarioResponse),
         (status = 400, description = "Malformed JSON or Idempotency-Key", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Integration keys are read-only", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The Idempotency-Key was used with another body", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid sides, choices or entered dice, an unknown field or a count beyond the rules (every problem, with its path)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The Idempotency-Key was used with another body; invalid sides, choices or entered dice, an unknown field or a count beyond the rules (every problem, with its path)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "The account generated its most scenarios in the last hour (`FAD_MAX_SCENARIOS_PER_ACCOUNT_PER_HOUR`); `Retry-After` says when to try again", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
@@ -114,7 +99,7 @@ pub async fn create_scenario(
     req: HttpRequest,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
-    let key = idempotency_key(&req)?;
+    let key = crate::extract::idempotency_key(&req)?;
     let request: CreateScenarioRequest = parse_json(&body)?;
     let share = request.share;
     let stored = load_stored_forces(&state, &user, &request).await?;
@@ -169,10 +154,7 @@ pub async fn create_scenario(
                 .transaction(move |conn| {
                     if let Some(first) = idempotency::find(conn, &user_id, SCOPE, &key)? {
                         if first.request_hash != request_hash {
-                            return Err(ApiError::Conflict(
-                                "This Idempotency-Key was used with a different request body."
-                                    .into(),
-                            ));
+                            return Err(crate::extract::idempotency_key_reused());
                         }
                         return Ok(Some(first.response));
                     }
@@ -196,12 +178,13 @@ pub async fn create_scenario(
         }
     };
     let (status, id, body) = match replayed {
-        // The first answer again, byte for byte.
+        // The first answer again, byte for byte, with its status: a retry cannot tell it
+        // from the first answer.
         Some(first) => {
             let id = serde_json::from_str::<Identified>(&first)
                 .map_err(|e| ApiError::Internal(e.into()))?
                 .id;
-            (StatusCode::OK, id, first)
+            (StatusCode::CREATED, id, first)
         }
         None => (StatusCode::CREATED, id, body),
     };

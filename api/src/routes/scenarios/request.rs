@@ -401,7 +401,7 @@ pub fn prepare(
             let Ok(step) = RollStep::parse(step_name) else {
                 errors.push(FieldError::new(
                     format!("sides[{i}].dice.{step_name}"),
-                    "unknown step; a scenario rolls table_edge, mission, mission_tie, recon_return, night_fighting, placement_order, pre_battle_event, pre_battle_event_table, npf_stance, npf_attitude, npf_recon, npf_dispersion, narrative",
+                    "is not a dice step of a scenario; use one of: table_edge, mission, mission_tie, recon_return, night_fighting, placement_order, pre_battle_event, pre_battle_event_table, npf_stance, npf_attitude, npf_recon, npf_dispersion, narrative",
                 ));
                 continue;
             };
@@ -427,7 +427,7 @@ pub fn prepare(
                 } else if let Some(bad) = values.iter().find(|v| !(1..=6).contains(*v)) {
                     errors.push(FieldError::new(
                         field,
-                        format!("value {bad} is outside 1..=6"),
+                        format!("{bad} is not a face of the die: enter values from 1 to 6"),
                     ));
                 }
                 steps.entry(step).or_default().insert(id, values.clone());

@@ -27,7 +27,7 @@ use utoipa::ToSchema;
 
 use crate::auth::{Caller, CampaignAccess, Need};
 use crate::db::Db;
-use crate::error::{ApiError, FieldError};
+use crate::error::ApiError;
 use crate::store::{self, aftermath as rows, battles, campaigns};
 
 use super::{battle_not_found, lock_authorized, problems};
@@ -147,12 +147,7 @@ fn internal(e: impl std::fmt::Display) -> ApiError {
 
 /// Converts dice problems into a 422.
 pub fn dice_errors(errors: Vec<DiceError>) -> ApiError {
-    ApiError::Validation(
-        errors
-            .into_iter()
-            .map(|e| FieldError::new(e.field(), e.message()))
-            .collect(),
-    )
+    errors.into()
 }
 
 /// Refuses entered values that some roll drew from without using them all up (two values for
@@ -183,19 +178,7 @@ pub fn merge_unused(into: &mut EnteredDice, more: EnteredDice) {
 /// fallback from a seed drawn from the OS.
 pub fn table_dice(raw: Option<&RawDice>) -> Result<TableDice, ApiError> {
     let empty = RawDice::new();
-    let entered = parse_steps(raw.unwrap_or(&empty)).map_err(|unknown| {
-        ApiError::Validation(
-            unknown
-                .into_iter()
-                .map(|u| {
-                    FieldError::new(
-                        format!("dice.{}", u.value),
-                        format!("unknown step; accepted: {}", u.accepted.join(", ")),
-                    )
-                })
-                .collect(),
-        )
-    })?;
+    let entered = parse_steps(raw.unwrap_or(&empty)).map_err(crate::error::unknown_dice_steps)?;
     let mut seed = [0u8; 32];
     getrandom::fill(&mut seed).map_err(internal)?;
     TableDice::new(&entered, ServerDice::from_seed(seed)).map_err(dice_errors)

@@ -34,7 +34,7 @@ use fad_domain::lifecycle::BattleState;
 use std::collections::BTreeMap;
 
 use actix_web::http::StatusCode;
-use fad_domain::dice::{DiceError, EnteredDice, RollLog, RollStep, ServerDice};
+use fad_domain::dice::{EnteredDice, RollLog, RollStep, ServerDice};
 use fad_domain::names::Named;
 use fad_domain::scenario::side_dice::{EnteredBySide, SideDice};
 use fad_domain::scenario::{
@@ -411,7 +411,7 @@ fn check_dice_at(
             } else if let Some(bad) = values.iter().find(|v| !(1..=6).contains(*v)) {
                 errors.push(FieldError::new(
                     field,
-                    format!("value {bad} is outside 1..=6"),
+                    format!("{bad} is not a face of the die: enter values from 1 to 6"),
                 ));
             } else {
                 out.entry(step)
@@ -429,22 +429,7 @@ fn check_dice_at(
 
 /// A scenario error as an HTTP error.
 pub fn scenario_error(e: ScenarioError) -> ApiError {
-    match e {
-        ScenarioError::Conflict(m) => ApiError::Conflict(format!("{}.", capitalise(&m))),
-        ScenarioError::Invalid(p) => super::problems(p),
-        ScenarioError::Dice(e) => dice_error(&e),
-    }
-}
-
-fn dice_error(e: &DiceError) -> ApiError {
-    ApiError::Validation(vec![FieldError::new(e.field(), e.to_string())])
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
+    e.into()
 }
 
 /// What every submission carries besides its step's fields.
@@ -547,10 +532,8 @@ pub async fn submit<S: Submission>(
             }
         }
         pending.retain(|_, d| !d.is_empty());
-        let mut dice = SideDice::new(&pending, ServerDice::from_seed(seed)).map_err(|errs| {
-            errs.first()
-                .map_or_else(|| ApiError::Internal(anyhow::anyhow!("dice")), dice_error)
-        })?;
+        let mut dice =
+            SideDice::new(&pending, ServerDice::from_seed(seed)).map_err(ApiError::from)?;
         let before = versions::Sight::of(&battle_id, &doc)?;
         let was_ready = doc.scenario.state == ScenarioState::Ready;
         submission

@@ -168,7 +168,8 @@ impl From<HouseRulesBody> for HouseRules {
 /// A campaign's settings and the version to send back when changing them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct SettingsResponse {
-    /// The campaign's version; send it (or `If-Match`) with a change.
+    /// The settings' version (separate from the campaign's name and description version); send
+    /// it (or `If-Match`) with a change.
     pub version: i64,
     /// House rules (docs/rules.md §6).
     pub house_rules: HouseRulesBody,
@@ -180,7 +181,7 @@ pub struct SettingsResponse {
 }
 
 impl SettingsResponse {
-    /// The response for `settings` at campaign version `version`.
+    /// The response for `settings` at settings version `version`.
     pub fn of(version: i64, settings: CampaignSettings) -> Self {
         let CampaignSettings {
             house_rules,

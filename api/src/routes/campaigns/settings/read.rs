@@ -18,7 +18,7 @@ use super::SettingsResponse;
     params(("campaign_id" = String, Path, description = "The campaign id")),
     responses(
         (status = 200, description = "The settings", body = SettingsResponse,
-            headers(("ETag" = String, description = "The campaign version"))),
+            headers(("ETag" = String, description = "The settings version"))),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Integration keys cannot read settings", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such campaign, or the caller is not a member", body = Problem, content_type = "application/problem+json"),

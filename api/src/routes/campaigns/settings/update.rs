@@ -1,5 +1,5 @@
 //! `PUT /api/v1/campaigns/{campaign_id}/settings`: replace the settings (organiser), guarded by
-//! the campaign version.
+//! the settings' own version (a rename does not make it stale).
 
 use actix_web::{HttpRequest, HttpResponse, put, web};
 use serde::Deserialize;
@@ -20,7 +20,7 @@ use super::{HouseRulesBody, SettingsResponse};
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateSettingsRequest {
-    /// The version the change is based on. Required unless `If-Match` is sent.
+    /// The settings version the change is based on. Required unless `If-Match` is sent.
     pub version: Option<i64>,
     /// House rules (docs/rules.md §6).
     #[serde(default)]
@@ -51,7 +51,7 @@ fn default_true() -> bool {
     request_body = UpdateSettingsRequest,
     responses(
         (status = 200, description = "The new settings", body = SettingsResponse,
-            headers(("ETag" = String, description = "The new campaign version"))),
+            headers(("ETag" = String, description = "The new settings version"))),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the organiser may change settings", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such campaign, or the caller is not a member", body = Problem, content_type = "application/problem+json"),
