@@ -17,7 +17,7 @@ use crate::store::{new_id, now};
 
 /// Namespace of the PostgreSQL advisory locks that order a campaign's appends (the second key
 /// is the campaign id's hash); any fixed number unused elsewhere.
-const APPEND_LOCK_NAMESPACE: i32 = 0x0fad_e7;
+const APPEND_LOCK_NAMESPACE: i32 = 0x000f_ade7;
 
 /// What happened. The wire names are the `type` of a webhook body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
