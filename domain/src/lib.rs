@@ -19,3 +19,4 @@ pub mod roster;
 pub mod scenario;
 pub mod traits;
 pub mod validation;
+pub mod vocabulary;

@@ -8,6 +8,7 @@ pub mod campaigns;
 pub mod forces;
 pub mod odds;
 pub mod probes;
+pub mod rules;
 pub mod scenarios;
 pub mod sheets;
 
@@ -28,6 +29,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .configure(forces::configure)
             .configure(battles::configure)
             .configure(scenarios::configure)
-            .configure(odds::configure),
+            .configure(odds::configure)
+            .service(rules::get_rules_vocabulary),
     );
 }

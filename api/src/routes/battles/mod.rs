@@ -75,8 +75,24 @@ pub mod states {
 }
 
 /// A body with no fields: empty, or `{}`.
-#[derive(Debug, Default, Deserialize, ToSchema)]
+#[derive(Debug, Default, Deserialize)]
 pub struct EmptyBody {}
+
+// Written by hand: the derive cannot say "no properties at all" (`additionalProperties: false`).
+impl utoipa::PartialSchema for EmptyBody {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some("A body with no fields: empty, or `{}`."))
+            .additional_properties(Some(AdditionalProperties::<
+                utoipa::openapi::schema::Schema,
+            >::FreeForm(false)))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for EmptyBody {}
 
 /// One side of a battle: a stored force or a non-player force.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -155,7 +171,6 @@ pub struct BattleResponse {
     /// The scenario as the caller may see it, once its workflow has started (`GET
     /// /battles/{id}` shows the caller's own side in full; lists, the timeline and integration
     /// keys only what the rules have revealed to both sides). See `GET .../scenario`.
-    #[schema(value_type = Option<Object>)]
     pub scenario: Option<fad_domain::scenario::ScenarioView>,
     /// The organiser's voids and reopenings, oldest first (a reopening keeps the result and
     /// the rolls it discarded).

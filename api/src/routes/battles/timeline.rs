@@ -23,10 +23,10 @@ pub struct TimelineAftermath {
     /// `open`, `rolled` or `finalized`.
     pub stage: String,
     /// Campaign points (banked before, earned, spent, forfeited, balance), once finalized.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<fad_domain::campaign::CampaignPoints>)]
     pub campaign_points: Option<Value>,
     /// Per-unit changes, once finalized.
-    #[schema(value_type = Option<Vec<Object>>)]
+    #[schema(value_type = Option<Vec<fad_domain::campaign::UnitChange>>)]
     pub changes: Option<Value>,
 }
 

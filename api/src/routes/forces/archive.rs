@@ -16,6 +16,7 @@ use super::{ForceResponse, Precondition, archived, authorize_force, etag, stale}
 /// The version an archive is based on.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"version": 1}))]
 pub struct ArchiveForceRequest {
     /// The version the change is based on. Required unless `If-Match` is sent.
     pub version: Option<i64>,

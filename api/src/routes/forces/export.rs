@@ -10,7 +10,7 @@ use crate::AppState;
 use crate::auth::{Caller, Need};
 use crate::error::{ApiError, Problem};
 
-use super::{UnitSchema, authorize_force};
+use super::authorize_force;
 
 /// The export format's name.
 pub const EXPORT_FORMAT: &str = "fad-force";
@@ -23,7 +23,6 @@ pub struct ExportPlatoon {
     /// Name.
     pub name: String,
     /// Units (API.md `Unit`, without `points`).
-    #[schema(value_type = Vec<UnitSchema>)]
     pub units: Vec<fad_domain::roster::Unit>,
 }
 

@@ -134,6 +134,7 @@ fn ledger_page(
 /// An organiser's adjustment to a force's campaign points.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"kind": "earned", "amount": 2, "note": "Painting competition prize"}))]
 pub struct AddLedgerEntryRequest {
     /// `earned` or `spent`.
     pub kind: LedgerKind,

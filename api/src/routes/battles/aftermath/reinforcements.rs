@@ -5,9 +5,6 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use fad_domain::campaign::ReinforcementChoice;
-use serde::Deserialize;
-use serde_json::Value;
-use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::auth::AuthUser;
@@ -16,19 +13,6 @@ use crate::store::aftermath as rows;
 
 use super::super::{idempotency_key, idempotent, problems, to_value};
 use super::{AftermathResponse, begin, response_with, save, scope};
-
-/// A reinforcement allocation (API.md).
-#[derive(Debug, Deserialize, ToSchema)]
-pub struct ReinforcementsRequest {
-    /// `[{unit_id, troopers}]`.
-    #[schema(value_type = Vec<Object>)]
-    pub allocations: Vec<Value>,
-    /// `null` or `{name, troopers, platoon?, id?, modelled_on?}`: `modelled_on` names the squad
-    /// (unit id) whose arms and armour it copies; the answer's `outcome.reinforcements.formed`
-    /// says what it got.
-    #[schema(value_type = Option<Object>)]
-    pub new_squad: Option<Value>,
-}
 
 /// Sets the reinforcement allocation.
 #[utoipa::path(
@@ -40,7 +24,7 @@ pub struct ReinforcementsRequest {
         ("force_id" = String, Path, description = "The force"),
         ("Idempotency-Key" = Option<String>, Header, description = "Replays the first response for the same key and body"),
     ),
-    request_body = ReinforcementsRequest,
+    request_body = ReinforcementChoice,
     responses(
         (status = 200, description = "The sequence with the new allocation", body = AftermathResponse),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),

@@ -18,7 +18,7 @@ use crate::error::{ApiError, Problem};
 
 use super::NonPlayerDiceEntries;
 use super::{
-    AttitudeName, BattleScenarioResponse, DiceEntries, RawDice, StanceName, Submission, submit,
+    BattleScenarioResponse, DiceEntries, RawDice, Submission, submit,
 };
 
 /// A side's orders.
@@ -28,10 +28,8 @@ pub struct OrdersRequest {
     /// The side (a force of the battle that the caller acts for).
     pub force_id: String,
     /// Step 1.
-    #[schema(value_type = StanceName)]
     pub stance: Stance,
     /// Step 2.
-    #[schema(value_type = AttitudeName)]
     pub attitude: Attitude,
     /// Step 3: units on recon duty (docs/rules.md §3.3 eligibility, S4).
     #[serde(default)]

@@ -15,6 +15,7 @@ use crate::store::{self, api_keys::NewApiKey};
 /// A new integration key.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "club website"}))]
 pub struct CreateApiKeyRequest {
     /// What the key is for, 1–100 characters ("club website").
     #[schema(example = "club website")]
