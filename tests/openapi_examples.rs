@@ -169,11 +169,12 @@ fn no_schema_is_a_bare_object() {
                     Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
                     _ => false,
                 };
-                let described = map.get("properties").is_some_and(|p| {
-                    p.as_object().is_some_and(|p| !p.is_empty())
-                }) || map
-                    .get("additionalProperties")
-                    .is_some_and(|a| a.is_object() || a == &Value::Bool(false))
+                let described = map
+                    .get("properties")
+                    .is_some_and(|p| p.as_object().is_some_and(|p| !p.is_empty()))
+                    || map
+                        .get("additionalProperties")
+                        .is_some_and(|a| a.is_object() || a == &Value::Bool(false))
                     || ["$ref", "oneOf", "allOf", "anyOf"]
                         .iter()
                         .any(|k| map.contains_key(*k));
@@ -195,11 +196,12 @@ fn no_schema_is_a_bare_object() {
     let doc: Value = serde_json::from_str(COMMITTED).unwrap();
     let mut bare = Vec::new();
     walk(&doc["paths"], "#/paths", &mut bare);
-    walk(&doc["components"]["schemas"], "#/components/schemas", &mut bare);
-    assert!(
-        bare.is_empty(),
-        "schemas without properties: {bare:#?}"
+    walk(
+        &doc["components"]["schemas"],
+        "#/components/schemas",
+        &mut bare,
     );
+    assert!(bare.is_empty(), "schemas without properties: {bare:#?}");
 }
 
 #[test]
@@ -220,7 +222,10 @@ fn request_examples_cover_the_main_requests() {
         "import_force",
         "create_scenario",
     ] {
-        assert!(with.iter().any(|w| w == id), "{id} has no request example: {with:?}");
+        assert!(
+            with.iter().any(|w| w == id),
+            "{id} has no request example: {with:?}"
+        );
     }
 }
 

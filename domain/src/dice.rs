@@ -357,15 +357,17 @@ impl utoipa::PartialSchema for EnteredDiceSchema {
             .maximum(Some(6));
         let subjects = ObjectBuilder::new()
             .schema_type(Type::Object)
-            .description(Some("subject (a unit id, force id, mission name, …) → values"))
+            .description(Some(
+                "subject (a unit id, force id, mission name, …) → values",
+            ))
             .additional_properties(Some(ArrayBuilder::new().items(die)))
             .build();
         let mut steps = ObjectBuilder::new()
             .schema_type(Type::Object)
             .description(Some("Entered dice by roll step, then subject."))
-            .additional_properties(Some(AdditionalProperties::<
-                utoipa::openapi::schema::Schema,
-            >::FreeForm(false)));
+            .additional_properties(Some(
+                AdditionalProperties::<utoipa::openapi::schema::Schema>::FreeForm(false),
+            ));
         for step in RollStep::ALL {
             steps = steps.property(step.name(), subjects.clone());
         }

@@ -75,10 +75,7 @@ pub fn enum_schema<T: Named>() -> utoipa::openapi::RefOr<utoipa::openapi::schema
     use utoipa::openapi::schema::{ObjectBuilder, Type};
     ObjectBuilder::new()
         .schema_type(Type::String)
-        .description(Some(format!(
-            "A {} name.",
-            T::KIND.replace('_', " ")
-        )))
+        .description(Some(format!("A {} name.", T::KIND.replace('_', " "))))
         .enum_values(Some(T::ALL.iter().map(|v| v.name())))
         .into()
 }

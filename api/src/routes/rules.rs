@@ -37,7 +37,10 @@ pub async fn get_rules_vocabulary(req: HttpRequest) -> HttpResponse {
         .headers()
         .get("if-none-match")
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|tag| tag.trim() == etag || tag.trim() == "*"));
+        .is_some_and(|v| {
+            v.split(',')
+                .any(|tag| tag.trim() == etag || tag.trim() == "*")
+        });
     let cache = ("Cache-Control", "public, max-age=3600");
     if matches {
         return HttpResponse::NotModified()

@@ -85,9 +85,9 @@ impl utoipa::PartialSchema for EmptyBody {
         ObjectBuilder::new()
             .schema_type(Type::Object)
             .description(Some("A body with no fields: empty, or `{}`."))
-            .additional_properties(Some(AdditionalProperties::<
-                utoipa::openapi::schema::Schema,
-            >::FreeForm(false)))
+            .additional_properties(Some(
+                AdditionalProperties::<utoipa::openapi::schema::Schema>::FreeForm(false),
+            ))
             .into()
     }
 }

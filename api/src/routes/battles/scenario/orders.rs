@@ -17,9 +17,7 @@ use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 
 use super::NonPlayerDiceEntries;
-use super::{
-    BattleScenarioResponse, DiceEntries, RawDice, Submission, submit,
-};
+use super::{BattleScenarioResponse, DiceEntries, RawDice, Submission, submit};
 
 /// A side's orders.
 #[derive(Debug, Deserialize, ToSchema)]
