@@ -72,6 +72,7 @@ named_enum! {
 
 /// Where a roll's values came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RollSource {
     /// The service rolled.
@@ -82,6 +83,7 @@ pub enum RollSource {
 
 /// One entry of the roll log (API.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Roll {
     /// The rule the roll is for.
     pub step: RollStep,
@@ -342,6 +344,41 @@ impl Dice for ServerDice {
 /// Values the players entered, keyed by step and then subject (API.md `dice`), one per die,
 /// consumed in order (a re-rolled tie takes the next values of the same key).
 pub type EnteredDice = BTreeMap<RollStep, BTreeMap<String, Vec<u8>>>;
+
+/// The OpenAPI schema of [`EnteredDice`]: step → subject → values (one per die, 1–6).
+#[cfg(feature = "openapi")]
+pub struct EnteredDiceSchema;
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for EnteredDiceSchema {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AdditionalProperties, ArrayBuilder, ObjectBuilder, Type};
+        let die = ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .minimum(Some(1))
+            .maximum(Some(6));
+        let subjects = ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some(
+                "subject (a unit id, force id, mission name, …) → values",
+            ))
+            .additional_properties(Some(ArrayBuilder::new().items(die)))
+            .build();
+        let mut steps = ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some("Entered dice by roll step, then subject."))
+            .additional_properties(Some(
+                AdditionalProperties::<utoipa::openapi::schema::Schema>::FreeForm(false),
+            ));
+        for step in RollStep::ALL {
+            steps = steps.property(step.name(), subjects.clone());
+        }
+        steps.into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for EnteredDiceSchema {}
 
 /// Player dice with server fallback: entered values are used first, the rest is rolled.
 #[derive(Debug, Clone)]

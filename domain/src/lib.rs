@@ -22,3 +22,4 @@ pub mod scenario;
 pub mod standings;
 pub mod traits;
 pub mod validation;
+pub mod vocabulary;

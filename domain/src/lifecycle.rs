@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 /// Where a battle stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum BattleState {
     /// Created; no result yet (a scenario may be played).
@@ -25,6 +26,7 @@ pub enum BattleState {
 
 /// Where one player side's post-battle sequence stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum AftermathStage {
     /// Waiting for the `roll` step.

@@ -46,6 +46,7 @@ pub enum BonusError {
 ///
 /// In JSON it is an array of two mission names, `["assault", "sweep"]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(try_from = "Vec<Mission>", into = "Vec<Mission>")]
 pub struct MissionBonuses([Mission; 2]);
 
@@ -104,6 +105,7 @@ impl From<MissionBonuses> for Vec<Mission> {
 
 /// One side's inputs to step 5: stance, attitude and the optional bonuses (none for an NP force).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct OddsQuery {
     /// The side's stance.
     pub stance: Stance,
@@ -151,6 +153,7 @@ impl OddsQuery {
 
 /// An exact probability: `numerator / DENOMINATOR`, and the same as a float.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Chance {
     /// Over [`DENOMINATOR`].
     pub numerator: u64,
@@ -169,6 +172,7 @@ impl Chance {
 
 /// The chance that one mission is assigned.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MissionChance {
     /// The mission.
     pub mission: Mission,
@@ -179,6 +183,7 @@ pub struct MissionChance {
 
 /// The exact odds of step 5 for one side.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MissionOdds {
     /// The side's inputs.
     #[serde(flatten)]

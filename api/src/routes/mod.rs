@@ -8,6 +8,7 @@ pub mod campaigns;
 pub mod forces;
 pub mod odds;
 pub mod probes;
+pub mod rules;
 pub mod scenarios;
 pub mod sheets;
 pub mod webhooks;
@@ -30,6 +31,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .configure(battles::configure)
             .configure(scenarios::configure)
             .configure(odds::configure)
-            .configure(webhooks::configure),
+            .configure(webhooks::configure)
+            .service(rules::get_rules_vocabulary),
     );
 }

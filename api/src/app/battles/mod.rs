@@ -83,7 +83,6 @@ pub struct AftermathSummary {
     /// The force.
     pub force_id: String,
     /// `open` (nothing rolled yet), `rolling` (some roll steps made), `rolled` or `finalized`.
-    #[schema(value_type = String)]
     pub stage: AftermathStage,
     /// The step version.
     pub version: i64,
@@ -97,7 +96,6 @@ pub struct BattleResponse {
     /// Its campaign.
     pub campaign_id: String,
     /// `scenario`, `pending`, `aftermath`, `complete` or `void`.
-    #[schema(value_type = String)]
     pub state: BattleState,
     /// The two sides.
     pub sides: Vec<Side>,
@@ -112,7 +110,6 @@ pub struct BattleResponse {
     /// The scenario as the caller may see it, once its workflow has started (`GET
     /// /battles/{id}` shows the caller's own side in full; lists, the timeline and integration
     /// keys only what the rules have revealed to both sides). See `GET .../scenario`.
-    #[schema(value_type = Option<Object>)]
     pub scenario: Option<fad_domain::scenario::ScenarioView>,
     /// The organiser's voids and reopenings, oldest first (a reopening keeps the result and
     /// the rolls it discarded).

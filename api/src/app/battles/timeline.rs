@@ -21,13 +21,12 @@ pub struct TimelineAftermath {
     /// The force.
     pub force_id: String,
     /// `open`, `rolled` or `finalized`.
-    #[schema(value_type = String)]
     pub stage: AftermathStage,
     /// Campaign points (banked before, earned, spent, forfeited, balance), once finalized.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<fad_domain::campaign::CampaignPoints>)]
     pub campaign_points: Option<Value>,
     /// Per-unit changes, once finalized.
-    #[schema(value_type = Option<Vec<Object>>)]
+    #[schema(value_type = Option<Vec<fad_domain::campaign::UnitChange>>)]
     pub changes: Option<Value>,
 }
 

@@ -14,74 +14,15 @@ use crate::error::{ApiError, FieldError};
 use crate::extract::deserialize_strict;
 use crate::store;
 
-/// A unit as clients send and receive it (API.md `Unit`). Documentation only: requests are
-/// read into [`fad_domain::roster::Unit`], which also accepts the point-value gear fields
-/// (`abilities`, `munitions`, `grenades`, `gadgets`, `bots`, `armour_addons`, …).
-#[derive(Debug, ToSchema)]
-#[expect(dead_code, reason = "schema only")]
-pub struct UnitSchema {
-    /// Stable id across edits and battles, assigned by the server. Creating, importing or
-    /// generating a force gives every unit a fresh id (any id sent is ignored). Replacing a
-    /// force (`PUT /forces/{id}`) keeps the ids of that force's own units; omit `id` for a new
-    /// unit; an id that is not one of that force's units, or that two units share, is refused
-    /// with 422 naming `platoons[i].units[j].id`.
-    id: Option<String>,
-    /// Name.
-    name: String,
-    /// `squad`, `command_squad`, `weapons_team`, `vehicle`, `character`, `sniper`, `psionic`,
-    /// `off_board_artillery`.
-    kind: String,
-    /// `untrained`, `conscript`, `regular`, `veteran`, `elite`, `legendary` (docs/rules.md §1).
-    quality: String,
-    /// Resolve, or `null` when unknown (Unknown Resolve option).
-    resolve: Option<String>,
-    /// Current figures.
-    strength: u32,
-    /// Establishment strength (E): replacements never exceed it.
-    starting_strength: u32,
-    /// Armour type (`light`, `medium`, `heavy`, `powered`, …).
-    armour: String,
-    /// Basic weapon, if any.
-    basic_weapon: Option<String>,
-    /// Support weapons.
-    support_weapons: Vec<String>,
-    /// Heavy weapons (weapons teams, vehicles).
-    heavy_weapons: Vec<String>,
-    /// Traits (`snake_case` names).
-    traits: Vec<String>,
-    /// Personalities (characters).
-    personalities: Vec<String>,
-    /// Leadership (characters and command squads).
-    leadership: Option<String>,
-    /// Branch of a character.
-    branch: Option<String>,
-    /// Leader experience.
-    leader_experience: Option<String>,
-    /// Aptitude (psionics).
-    aptitude: Option<String>,
-    /// Psionic strength (psionics).
-    psionic_strength: Option<u32>,
-    /// Vehicle profile (vehicles only): `{mobility, armour: {front, side, rear}, crew,
-    /// multi_role_crew, passengers, passenger_fired_weapons}`.
-    #[schema(value_type = Option<Object>)]
-    vehicle: Option<Value>,
-    /// `operational`, `damaged` or `destroyed` (vehicles only).
-    vehicle_state: Option<String>,
-    /// `active` or `eliminated`.
-    status: String,
-    /// Output only: the unit's points (docs/rules.md §4.3), computed by the server; ignored on
-    /// input.
-    points: Option<f64>,
-}
-
 /// A platoon in a request.
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlatoonRequest {
     /// Name.
     pub name: String,
-    /// Units. `points` is ignored; `id` is optional (see the endpoint).
-    #[schema(value_type = Vec<UnitSchema>)]
+    /// Units. `points` is ignored; `id` is optional: the server assigns ids (see the
+    /// endpoint).
+    #[schema(value_type = Vec<Unit>)]
     pub units: Vec<Value>,
     /// Output only (ignored): the platoon's points.
     #[serde(default)]
@@ -90,6 +31,15 @@ pub struct PlatoonRequest {
 
 /// A roster as clients send it: `{name, platoons: [{name, units: [Unit]}]}`.
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
+#[schema(example = json!({"name": "Red Company", "platoons": [{"name": "1st Platoon", "units": [
+        {"name": "Alpha Squad", "kind": "squad", "quality": "regular", "resolve": "steady",
+         "strength": 8, "starting_strength": 8, "armour": "improved",
+         "basic_weapon": "assault_rifles", "traits": ["grizzled"]},
+        {"name": "Lt. Varga", "kind": "character", "quality": "regular", "resolve": "determined",
+         "strength": 1, "starting_strength": 1, "armour": "improved",
+         "basic_weapon": "assault_rifles", "leadership": "experienced", "branch": "infantry",
+         "personalities": ["lucky"]}
+    ]}]}))]
 pub struct RosterRequest {
     /// The force's name.
     pub name: String,

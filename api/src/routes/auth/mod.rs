@@ -22,6 +22,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
 /// Credentials for registration and login.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"username": "alice", "password": "correct horse battery staple"}))]
 pub struct CredentialsRequest {
     /// 3–32 characters: ASCII letters, digits, `_`, `-`, `.`; starts with a letter or digit.
     /// Unique without regard to case.

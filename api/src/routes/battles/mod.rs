@@ -51,8 +51,24 @@ pub fn configure(cfg: &mut ServiceConfig) {
 }
 
 /// A body with no fields: empty, or `{}`.
-#[derive(Debug, Default, Deserialize, ToSchema)]
+#[derive(Debug, Default, Deserialize)]
 pub struct EmptyBody {}
+
+// Written by hand: the derive cannot say "no properties at all" (`additionalProperties: false`).
+impl utoipa::PartialSchema for EmptyBody {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some("A body with no fields: empty, or `{}`."))
+            .additional_properties(Some(
+                AdditionalProperties::<utoipa::openapi::schema::Schema>::FreeForm(false),
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for EmptyBody {}
 
 pub use crate::app::battles::{
     AftermathSummary, BattleResponse, BattleResult, RecordedLoss, Side, authorize_battle,

@@ -16,6 +16,7 @@ use super::{CampaignResponse, etag};
 /// A new campaign.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Operation Long Winter", "description": "Four players, one battle a fortnight.", "house_rules": {"missions_hidden": true}, "results_need_confirmation": true, "lock_rosters_after_play": true}))]
 pub struct CreateCampaignRequest {
     /// 1–100 characters.
     #[schema(example = "Operation Long Winter")]

@@ -16,6 +16,7 @@ use super::{CampaignResponse, etag, if_match};
 /// Changes to a campaign; absent fields stay as they are.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"version": 1, "name": "Operation Long Winter", "description": "Autumn league: four players, one battle a fortnight."}))]
 pub struct UpdateCampaignRequest {
     /// The version the change is based on. Required unless `If-Match` is sent.
     pub version: Option<i64>,

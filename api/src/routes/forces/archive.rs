@@ -17,6 +17,7 @@ use super::{ForceResponse, etag};
 /// The version an archive is based on.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"version": 1}))]
 pub struct ArchiveForceRequest {
     /// The version the change is based on. Required unless `If-Match` is sent.
     pub version: Option<i64>,

@@ -11,7 +11,6 @@ use crate::app::forces;
 use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
 
-use super::UnitSchema;
 
 pub use crate::app::forces::{EXPORT_FORMAT, EXPORT_FORMAT_VERSION};
 
@@ -21,7 +20,6 @@ pub struct ExportPlatoon {
     /// Name.
     pub name: String,
     /// Units (API.md `Unit`, without `points`).
-    #[schema(value_type = Vec<UnitSchema>)]
     pub units: Vec<fad_domain::roster::Unit>,
 }
 

@@ -36,41 +36,31 @@ pub struct GenerateForceResponse {
     /// The stored force.
     pub force: ForceResponse,
     /// Every roll, in order (`step` `force_generation`, `detail` naming the table).
-    #[schema(value_type = Vec<Object>)]
     pub rolls: RollLog,
     /// Platoon-wide effects with no unit field (Improved Intel, Longer Range, ...).
-    #[schema(value_type = Vec<Object>)]
     pub effects: Vec<PlatoonEffect>,
     /// Awards left for the player to assign.
-    #[schema(value_type = Vec<Object>)]
     pub pending: Vec<PendingAward>,
     /// Choices that could not be applied.
     pub notes: Vec<String>,
     /// Entered dice no roll used, by step and subject.
-    #[schema(value_type = Object)]
+    #[schema(value_type = fad_domain::dice::EnteredDiceSchema)]
     pub unused_dice: EnteredDice,
 }
 
-/// The request (documentation): `{method, platoons, ...choices, dice?}`.
+/// The request as the server reads it: the choices of one method (`method` with that method's
+/// fields, at the top level) and optional player-entered `dice`. Any other field is refused.
 #[derive(Debug, ToSchema)]
-#[expect(dead_code, reason = "schema only")]
+#[schema(example = json!({"method": "basic", "platoons": 1, "name": "Red Company"}))]
 pub struct GenerateForceRequest {
-    /// `basic` (docs/rules.md §4.1) or `advanced` (§4.2).
-    method: String,
-    /// Platoons (1–8).
-    platoons: u32,
-    /// The force's name (default "Generated force").
-    name: Option<String>,
-    /// Basic: `attacker`, `variation`, `enhancements`, `limitations`, `options`. Advanced:
-    /// `priorities` (points per category, summing to the allowance), `declarations`,
-    /// `additional_changes`, `award_squads`, `options`. See docs/rules.md §4.
-    #[schema(value_type = Object)]
-    choices: Option<Value>,
+    /// `basic` (docs/rules.md §4.1) or `advanced` (§4.2), with that method's choices.
+    #[serde(flatten)]
+    pub choices: GenerationChoices,
     /// Player-entered dice: `{"force_generation": {"<subject>": [values]}}`; subjects are
     /// `force`, `force.artillery[k]`, `force.character[k]`, `platoon[i]`,
     /// `platoon[i].squad[j]`, `platoon[i].heavy_weapon[k]`.
-    #[schema(value_type = Option<Object>)]
-    dice: Option<BTreeMap<String, BTreeMap<String, Vec<u8>>>>,
+    #[serde(default)]
+    pub dice: Option<BTreeMap<String, BTreeMap<String, Vec<u8>>>>,
 }
 
 /// The choices of `method`. The method is read first and the rest into that method's type

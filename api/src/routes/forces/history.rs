@@ -41,7 +41,6 @@ pub struct HistoryEntryResponse {
     /// Per-unit diff.
     pub diff: RosterDiff,
     /// The rolls that made it (API.md roll log).
-    #[schema(value_type = Vec<Object>)]
     pub rolls: RollLog,
     /// The roster as of this entry (only on the single-entry endpoint).
     #[serde(skip_serializing_if = "Option::is_none")]

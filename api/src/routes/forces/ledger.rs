@@ -116,6 +116,7 @@ impl From<LedgerPage> for LedgerResponse {
 /// An organiser's adjustment to a force's campaign points.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"kind": "earned", "amount": 2, "note": "Painting competition prize"}))]
 pub struct AddLedgerEntryRequest {
     /// `earned` or `spent`.
     pub kind: LedgerKind,

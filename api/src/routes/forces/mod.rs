@@ -34,7 +34,7 @@ use crate::store::forces;
 
 pub use crate::app::authorization::{authorize_force, force_not_found};
 pub use crate::app::forces::roster::{
-    IdMode, PlatoonRequest, RosterRequest, UnitSchema, parse_roster,
+    IdMode, PlatoonRequest, RosterRequest, parse_roster,
 };
 pub use crate::app::forces::{Precondition, archived, stale};
 
@@ -60,7 +60,6 @@ pub fn configure(cfg: &mut ServiceConfig) {
 pub struct UnitResponse {
     /// The unit (API.md `Unit`).
     #[serde(flatten)]
-    #[schema(inline, value_type = UnitSchema)]
     pub unit: Unit,
     /// Its points (docs/rules.md §4.3), 2 decimals.
     pub points: f64,

@@ -16,6 +16,15 @@ use super::{ForceResponse, PlatoonRequest, RosterRequest, etag};
 
 /// A replacement roster.
 #[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"version": 1, "name": "Red Company", "platoons": [{"name": "1st Platoon", "units": [
+        {"name": "Alpha Squad", "kind": "squad", "quality": "regular", "resolve": "steady",
+         "strength": 8, "starting_strength": 8, "armour": "improved",
+         "basic_weapon": "assault_rifles", "traits": ["grizzled"]},
+        {"name": "Lt. Varga", "kind": "character", "quality": "regular", "resolve": "determined",
+         "strength": 1, "starting_strength": 1, "armour": "improved",
+         "basic_weapon": "assault_rifles", "leadership": "experienced", "branch": "infantry",
+         "personalities": ["lucky"]}
+    ]}]}))]
 pub struct ReplaceForceRequest {
     /// The version the change is based on. Required unless `If-Match` is sent.
     pub version: Option<i64>,

@@ -57,7 +57,7 @@ impl ChanceBody {
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct MissionChanceBody {
     /// The mission (one of the eight rolled missions).
-    #[schema(value_type = String, example = "assault")]
+    #[schema(value_type = fad_domain::orders::RolledMission, example = "assault")]
     pub mission: Mission,
     /// Its chance.
     #[serde(flatten)]
@@ -68,13 +68,13 @@ pub struct MissionChanceBody {
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct MissionOddsResponse {
     /// The stance asked about.
-    #[schema(value_type = String, example = "offensive")]
+    #[schema(example = "offensive")]
     pub stance: Stance,
     /// The attitude asked about.
-    #[schema(value_type = String, example = "aggressive")]
+    #[schema(example = "aggressive")]
     pub attitude: Attitude,
     /// The two +1 bonuses, or empty.
-    #[schema(value_type = Vec<String>)]
+    #[schema(value_type = Vec<fad_domain::orders::RolledMission>)]
     pub bonuses: Vec<Mission>,
     /// The common denominator of every numerator: 6^8 × 840.
     pub denominator: u64,

@@ -77,17 +77,14 @@ pub struct ScenarioResponse {
     /// `night_fighting_roll`, `recon_duty`, `bonus`, `bonus_traits` (each `{trait, unit_id,
     /// unit_name}`), `pre_battle_events`, ….
     #[serde(flatten)]
-    #[schema(value_type = Object)]
     pub scenario: ScenarioView,
     /// The circumstances of war, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
     pub narrative: Option<Narrative>,
     /// Every roll in order (API.md › Dice and the roll log).
-    #[schema(value_type = Vec<Object>)]
     pub rolls: RollLog,
     /// Entered values no roll used: force id → step → subject → values.
-    #[schema(value_type = Object)]
+    #[schema(value_type = BTreeMap<String, fad_domain::dice::EnteredDiceSchema>)]
     pub unused_dice: EnteredBySide,
 }
 

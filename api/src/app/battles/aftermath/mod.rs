@@ -65,7 +65,7 @@ pub struct Pending {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct NextRoll {
     /// The step, as in the roll log and the `dice` object.
-    #[schema(value_type = String, example = "replacement")]
+    #[schema(example = "replacement")]
     pub step: RollStep,
     /// The unit id, or the force id for the reinforcement pool.
     pub subject: String,
@@ -99,27 +99,25 @@ pub struct AftermathResponse {
     pub force_id: String,
     /// `open` (nothing rolled yet), `rolling` (some roll steps made), `rolled` (every roll
     /// made: purchases and reinforcements are open) or `finalized`.
-    #[schema(value_type = String)]
     pub stage: AftermathStage,
     /// The step version.
     pub version: i64,
     /// The next roll step (`replacement`, `vehicle_replacement`, `quality_loss`,
     /// `unknown_resolve`, `resolve_change`, `reinforcements`); `null` once every roll is made.
     /// Steps that need no dice are passed.
-    #[schema(value_type = Option<String>, example = "replacement")]
+    #[schema(example = "replacement")]
     pub next_step: Option<RollStep>,
     /// The rolls the next step makes; empty once every roll is made.
     pub next_dice: Vec<NextRoll>,
     /// The sequence so far (roster, per-unit changes, campaign points, purchases, pool, and the
     /// whole roll log); `null` before the first roll.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<fad_domain::campaign::Outcome>)]
     pub outcome: Option<Value>,
     /// The rolls this request made (empty for a read).
-    #[schema(value_type = Vec<Object>)]
     pub rolls: RollLog,
     /// Entered values no rule called for, by step and subject: in a step's answer, that
     /// request's; in `GET`, every request's so far.
-    #[schema(value_type = Object)]
+    #[schema(value_type = fad_domain::dice::EnteredDiceSchema)]
     pub unused_dice: EnteredDice,
     /// The choices still open (absent once finalized or before every roll is made).
     pub pending: Option<Pending>,
@@ -132,12 +130,11 @@ pub struct DiceRequest {
     /// The roll step to make now, which must be the next one (`next_step`); absent: every
     /// step that remains.
     #[serde(default)]
-    #[schema(example = "replacement")]
+    #[schema(value_type = Option<RollStep>, example = "replacement")]
     pub step: Option<String>,
     /// Player-entered dice, keyed by step and then unit id (force id for `reinforcements`),
     /// one value per die.
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
     pub dice: Option<RawDice>,
 }
 

@@ -29,12 +29,11 @@ pub struct PurchasesRequest {
     /// `improve_resolve`, `extra_reinforcement_die`, `return_lone_figure`,
     /// `repair_vehicle`, `grant_personality`, `improve_leadership`, `replace_vehicle`,
     /// `assign_trait`.
-    #[schema(value_type = Vec<Object>)]
+    #[schema(value_type = Vec<Purchase>)]
     pub purchases: Vec<Value>,
     /// Entered dice: `reinforcements_extra` (by force id), `quality_loss` for a replaced
     /// vehicle (by unit id).
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
     pub dice: Option<RawDice>,
 }
 

@@ -5,9 +5,6 @@ use crate::app::idempotency::{self, Answer, Write};
 use actix_web::http::StatusCode;
 use fad_domain::campaign::ReinforcementChoice;
 use fad_domain::lifecycle::AftermathStage;
-use serde::Deserialize;
-use serde_json::Value;
-use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::auth::AuthUser;
@@ -15,19 +12,6 @@ use crate::error::ApiError;
 
 use super::super::problems;
 use super::{AftermathResponse, begin, response_with, save};
-
-/// A reinforcement allocation (API.md).
-#[derive(Debug, Deserialize, ToSchema)]
-pub struct ReinforcementsRequest {
-    /// `[{unit_id, troopers}]`.
-    #[schema(value_type = Vec<Object>)]
-    pub allocations: Vec<Value>,
-    /// `null` or `{name, troopers, platoon?, id?, modelled_on?}`: `modelled_on` names the squad
-    /// (unit id) whose arms and armour it copies; the answer's `outcome.reinforcements.formed`
-    /// says what it got.
-    #[schema(value_type = Option<Object>)]
-    pub new_squad: Option<Value>,
-}
 
 /// Sets the reinforcement allocation.
 pub async fn reinforce_aftermath(

@@ -14,7 +14,7 @@ use crate::auth::AuthUser;
 use crate::error::ApiError;
 
 use super::NonPlayerDiceEntries;
-use super::{BattleScenarioResponse, DiceEntries, MissionName, RawDice, Submission, submit};
+use super::{BattleScenarioResponse, DiceEntries, RawDice, Submission, submit};
 
 /// A side's pick among its tied missions.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -23,7 +23,7 @@ pub struct MissionChoiceRequest {
     /// The side.
     pub force_id: String,
     /// One of the side's `tied_missions`.
-    #[schema(value_type = MissionName)]
+    #[schema(value_type = fad_domain::orders::RolledMission)]
     pub mission: Mission,
     /// The scenario `version` the client saw (optional): a stale one is 409.
     #[serde(default)]

@@ -15,7 +15,7 @@ use crate::auth::AuthUser;
 use crate::error::ApiError;
 
 use super::NonPlayerDiceEntries;
-use super::{BattleScenarioResponse, DiceEntries, MissionName, RawDice, Submission, submit};
+use super::{BattleScenarioResponse, DiceEntries, RawDice, Submission, submit};
 
 /// A side's mission bonuses.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -24,7 +24,7 @@ pub struct MissionBonusesRequest {
     /// The side.
     pub force_id: String,
     /// None, or two different missions (+1 each).
-    #[schema(value_type = Vec<MissionName>, max_items = 2)]
+    #[schema(value_type = Vec<fad_domain::orders::RolledMission>, max_items = 2)]
     pub missions: Vec<Mission>,
     /// The scenario `version` the client saw (optional): a stale one is 409.
     #[serde(default)]

@@ -141,15 +141,13 @@ pub struct BattleScenarioResponse {
     /// `night_fighting_roll` (own side), `contact_marker_total`, `recon_duty`, `dispersion`,
     /// `pre_battle_events`.
     #[serde(flatten)]
-    #[schema(value_type = Object)]
     pub scenario: ScenarioView,
     /// Rolls the caller may see, in order: the whole log for `GET`, this request's rolls for a
     /// submission (API.md › Dice and the roll log).
-    #[schema(value_type = Vec<Object>)]
     pub rolls: RollLog,
     /// The caller's entered values that no roll has used yet (force id → step → subject →
     /// values); once the scenario is `ready` these are values the rules never called for.
-    #[schema(value_type = Object)]
+    #[schema(value_type = BTreeMap<String, fad_domain::dice::EnteredDiceSchema>)]
     pub unused_dice: EnteredBySide,
 }
 
@@ -592,52 +590,6 @@ pub async fn submit<S: Submission>(
         Ok((StatusCode::OK, response))
     })
     .await
-}
-
-/// Stance names (documentation of the accepted values).
-#[derive(Debug, ToSchema)]
-#[schema(rename_all = "snake_case")]
-pub enum StanceName {
-    /// Offensive.
-    Offensive,
-    /// Neutral.
-    Neutral,
-    /// Defensive.
-    Defensive,
-}
-
-/// Attitude names (documentation of the accepted values).
-#[derive(Debug, ToSchema)]
-#[schema(rename_all = "snake_case")]
-pub enum AttitudeName {
-    /// Aggressive.
-    Aggressive,
-    /// Cautious.
-    Cautious,
-    /// Passive.
-    Passive,
-}
-
-/// The eight rolled missions (documentation of the accepted values).
-#[derive(Debug, ToSchema)]
-#[schema(rename_all = "snake_case")]
-pub enum MissionName {
-    /// Assault.
-    Assault,
-    /// Expand.
-    Expand,
-    /// Hold.
-    Hold,
-    /// Infiltrate.
-    Infiltrate,
-    /// Interfere.
-    Interfere,
-    /// Patrol.
-    Patrol,
-    /// Strike.
-    Strike,
-    /// Sweep.
-    Sweep,
 }
 
 /// The OpenAPI schema of a submission's `dice`: step → subject → values, for the steps a

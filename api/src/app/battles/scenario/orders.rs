@@ -17,9 +17,7 @@ use crate::auth::AuthUser;
 use crate::error::ApiError;
 
 use super::NonPlayerDiceEntries;
-use super::{
-    AttitudeName, BattleScenarioResponse, DiceEntries, RawDice, StanceName, Submission, submit,
-};
+use super::{BattleScenarioResponse, DiceEntries, RawDice, Submission, submit};
 
 /// A side's orders.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -28,10 +26,8 @@ pub struct OrdersRequest {
     /// The side (a force of the battle that the caller acts for).
     pub force_id: String,
     /// Step 1.
-    #[schema(value_type = StanceName)]
     pub stance: Stance,
     /// Step 2.
-    #[schema(value_type = AttitudeName)]
     pub attitude: Attitude,
     /// Step 3: units on recon duty (docs/rules.md §3.3 eligibility, S4).
     #[serde(default)]

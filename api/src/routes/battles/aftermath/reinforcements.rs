@@ -12,7 +12,6 @@ use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 
 use super::super::{idempotency_key, render};
-use crate::app::battles::aftermath::reinforcements::ReinforcementsRequest;
 use fad_domain::campaign::ReinforcementChoice;
 
 use super::{AftermathResponse, scope};
@@ -27,7 +26,7 @@ use super::{AftermathResponse, scope};
         ("force_id" = String, Path, description = "The force"),
         ("Idempotency-Key" = Option<String>, Header, description = "Replays the first response for the same key and body"),
     ),
-    request_body = ReinforcementsRequest,
+    request_body = ReinforcementChoice,
     responses(
         (status = 200, description = "The sequence with the new allocation", body = AftermathResponse),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),

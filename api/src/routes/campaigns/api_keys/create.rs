@@ -14,6 +14,7 @@ use crate::extract::Json;
 /// A new integration key.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "club website"}))]
 pub struct CreateApiKeyRequest {
     /// What the key is for, 1–100 characters ("club website").
     #[schema(example = "club website")]

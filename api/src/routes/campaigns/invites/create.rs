@@ -14,6 +14,7 @@ use crate::extract::Json;
 /// A new invitation.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"expires_in_seconds": 604800, "max_uses": 4}))]
 pub struct CreateInviteRequest {
     /// Seconds until the code expires: 60 to 7 776 000 (90 days). Default 604 800 (7 days).
     pub expires_in_seconds: Option<i64>,

@@ -19,6 +19,7 @@ use super::{HouseRulesBody, SettingsResponse};
 /// settings; it does not merge).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"version": 1, "house_rules": {"missions_hidden": false, "bank_campaign_points": true}, "results_need_confirmation": true, "lock_rosters_after_play": false}))]
 pub struct UpdateSettingsRequest {
     /// The settings version the change is based on. Required unless `If-Match` is sent.
     pub version: Option<i64>,
