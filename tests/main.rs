@@ -50,3 +50,4 @@ mod startup;
 mod store_campaigns;
 mod store_users;
 mod unit_ids;
+mod web_pages;

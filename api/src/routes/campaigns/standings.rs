@@ -132,6 +132,14 @@ fn rank(rows: &mut [StandingRow]) {
     rows.sort_by(|a, b| row_place(a).cmp(&row_place(b)));
 }
 
+/// Every standings row of a campaign, ranked (the campaign page shows them all; a campaign's
+/// forces are bounded by its quota).
+pub fn ranked_rows(conn: &mut Db, campaign_id: &str) -> Result<Vec<StandingRow>, ApiError> {
+    let mut rows = load_rows(conn, campaign_id)?;
+    rank(&mut rows);
+    Ok(rows)
+}
+
 /// Ranks every row, then keeps the rows after `after` (a page's last row): the standings are
 /// computed from every force and battle anyway, so the page is cut here rather than in SQL.
 fn rows_after(mut rows: Vec<StandingRow>, after: Option<&RankKey>) -> Vec<StandingRow> {
