@@ -153,16 +153,61 @@ def main() -> int:
                 page.reload()
                 check("pavel" in page.content(), "the organiser sees the new member")
                 audit(page, "09-campaign-organiser")
+                # Forces: the player generates one with scripts off, the organiser two platoons.
+                player.get_by_role("link", name="Add a force").click()
+                player.get_by_label("Force name").fill("Pavel's Rangers")
+                player.get_by_role("button", name="Generate force").click()
+                expect(player.get_by_role("heading", level=1)).to_have_text("Pavel's Rangers")
+                audit(player, "10-force-player", scripts=False)
+                page.get_by_role("link", name="Add a force").click()
+                audit(page, "11-add-force")
+                page.get_by_label("Force name").fill("Olga's Lancers")
+                page.get_by_label("Platoons").select_option("2")
+                page.get_by_role("button", name="Generate force").click()
+                expect(page.get_by_role("heading", level=1)).to_have_text("Olga's Lancers")
+                audit(page, "12-force")
+                page.get_by_role("link", name="Unit cards").click()
+                audit(page, "13-cards")
+                cards = page.locator(".card").count()
+                page.emulate_media(media="print")
+                # Expected pages: lay the cards out as print does (rows of inline blocks that never
+                # split) on an A4 page of 277 mm usable height.
+                expected = page.evaluate(
+                    """() => {
+                        const pageHeight = 277 * 96 / 25.4;
+                        const rows = new Map();
+                        for (const card of document.querySelectorAll('.card')) {
+                            const r = card.getBoundingClientRect();
+                            const top = Math.round(r.top + scrollY);
+                            rows.set(top, Math.max(rows.get(top) || 0, Math.round(r.bottom + scrollY)));
+                        }
+                        let pages = 1, pageTop = 0;
+                        for (const [top, bottom] of [...rows.entries()].sort((a, b) => a[0] - b[0])) {
+                            if (bottom - pageTop > pageHeight) { pages += 1; pageTop = top; }
+                        }
+                        return pages;
+                    }"""
+                )
+                pdf = SHOTS / "cards.pdf"
+                page.pdf(path=str(pdf), format="A4", print_background=False)
+                info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+                pages = int(re.search(r"Pages:\s+(\d+)", info).group(1))
+                print(f"cards: {cards} cards on {pages} A4 page(s), expected {expected}")
+                check(pages == expected, f"cards PDF has {pages} pages, expected {expected}")
+                text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+                check("Olga's Lancers" in text and "Rules this force uses" in text, "cards PDF text")
+                page.emulate_media(media="screen")
+
                 page.goto(base + "/")
                 expect(page.get_by_text("Operation Long Winter")).to_be_visible()
-                audit(page, "10-home")
+                audit(page, "14-home")
 
                 # Logging out ends the session.
                 page.get_by_role("button", name="Log out").click()
                 expect(page.get_by_role("link", name="Log in").first).to_be_visible()
                 page.goto(base + "/campaigns/new")
                 expect(page).to_have_url(re.compile(r"/login\?next="))
-                audit(page, "11-login")
+                audit(page, "15-login")
                 browser.close()
         finally:
             server.terminate()

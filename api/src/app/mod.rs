@@ -5,3 +5,4 @@
 pub mod accounts;
 pub mod campaign_setup;
 pub mod overview;
+pub mod force_pages;

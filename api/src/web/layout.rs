@@ -30,12 +30,13 @@ pub fn page(state: &AppState, user: Option<&SessionUser>, title: &str, body: Mar
             }
             body {
                 header.site {
-                    nav aria-label="Site" {
+                    // Boosted links swap the page body without a full reload; forms stay plain.
+                    nav aria-label="Site" hx-boost="true" {
                         a href="/" { "Home" }
                         a href="/rules" { "Rules" }
                         @if let Some(user) = user {
                             span.who { "Signed in as " strong { (user.username) } }
-                            form method="post" action="/logout" {
+                            form method="post" action="/logout" hx-boost="false" {
                                 (csrf_input(state, &FormKey::session(user)))
                                 button.link type="submit" { "Log out" }
                             }

@@ -5,6 +5,7 @@
 pub mod accounts;
 pub mod assets;
 pub mod campaigns;
+pub mod forces;
 pub mod home;
 pub mod layout;
 pub mod rules;
@@ -45,6 +46,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(campaigns::create_invite)
             .service(campaigns::join_page)
             .service(campaigns::join_submit)
+            .service(forces::new_form)
+            .service(forces::generate)
+            .service(forces::cards)
+            .service(forces::show)
     });
 }
 
