@@ -71,7 +71,12 @@ impl<'a> Browser<'a> {
         (body, token)
     }
 
-    fn post_with(&mut self, path: &str, fields: &[(&str, &str)], headers: &[(&str, &str)]) -> Response {
+    fn post_with(
+        &mut self,
+        path: &str,
+        fields: &[(&str, &str)],
+        headers: &[(&str, &str)],
+    ) -> Response {
         let body = url::form_urlencoded::Serializer::new(String::new())
             .extend_pairs(fields)
             .finish();
@@ -103,7 +108,11 @@ impl<'a> Browser<'a> {
         let (_, token) = self.page("/register");
         let response = self.post(
             "/register",
-            &[("csrf_token", &token), ("username", username), ("password", PASSWORD)],
+            &[
+                ("csrf_token", &token),
+                ("username", username),
+                ("password", PASSWORD),
+            ],
         );
         assert_eq!(response.status(), 303, "{}", response.text().unwrap());
         assert!(self.cookies.contains_key("fad_session"));
@@ -374,8 +383,15 @@ fn the_session_cookie_is_secure_behind_https_and_logins_share_the_rate_limit() {
     let (_, token) = browser.page("/register");
     let response = browser.post_with(
         "/register",
-        &[("csrf_token", &token), ("username", "ivan"), ("password", PASSWORD)],
-        &[("origin", "https://club.example"), ("sec-fetch-site", "same-origin")],
+        &[
+            ("csrf_token", &token),
+            ("username", "ivan"),
+            ("password", PASSWORD),
+        ],
+        &[
+            ("origin", "https://club.example"),
+            ("sec-fetch-site", "same-origin"),
+        ],
     );
     assert_eq!(response.status(), 303, "the public origin is this site");
     let cookie = response
@@ -388,10 +404,31 @@ fn the_session_cookie_is_secure_behind_https_and_logins_share_the_rate_limit() {
     assert!(cookie.contains("; Secure"), "{cookie}");
     let mut other = Browser::new(&app);
     let (_, token) = other.page("/login");
-    let response = other.post("/login", &[("csrf_token", &token), ("username", "ivan"), ("password", "wrong")]);
+    let response = other.post(
+        "/login",
+        &[
+            ("csrf_token", &token),
+            ("username", "ivan"),
+            ("password", "wrong"),
+        ],
+    );
     assert_eq!(response.status(), 401);
-    let response = other.post("/login", &[("csrf_token", &token), ("username", "ivan"), ("password", "wrong")]);
-    assert_eq!(response.status(), 429, "the JSON login's limit: two attempts, then wait");
+    let response = other.post(
+        "/login",
+        &[
+            ("csrf_token", &token),
+            ("username", "ivan"),
+            ("password", "wrong"),
+        ],
+    );
+    assert_eq!(
+        response.status(),
+        429,
+        "the JSON login's limit: two attempts, then wait"
+    );
     let body = response.text().unwrap();
-    assert!(body.contains("Too many attempts") && body.contains(r#"value="ivan""#), "{body}");
+    assert!(
+        body.contains("Too many attempts") && body.contains(r#"value="ivan""#),
+        "{body}"
+    );
 }

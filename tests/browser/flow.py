@@ -81,7 +81,9 @@ def audit(page: Page, name: str, scripts: bool = True) -> None:
             small = page.evaluate(
                 """() => [...document.querySelectorAll('button, input:not([type=hidden]), select, textarea, nav a, .actions a')]
                     .filter(e => e.offsetParent !== null && !e.hidden)
-                    .map(e => [e.tagName + ':' + (e.textContent || e.name || '').trim().slice(0, 30), e.getBoundingClientRect()])
+                    .map(e => [e.tagName + ':' + (e.textContent || e.name || '').trim().slice(0, 30),
+                               // A checkbox's target is its row with the label.
+                               (e.type === 'checkbox' ? e.parentElement : e).getBoundingClientRect()])
                     .filter(([_, r]) => r.height < 44 || (r.width < 24))
                     .map(([n, r]) => n + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))"""
             )
@@ -169,6 +171,8 @@ def main() -> int:
                 page.get_by_role("link", name="Unit cards").click()
                 audit(page, "13-cards")
                 cards = page.locator(".card").count()
+                # Lay out as the printer does: A4 less 10 mm margins is 190 mm wide.
+                page.set_viewport_size({"width": round(190 * 96 / 25.4), "height": 1000})
                 page.emulate_media(media="print")
                 # Expected pages: lay the cards out as print does (rows of inline blocks that never
                 # split) on an A4 page of 277 mm usable height.
@@ -197,6 +201,7 @@ def main() -> int:
                 text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
                 check("Olga's Lancers" in text and "Rules this force uses" in text, "cards PDF text")
                 page.emulate_media(media="screen")
+                page.set_viewport_size({"width": 375, "height": 812})
 
                 page.goto(base + "/")
                 expect(page.get_by_text("Operation Long Winter")).to_be_visible()

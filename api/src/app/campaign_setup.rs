@@ -155,7 +155,11 @@ pub async fn preview_invite(
 }
 
 /// Joins as a player with a code; answers the campaign id. Unusable codes 404; a member 409.
-pub async fn join_with_code(state: &AppState, user_id: &str, code: &str) -> Result<String, ApiError> {
+pub async fn join_with_code(
+    state: &AppState,
+    user_id: &str,
+    code: &str,
+) -> Result<String, ApiError> {
     let code_hash = hash_secret(code.trim());
     let now = store::now();
     let user_id = user_id.to_owned();

@@ -50,11 +50,12 @@ pub async fn read_force(
         .db
         .read(move |conn| {
             let force = forces::find_by_id(conn, &force_id)?.ok_or_else(force_not_found)?;
-            let access = campaign_access(conn, &caller, &force.campaign_id, Need::Read)
-                .map_err(|e| match e {
+            let access = campaign_access(conn, &caller, &force.campaign_id, Need::Read).map_err(
+                |e| match e {
                     ApiError::NotFound(_) => force_not_found(),
                     other => other,
-                })?;
+                },
+            )?;
             let owner = users::find_by_id(conn, &force.owner_id)?
                 .map_or_else(|| "a former member".to_owned(), |u| u.username);
             let campaign_points = ledger::balance(conn, &force.id)?;
@@ -84,7 +85,10 @@ pub async fn generate_basic_force(
 ) -> Result<String, ApiError> {
     let name = name.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty());
     if name.as_ref().is_some_and(|n| n.chars().count() > 100) {
-        return Err(ApiError::validation("name", "must have at most 100 characters"));
+        return Err(ApiError::validation(
+            "name",
+            "must have at most 100 characters",
+        ));
     }
     let choices: GenerationChoices = GenerationChoices::Basic(
         serde_json::from_value(serde_json::json!({

@@ -4,5 +4,5 @@
 
 pub mod accounts;
 pub mod campaign_setup;
-pub mod overview;
 pub mod force_pages;
+pub mod overview;

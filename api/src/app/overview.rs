@@ -73,7 +73,10 @@ fn battle_line(battle: &Battle, names: &HashMap<String, String>) -> BattleLine {
         sides: sides
             .iter()
             .map(|side| match &side.force_id {
-                Some(id) => names.get(id).cloned().unwrap_or_else(|| "A force".to_owned()),
+                Some(id) => names
+                    .get(id)
+                    .cloned()
+                    .unwrap_or_else(|| "A force".to_owned()),
                 None => "Non-player force".to_owned(),
             })
             .collect(),
@@ -103,13 +106,16 @@ pub async fn home(state: &AppState, user_id: &str) -> Result<Home, ApiError> {
                     .map(|f| f.id.as_str())
                     .collect();
                 if !own.is_empty() {
-                    for battle in battles::list_for_campaign(conn, &campaign.id, None, LIST_LIMIT)? {
+                    for battle in battles::list_for_campaign(conn, &campaign.id, None, LIST_LIMIT)?
+                    {
                         let sides: Vec<Side> =
                             serde_json::from_str(&battle.sides).unwrap_or_default();
                         let fights = sides
                             .iter()
                             .any(|s| s.force_id.as_deref().is_some_and(|id| own.contains(&id)));
-                        if fights && matches!(battle.state.as_str(), "scenario" | "pending" | "aftermath") {
+                        if fights
+                            && matches!(battle.state.as_str(), "scenario" | "pending" | "aftermath")
+                        {
                             home.waiting.push(battle_line(&battle, &names));
                         }
                     }
@@ -175,7 +181,10 @@ pub struct CampaignOverview {
     pub api_keys: Vec<String>,
 }
 
-fn usernames(conn: &mut Db, campaign_id: &str) -> Result<Vec<(memberships::Membership, String)>, ApiError> {
+fn usernames(
+    conn: &mut Db,
+    campaign_id: &str,
+) -> Result<Vec<(memberships::Membership, String)>, ApiError> {
     Ok(memberships::list_with_usernames(
         conn,
         campaign_id,
@@ -233,8 +242,10 @@ pub async fn campaign_overview(
             };
             let now = store::now();
             let (open_invites, api_keys) = if organiser {
-                let invites = store::invites::list_for_campaign(conn, &campaign_id, None, LIST_LIMIT)?;
-                let keys = store::api_keys::list_for_campaign(conn, &campaign_id, None, LIST_LIMIT)?;
+                let invites =
+                    store::invites::list_for_campaign(conn, &campaign_id, None, LIST_LIMIT)?;
+                let keys =
+                    store::api_keys::list_for_campaign(conn, &campaign_id, None, LIST_LIMIT)?;
                 (
                     invites.iter().filter(|i| i.is_usable(now)).count(),
                     keys.into_iter()

@@ -49,6 +49,10 @@ pub const NOT_EXPORTED_TABLES: &[(&str, &str)] = &[
         "idempotency_keys",
         "a short-lived per-user replay cache of responses, not campaign data",
     ),
+    (
+        "web_sessions",
+        "browser sessions are credentials of one server; people log in again after a move",
+    ),
 ];
 
 /// Columns of exported tables that are deliberately not in the document.

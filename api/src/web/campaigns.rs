@@ -29,7 +29,12 @@ pub struct CampaignForm {
 
 const CAMPAIGN_LABELS: &[(&str, &str)] = &[("name", "Name"), ("description", "Description")];
 
-fn new_markup(state: &AppState, user: &SessionUser, form: &CampaignForm, errors: &Errors) -> Markup {
+fn new_markup(
+    state: &AppState,
+    user: &SessionUser,
+    form: &CampaignForm,
+    errors: &Errors,
+) -> Markup {
     let body = html! {
         h1 { "Create a campaign" }
         (error_summary(errors, CAMPAIGN_LABELS))
@@ -51,7 +56,10 @@ fn new_markup(state: &AppState, user: &SessionUser, form: &CampaignForm, errors:
 
 /// `GET /campaigns/new`.
 #[get("/campaigns/new")]
-pub async fn new_form(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpResponse, PageError> {
+pub async fn new_form(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, PageError> {
     let user = require_user(&req, &state).await?;
     Ok(respond(
         StatusCode::OK,
@@ -68,8 +76,13 @@ pub async fn create(
 ) -> Result<HttpResponse, PageError> {
     let user = require_user(&req, &state).await?;
     let form = form.into_inner();
-    session::check_form(&req, &state, &FormKey::session(&user), form.csrf_token.as_deref())
-        .map_err(|_| PageError::Refused)?;
+    session::check_form(
+        &req,
+        &state,
+        &FormKey::session(&user),
+        form.csrf_token.as_deref(),
+    )
+    .map_err(|_| PageError::Refused)?;
     let description = Some(form.description.clone());
     match campaign_setup::create_campaign(&state, &user.user_id, &form.name, description).await {
         Ok(campaign) => Ok(see_other(&format!("/campaigns/{}", campaign.id))),
@@ -101,7 +114,11 @@ fn qr_svg(text: &str) -> Option<Markup> {
         .build();
     // The renderer starts with an XML declaration, which has no place inside HTML.
     let start = svg.find("<svg")?;
-    let svg = svg[start..].replacen("<svg", r#"<svg role="img" aria-label="QR code of the invitation link""#, 1);
+    let svg = svg[start..].replacen(
+        "<svg",
+        r#"<svg role="img" aria-label="QR code of the invitation link""#,
+        1,
+    );
     Some(layout::trusted(svg))
 }
 
@@ -279,7 +296,10 @@ pub async fn join_page(
             }
         }
     };
-    Ok(respond(StatusCode::OK, layout::page(&state, user.as_ref(), &title, body)))
+    Ok(respond(
+        StatusCode::OK,
+        layout::page(&state, user.as_ref(), &title, body),
+    ))
 }
 
 /// `POST /join/{code}`: joins as a player and opens the campaign.
@@ -297,7 +317,8 @@ pub async fn join_submit(
         Ok(campaign_id) => Ok(see_other(&format!("/campaigns/{campaign_id}"))),
         // Joining twice (a double tap) lands on the campaign all the same.
         Err(ApiError::Conflict(_)) => {
-            let preview = campaign_setup::preview_invite(&state, Some(&user.user_id), &path).await?;
+            let preview =
+                campaign_setup::preview_invite(&state, Some(&user.user_id), &path).await?;
             Ok(see_other(&format!("/campaigns/{}", preview.campaign_id)))
         }
         Err(other) => Err(other.into()),

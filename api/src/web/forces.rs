@@ -43,7 +43,10 @@ fn new_markup(
 ) -> Markup {
     let platoons = [
         ("1".to_owned(), "1 platoon (new players)".to_owned()),
-        ("2".to_owned(), "2 platoons (experienced players)".to_owned()),
+        (
+            "2".to_owned(),
+            "2 platoons (experienced players)".to_owned(),
+        ),
     ];
     let selected = if form.platoons.is_empty() {
         "1"
@@ -85,7 +88,13 @@ pub async fn new_form(
     crate::app::overview::campaign_overview(&state, &user.user_id, &path).await?;
     Ok(respond(
         StatusCode::OK,
-        new_markup(&state, &user, &path, &GenerateForm::default(), &Errors::default()),
+        new_markup(
+            &state,
+            &user,
+            &path,
+            &GenerateForm::default(),
+            &Errors::default(),
+        ),
     ))
 }
 
@@ -99,8 +108,13 @@ pub async fn generate(
 ) -> Result<HttpResponse, PageError> {
     let user = require_user(&req, &state).await?;
     let form = form.into_inner();
-    session::check_form(&req, &state, &FormKey::session(&user), form.csrf_token.as_deref())
-        .map_err(|_| PageError::Refused)?;
+    session::check_form(
+        &req,
+        &state,
+        &FormKey::session(&user),
+        form.csrf_token.as_deref(),
+    )
+    .map_err(|_| PageError::Refused)?;
     let again = |errors: Errors| {
         Ok(respond(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -220,7 +234,13 @@ fn force_markup(state: &AppState, user: &SessionUser, force: &ForceView) -> Mark
 
 fn slug(text: &str) -> String {
     text.chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
         .collect()
 }
 
@@ -304,22 +324,24 @@ fn break_text(point: BreakPoint) -> String {
     }
 }
 
-fn unit_card(unit: &UnitResponse) -> Markup {
+fn unit_card(platoon: &str, unit: &UnitResponse) -> Markup {
     let u = &unit.unit;
     let quality = u.quality.row();
     let weapons: Vec<String> = [
         u.basic_weapon.as_ref().map(|w| words(&key(w))),
-        (!u.support_weapons.is_empty()).then(|| value_text(&serde_json::to_value(&u.support_weapons).unwrap_or_default())),
-        (!u.heavy_weapons.is_empty()).then(|| value_text(&serde_json::to_value(&u.heavy_weapons).unwrap_or_default())),
+        (!u.support_weapons.is_empty())
+            .then(|| value_text(&serde_json::to_value(&u.support_weapons).unwrap_or_default())),
+        (!u.heavy_weapons.is_empty())
+            .then(|| value_text(&serde_json::to_value(&u.heavy_weapons).unwrap_or_default())),
     ]
     .into_iter()
     .flatten()
     .filter(|w| !w.is_empty())
     .collect();
     html! {
-        section.card aria-label=(u.name) {
+        article.card {
             h2 { (u.name) }
-            p { (words(&key(&u.kind))) " · " strong { (points(unit.points)) " points" } }
+            p { (platoon) " · " (words(&key(&u.kind))) " · " strong { (points(unit.points)) " points" } }
             table {
                 tbody {
                     tr { th scope="row" { "Quality" } td { (words(&key(&u.quality))) " — tests succeed on " (quality.test_target) "+" } }
@@ -354,16 +376,23 @@ fn unit_card(unit: &UnitResponse) -> Markup {
 
 fn cards_markup(state: &AppState, user: &SessionUser, force: &ForceView) -> Markup {
     let roster = &force.roster;
-    let units: Vec<&UnitResponse> = roster.platoons.iter().flat_map(|p| &p.units).collect();
-    let mut qualities: Vec<_> = units.iter().map(|u| u.unit.quality).collect();
+    let units: Vec<(&str, &UnitResponse)> = roster
+        .platoons
+        .iter()
+        .flat_map(|p| p.units.iter().map(|u| (p.name.as_str(), u)))
+        .collect();
+    let mut qualities: Vec<_> = units.iter().map(|(_, u)| u.unit.quality).collect();
     qualities.sort_by_key(|q| key(q));
     qualities.dedup();
-    let mut traits: Vec<String> = units.iter().flat_map(|u| u.unit.traits.iter().map(key)).collect();
+    let mut traits: Vec<String> = units
+        .iter()
+        .flat_map(|(_, u)| u.unit.traits.iter().map(key))
+        .collect();
     traits.sort();
     traits.dedup();
     let mut personalities: Vec<String> = units
         .iter()
-        .flat_map(|u| u.unit.personalities.iter().map(key))
+        .flat_map(|(_, u)| u.unit.personalities.iter().map(key))
         .collect();
     personalities.sort();
     personalities.dedup();
@@ -372,7 +401,7 @@ fn cards_markup(state: &AppState, user: &SessionUser, force: &ForceView) -> Mark
         h1 { (title) }
         p.no-print { "Print this page (A4 or Letter); each card stays whole on one page. " a href={ "/forces/" (force.id) } { "Back to the roster" } }
         div.deck {
-            section.card aria-label="Force summary" {
+            article.card {
                 h2 { (roster.name) }
                 p { "Owner: " (force.owner) " · Campaign points: " (force.campaign_points) }
                 table {
@@ -384,8 +413,8 @@ fn cards_markup(state: &AppState, user: &SessionUser, force: &ForceView) -> Mark
                     }
                 }
             }
-            @for unit in &units { (unit_card(unit)) }
-            section.card aria-label="Rules this force uses" {
+            @for (platoon, unit) in &units { (unit_card(platoon, unit)) }
+            article.card {
                 h2 { "Rules this force uses" }
                 ul {
                     @for q in &qualities {

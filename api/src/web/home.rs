@@ -29,7 +29,10 @@ pub async fn home(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpRe
                 li { "Look up every table the service applies in the " a href="/rules" { "rules reference" } "." }
             }
         };
-        return Ok(respond(StatusCode::OK, layout::page(&state, None, "Fast And Dirty campaigns", body)));
+        return Ok(respond(
+            StatusCode::OK,
+            layout::page(&state, None, "Fast And Dirty campaigns", body),
+        ));
     };
     let data = overview::home(&state, &user.user_id).await?;
     let body = html! {
@@ -61,7 +64,10 @@ pub async fn home(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpRe
             }
         }
     };
-    Ok(respond(StatusCode::OK, layout::page(&state, Some(&user), "Your campaigns", body)))
+    Ok(respond(
+        StatusCode::OK,
+        layout::page(&state, Some(&user), "Your campaigns", body),
+    ))
 }
 
 /// A role in words.

@@ -104,7 +104,10 @@ pub fn error_summary(errors: &Errors, labels: &[(&str, &str)]) -> Markup {
 
 /// The id of the control of `field`.
 pub fn field_id(field: &str) -> String {
-    format!("f-{}", field.replace(|c: char| !c.is_ascii_alphanumeric(), "-"))
+    format!(
+        "f-{}",
+        field.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+    )
 }
 
 /// How a text field behaves.
