@@ -126,7 +126,8 @@ pub async fn home(state: &AppState, user_id: &str) -> Result<Home, ApiError> {
                     role,
                 });
             }
-            home.waiting.sort_by(|a, b| b.created_at.cmp(&a.created_at));
+            home.waiting
+                .sort_by_key(|b| std::cmp::Reverse(b.created_at));
             Ok(home)
         })
         .await
@@ -230,7 +231,7 @@ pub async fn campaign_overview(
                 .settings()
                 .map_err(|e| ApiError::Internal(e.into()))?;
             let house_rules = if organiser {
-                match serde_json::to_value(&settings.house_rules) {
+                match serde_json::to_value(settings.house_rules) {
                     Ok(serde_json::Value::Object(map)) => map
                         .into_iter()
                         .map(|(k, v)| (k, v.as_bool().unwrap_or(false)))

@@ -84,7 +84,6 @@ fn credentials_page(
                 hint: (which == Which::Register).then_some("At least 10 characters and hard to guess: a few unrelated words work well."),
                 required: true,
                 max_length: Some(256),
-                ..Input::default()
             }))
             div.actions { button type="submit" { (button) } }
         }
@@ -299,7 +298,6 @@ fn account_markup(state: &AppState, user: &SessionUser, errors: &Errors) -> Mark
                 kind: "password", autocomplete: Some("new-password"), required: true,
                 max_length: Some(256),
                 hint: Some("At least 10 characters and hard to guess."),
-                ..Input::default()
             }))
             div.actions { button type="submit" { "Change password" } }
         }

@@ -382,7 +382,7 @@ fn cards_markup(state: &AppState, user: &SessionUser, force: &ForceView) -> Mark
         .flat_map(|p| p.units.iter().map(|u| (p.name.as_str(), u)))
         .collect();
     let mut qualities: Vec<_> = units.iter().map(|(_, u)| u.unit.quality).collect();
-    qualities.sort_by_key(|q| key(q));
+    qualities.sort_by_key(key);
     qualities.dedup();
     let mut traits: Vec<String> = units
         .iter()
