@@ -55,3 +55,4 @@ mod store_users;
 mod unit_ids;
 mod webhooks;
 mod vocabulary;
+mod web_pages;

@@ -186,6 +186,11 @@ pub struct ServeArgs {
     #[arg(long, env = "FAD_MAX_SCENARIOS_PER_ACCOUNT_PER_HOUR", default_value_t = Quotas::default().scenarios_per_account_per_hour)]
     pub max_scenarios_per_account_per_hour: u32,
 
+    /// The address people open the web app at (e.g. `https://campaign.club.example`). When it
+    /// is `https://`, the session cookie is marked `Secure`.
+    #[arg(long, env = "FAD_PUBLIC_URL")]
+    pub public_url: Option<String>,
+
     /// Diagnostics: answer every request with the SQL statements and transactions it ran
     /// (`x-fad-db-statements`, `x-fad-db-transactions`). For tests and profiling only.
     #[arg(long, env = "FAD_COUNT_DB_STATEMENTS", hide = true)]
@@ -286,6 +291,8 @@ pub struct Config {
     pub quotas: Quotas,
     /// Webhook delivery settings.
     pub webhooks: crate::webhooks::Settings,
+    /// The public address of the web app, without a trailing slash, if configured.
+    pub public_url: Option<String>,
 }
 
 impl Config {
@@ -350,7 +357,28 @@ impl Config {
             count_db_statements: args.count_db_statements,
             quotas,
             webhooks,
+            public_url: parse_public_url(args.public_url.as_deref())?,
         })
+    }
+}
+
+/// `FAD_PUBLIC_URL`: empty means unset; otherwise an `http://` or `https://` address.
+fn parse_public_url(value: Option<&str>) -> anyhow::Result<Option<String>> {
+    let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) else {
+        return Ok(None);
+    };
+    if !(value.starts_with("https://") || value.starts_with("http://")) {
+        bail!("FAD_PUBLIC_URL (--public-url) must start with https:// or http://, got {value}");
+    }
+    Ok(Some(value.trim_end_matches('/').to_owned()))
+}
+
+impl Config {
+    /// Whether the web app is served over HTTPS (the session cookie is then `Secure`).
+    pub fn serves_https(&self) -> bool {
+        self.public_url
+            .as_deref()
+            .is_some_and(|url| url.starts_with("https://"))
     }
 }
 

@@ -201,14 +201,16 @@ fn add_cache_control(path: &str, response: &mut ServiceResponse<BoxBody>) {
         .insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
 }
 
-/// Rewrites an error response that is not problem+json into one with the same status.
+/// Rewrites an error response that is not problem+json into one with the same status. The
+/// pages' own HTML answers (a form shown again with its errors, a refused form) stay as they
+/// are: people read them, programs get problem+json from the API.
 fn ensure_problem_json(response: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
     let status = response.status();
     let is_problem = response
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with(PROBLEM_JSON));
+        .is_some_and(|v| v.starts_with(PROBLEM_JSON) || v.starts_with("text/html"));
     if !(status.is_client_error() || status.is_server_error()) || is_problem {
         return response;
     }

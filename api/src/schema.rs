@@ -271,3 +271,16 @@ diesel::table! {
         created_at -> Timestamp,
     }
 }
+
+diesel::table! {
+    /// Signed-in browser sessions of the web pages; the key is the SHA-256 of the cookie value.
+    web_sessions (id_hash) {
+        id_hash -> Text,
+        user_id -> Text,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(web_sessions -> users (user_id));
+diesel::allow_tables_to_appear_in_same_query!(web_sessions, users);

@@ -3,11 +3,15 @@
 //! returns a typed value. The JSON routes and the HTML pages are skins over these functions:
 //! they parse, call, and render.
 
+pub mod accounts;
 pub mod authorization;
 pub mod battles;
+pub mod campaign_setup;
 pub mod campaigns;
+pub mod force_pages;
 pub mod forces;
 pub mod idempotency;
+pub mod overview;
 pub mod scenarios;
 pub mod webhooks;
 

@@ -45,6 +45,11 @@ impl PlainSecret {
         Ok(Self(random_hex(INVITE_CODE_BYTES)?))
     }
 
+    /// A new browser session value: [`API_KEY_BYTES`] random bytes in lower-case hex.
+    pub fn session() -> Result<Self, RandomError> {
+        Ok(Self(random_hex(API_KEY_BYTES)?))
+    }
+
     /// The secret in clear, to put in the one response that shows it.
     pub fn expose(&self) -> &str {
         &self.0

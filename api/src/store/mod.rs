@@ -15,6 +15,7 @@ pub mod ledger;
 pub mod memberships;
 pub mod quotas;
 pub mod scenarios;
+pub mod sessions;
 pub mod standings;
 pub mod users;
 pub mod webhooks;

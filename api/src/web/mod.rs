@@ -1,18 +1,56 @@
 //! Pages for people (server-rendered HTML), beside the JSON API in [`crate::routes`]. Each page
-//! is thin: parse the request, call the application code, render with maud.
+//! is thin: parse the request, call the application layer ([`crate::app`]), render with maud.
+//! Every form works without scripts; the vendored htmx only smooths navigation.
 
+pub mod accounts;
+pub mod assets;
+pub mod campaigns;
+pub mod forces;
+pub mod home;
+pub mod layout;
 pub mod rules;
+pub mod session;
 
+use actix_web::http::StatusCode;
 use actix_web::http::header::ContentType;
-use actix_web::{HttpResponse, HttpResponseBuilder};
+use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, ResponseError};
+use maud::{Markup, html};
 use utoipa_actix_web::service_config::ServiceConfig;
 
-/// Pages run no script and load nothing from elsewhere; styles are inline.
+use crate::AppState;
+use crate::app::accounts::SessionUser;
+use crate::error::ApiError;
+
+/// The rules page runs no script and loads nothing from elsewhere; its styles are inline.
 pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-/// Registers the page routes at the root.
+/// The app pages: scripts and styles only from this server, no inline script or style.
+pub const APP_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// Registers the page routes at the root. Only `/rules` is part of the API document; the app
+/// pages are for browsers and stay out of it.
 pub fn configure(cfg: &mut ServiceConfig) {
-    cfg.service(rules::rules_page);
+    cfg.service(rules::rules_page).map(|app| {
+        app.service(assets::static_file)
+            .service(home::home)
+            .service(accounts::register_form)
+            .service(accounts::register_submit)
+            .service(accounts::login_form)
+            .service(accounts::login_submit)
+            .service(accounts::logout)
+            .service(accounts::account_page)
+            .service(accounts::change_password)
+            .service(campaigns::new_form)
+            .service(campaigns::create)
+            .service(campaigns::show)
+            .service(campaigns::create_invite)
+            .service(campaigns::join_page)
+            .service(campaigns::join_submit)
+            .service(forces::new_form)
+            .service(forces::generate)
+            .service(forces::cards)
+            .service(forces::show)
+    });
 }
 
 /// A 200 HTML response builder with the pages' security headers and the given `Cache-Control`.
@@ -25,4 +63,145 @@ pub fn html(cache_control: &'static str) -> HttpResponseBuilder {
         .insert_header(("Referrer-Policy", "no-referrer"))
         .insert_header(("Cache-Control", cache_control));
     builder
+}
+
+/// An app page with `status`: never cached (it shows one person's view), framed by nobody.
+pub fn respond(status: StatusCode, markup: Markup) -> HttpResponse {
+    HttpResponse::build(status)
+        .content_type(ContentType::html())
+        .insert_header(("Content-Security-Policy", APP_CSP))
+        .insert_header(("X-Content-Type-Options", "nosniff"))
+        .insert_header(("Referrer-Policy", "same-origin"))
+        .insert_header(("Cache-Control", "no-store"))
+        .insert_header(("Vary", "Cookie"))
+        .body(markup.into_string())
+}
+
+/// 303 See Other to `location` (after a successful POST, or to the login page).
+pub fn see_other(location: &str) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header(("Location", location))
+        .insert_header(("Cache-Control", "no-store"))
+        .finish()
+}
+
+/// `next` when it is a path on this site (never another host), else `/`.
+pub fn safe_next(next: Option<&str>) -> String {
+    match next {
+        Some(path)
+            if path.starts_with('/')
+                && !path.starts_with("//")
+                && !path.contains('\\')
+                && path.len() <= 512 =>
+        {
+            path.to_owned()
+        }
+        _ => "/".to_owned(),
+    }
+}
+
+/// A failed page request, answered as an HTML page (never problem+json).
+#[derive(Debug, thiserror::Error)]
+pub enum PageError {
+    /// The page needs a signed-in person: go to the login page and come back.
+    #[error("sign in first")]
+    SignIn(String),
+    /// A form failed the CSRF checks: 403 and nothing applied.
+    #[error("form refused")]
+    Refused,
+    /// An application error.
+    #[error(transparent)]
+    Api(#[from] ApiError),
+}
+
+impl PageError {
+    fn title(&self) -> (&'static str, String) {
+        match self {
+            Self::SignIn(_) => ("Log in", String::new()),
+            Self::Refused => (
+                "This form has expired",
+                "The form was not sent from this site, or it belongs to an earlier session. \
+                 Nothing was changed. Go back, reload the page and try again."
+                    .to_owned(),
+            ),
+            Self::Api(error) => {
+                let status = error.status_code();
+                let detail = error.problem().detail;
+                let title = match status.as_u16() {
+                    404 => "Not found",
+                    403 => "Not allowed",
+                    409 => "Changed meanwhile",
+                    429 => "Too many requests",
+                    401 => "Log in",
+                    s if s >= 500 => "Something went wrong",
+                    _ => "That did not work",
+                };
+                (title, detail)
+            }
+        }
+    }
+}
+
+impl ResponseError for PageError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            Self::SignIn(_) => StatusCode::SEE_OTHER,
+            Self::Refused => StatusCode::FORBIDDEN,
+            Self::Api(error) => error.status_code(),
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let Self::SignIn(next) = self {
+            return see_other(&format!("/login?next={}", encode_query(next)));
+        }
+        if let Self::Api(error) = self {
+            // Logged once with the request id, like the JSON answers.
+            if error.status_code().is_server_error() {
+                tracing::error!("page failed: {error:?}");
+            }
+        }
+        let (title, detail) = self.title();
+        let markup = html! {
+            (maud::DOCTYPE)
+            html lang="en" {
+                head {
+                    meta charset="utf-8";
+                    meta name="viewport" content="width=device-width, initial-scale=1";
+                    title { (title) " · fad-campaign" }
+                    link rel="stylesheet" href=(assets::CSS_PATH.as_str());
+                }
+                body {
+                    header.site { nav aria-label="Site" { a href="/" { "Home" } } }
+                    main.wrap {
+                        h1 { (title) }
+                        p { (detail) }
+                        p { a href="/" { "Back to the home page" } }
+                    }
+                }
+            }
+        };
+        respond(self.status_code(), markup)
+    }
+}
+
+/// Percent-encodes a path for a query value.
+pub fn encode_query(value: &str) -> String {
+    value
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// The signed-in person, or [`PageError::SignIn`] back to this page.
+pub async fn require_user(req: &HttpRequest, state: &AppState) -> Result<SessionUser, PageError> {
+    match session::signed_in(req, state).await? {
+        Some(user) => Ok(user),
+        None => Err(PageError::SignIn(req.uri().path().to_owned())),
+    }
 }

@@ -109,6 +109,12 @@ fn load_rows(conn: &mut Db, campaign_id: &str) -> Result<Vec<StandingRow>, ApiEr
         .collect()
 }
 
+/// Every standings row of a campaign, ranked (for a page that shows the whole table inside a
+/// read it already runs; the caller has checked access).
+pub fn ranked_rows(conn: &mut Db, campaign_id: &str) -> Result<Vec<StandingRow>, ApiError> {
+    Ok(rows_after(load_rows(conn, campaign_id)?, None))
+}
+
 /// Ranks every row, then keeps the rows after `after` (a page's last row): the standings are
 /// computed from every force and battle anyway, so the page is cut here rather than in SQL.
 fn rows_after(mut rows: Vec<StandingRow>, after: Option<&RankKey>) -> Vec<StandingRow> {

@@ -1,16 +1,13 @@
 //! `POST /api/v1/auth/login`: exchange a username and password for an access token.
 
 use actix_web::{post, web};
-use chrono::Utc;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::AppState;
 use crate::auth::AuthRateLimited;
-use crate::auth::password::{dummy_hash, verify_password};
 use crate::error::{ApiError, Problem};
 use crate::extract::Json;
-use crate::store::users;
+use crate::{AppState, app};
 
 use super::CredentialsRequest;
 
@@ -48,30 +45,10 @@ pub async fn login(
     body: Json<CredentialsRequest>,
 ) -> Result<web::Json<TokenResponse>, ApiError> {
     let CredentialsRequest { username, password } = body.into_inner();
-    let found = state
-        .db
-        .run(move |conn| Ok(users::find_by_username(conn, &username)?))
-        .await?;
-    let user_id = web::block(move || match found {
-        Some(user) => verify_password(&password, &user.password_hash).then_some(user.id),
-        None => {
-            // Same work as a wrong password, so timing does not reveal which names exist.
-            let _ = verify_password(&password, dummy_hash());
-            None
-        }
-    })
-    .await?
-    .ok_or_else(|| ApiError::Unauthorized("Invalid username or password.".to_owned()))?;
-
-    let access_token = state
-        .auth
-        .jwt
-        .issue(&user_id, Utc::now())
-        .map_err(|e| ApiError::Internal(e.into()))?;
-    tracing::info!(user.id = %user_id, "User {user_id} logged in");
+    let issued = app::accounts::login_for_token(&state, username, password).await?;
     Ok(web::Json(TokenResponse {
-        access_token,
+        access_token: issued.access_token,
         token_type: "Bearer",
-        expires_in: state.auth.jwt.lifetime_seconds(),
+        expires_in: issued.expires_in,
     }))
 }

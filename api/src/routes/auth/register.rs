@@ -2,12 +2,10 @@
 
 use actix_web::{HttpResponse, post, web};
 
-use crate::AppState;
 use crate::auth::AuthRateLimited;
-use crate::auth::password::{hash_password, validate_password, validate_username};
-use crate::error::{ApiError, FieldError, Problem};
+use crate::error::{ApiError, Problem};
 use crate::extract::Json;
-use crate::store::{self, users};
+use crate::{AppState, app};
 
 use super::{CredentialsRequest, UserResponse};
 
@@ -36,44 +34,6 @@ pub async fn register(
     body: Json<CredentialsRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let CredentialsRequest { username, password } = body.into_inner();
-    let mut errors = Vec::new();
-    let username_lower = validate_username(&username)
-        .map_err(|message| errors.push(FieldError::new("username", message)))
-        .ok();
-    // zxcvbn takes milliseconds on a long password: off the async workers, like hashing.
-    let user_input = username.clone();
-    let (checked, password) =
-        web::block(move || (validate_password(&password, &[&user_input]), password)).await?;
-    if let Err(message) = checked {
-        errors.push(FieldError::new("password", message));
-    }
-    let Some(username_lower) = username_lower.filter(|_| errors.is_empty()) else {
-        return Err(ApiError::Validation(errors));
-    };
-
-    let password_hash = web::block(move || hash_password(&password))
-        .await?
-        .map_err(|e| ApiError::Internal(e.into()))?;
-
-    let user = users::User {
-        id: store::new_id(),
-        username,
-        username_lower,
-        password_hash,
-        created_at: store::now(),
-    };
-    let user = state
-        .db
-        .transaction(move |conn| {
-            users::insert(conn, &user).map_err(|e| match e {
-                diesel::result::Error::DatabaseError(
-                    diesel::result::DatabaseErrorKind::UniqueViolation,
-                    _,
-                ) => ApiError::Conflict("This username is taken.".to_owned()),
-                other => other.into(),
-            })
-        })
-        .await?;
-    tracing::info!(user.id = %user.id, "Registered user {}", user.id);
+    let user = app::accounts::register(&state, username, password).await?;
     Ok(HttpResponse::Created().json(UserResponse::from(user)))
 }

@@ -1,0 +1,249 @@
+//! Accounts: register, log in (a bearer token for programs, a session for browsers), log out,
+//! change password. The JSON handlers and the pages call these same functions.
+
+use actix_web::web;
+use chrono::{Duration, NaiveDateTime};
+
+use crate::AppState;
+use crate::auth::password::{
+    dummy_hash, hash_password, validate_password, validate_username, verify_password,
+};
+use crate::auth::secret::{PlainSecret, hash_secret};
+use crate::error::{ApiError, FieldError};
+use crate::store::{self, sessions, users};
+
+/// How long a browser session lasts after login.
+pub const SESSION_LIFETIME_DAYS: i64 = 30;
+
+/// The fixed answer for an unknown name or a wrong password (the same for both).
+pub const BAD_CREDENTIALS: &str = "Invalid username or password.";
+
+/// Creates an account. Field errors name `username` and `password`; a taken name is 409.
+pub async fn register(
+    state: &AppState,
+    username: String,
+    password: String,
+) -> Result<users::User, ApiError> {
+    let mut errors = Vec::new();
+    let username_lower = validate_username(&username)
+        .map_err(|message| errors.push(FieldError::new("username", message)))
+        .ok();
+    // zxcvbn takes milliseconds on a long password: off the async workers, like hashing.
+    let user_input = username.clone();
+    let (checked, password) =
+        web::block(move || (validate_password(&password, &[&user_input]), password)).await?;
+    if let Err(message) = checked {
+        errors.push(FieldError::new("password", message));
+    }
+    let Some(username_lower) = username_lower.filter(|_| errors.is_empty()) else {
+        return Err(ApiError::Validation(errors));
+    };
+    let password_hash = web::block(move || hash_password(&password))
+        .await?
+        .map_err(|e| ApiError::Internal(e.into()))?;
+    let user = users::User {
+        id: store::new_id(),
+        username,
+        username_lower,
+        password_hash,
+        created_at: store::now(),
+    };
+    let user = state
+        .db
+        .transaction(move |conn| {
+            users::insert(conn, &user).map_err(|e| match e {
+                diesel::result::Error::DatabaseError(
+                    diesel::result::DatabaseErrorKind::UniqueViolation,
+                    _,
+                ) => ApiError::Conflict("This username is taken.".to_owned()),
+                other => other.into(),
+            })
+        })
+        .await?;
+    tracing::info!(user.id = %user.id, "Registered user {}", user.id);
+    Ok(user)
+}
+
+/// Checks a username and password; answers the account id, or 401 with [`BAD_CREDENTIALS`]
+/// after the same work whether the name exists or not.
+pub async fn check_credentials(
+    state: &AppState,
+    username: String,
+    password: String,
+) -> Result<String, ApiError> {
+    let found = state
+        .db
+        .run(move |conn| Ok(users::find_by_username(conn, &username)?))
+        .await?;
+    web::block(move || match found {
+        Some(user) => verify_password(&password, &user.password_hash).then_some(user.id),
+        None => {
+            // Same work as a wrong password, so timing does not reveal which names exist.
+            let _ = verify_password(&password, dummy_hash());
+            None
+        }
+    })
+    .await?
+    .ok_or_else(|| ApiError::Unauthorized(BAD_CREDENTIALS.to_owned()))
+}
+
+/// A bearer token for programs.
+#[derive(Debug)]
+pub struct IssuedToken {
+    /// The JWT.
+    pub access_token: String,
+    /// Seconds until it expires.
+    pub expires_in: i64,
+}
+
+/// Logs in for programs: a bearer token.
+pub async fn login_for_token(
+    state: &AppState,
+    username: String,
+    password: String,
+) -> Result<IssuedToken, ApiError> {
+    let user_id = check_credentials(state, username, password).await?;
+    let access_token = state
+        .auth
+        .jwt
+        .issue(&user_id, chrono::Utc::now())
+        .map_err(|e| ApiError::Internal(e.into()))?;
+    tracing::info!(user.id = %user_id, "User {user_id} logged in");
+    Ok(IssuedToken {
+        access_token,
+        expires_in: state.auth.jwt.lifetime_seconds(),
+    })
+}
+
+/// A new browser session: the cookie value (shown once, never stored) and its expiry.
+pub struct NewSession {
+    /// The value to put in the session cookie.
+    pub cookie_value: PlainSecret,
+    /// When it stops being accepted.
+    pub expires_at: NaiveDateTime,
+}
+
+/// Logs in for browsers: a server-side session (only the SHA-256 of its value is stored).
+pub async fn login_for_session(
+    state: &AppState,
+    username: String,
+    password: String,
+) -> Result<NewSession, ApiError> {
+    let user_id = check_credentials(state, username, password).await?;
+    start_session(state, user_id).await
+}
+
+/// Starts a session for `user_id` (after login or registration).
+pub async fn start_session(state: &AppState, user_id: String) -> Result<NewSession, ApiError> {
+    let cookie_value = PlainSecret::session().map_err(|e| ApiError::Internal(e.into()))?;
+    let now = store::now();
+    let expires_at = now + Duration::days(SESSION_LIFETIME_DAYS);
+    let row = sessions::Session {
+        id_hash: cookie_value.hash(),
+        user_id,
+        created_at: now,
+        expires_at,
+    };
+    state
+        .db
+        .transaction(move |conn| {
+            sessions::delete_expired_for_user(conn, &row.user_id, now)?;
+            sessions::insert(conn, &row)?;
+            tracing::info!(user.id = %row.user_id, "User {} started a web session", row.user_id);
+            Ok(())
+        })
+        .await?;
+    Ok(NewSession {
+        cookie_value,
+        expires_at,
+    })
+}
+
+/// The person behind a session cookie.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionUser {
+    /// Account id.
+    pub user_id: String,
+    /// Username as registered.
+    pub username: String,
+    /// SHA-256 of the cookie value (identifies the session without the secret).
+    pub session_hash: String,
+}
+
+/// The live session a cookie value names, if any (one query).
+pub async fn resolve_session(
+    state: &AppState,
+    cookie_value: &str,
+) -> Result<Option<SessionUser>, ApiError> {
+    let session_hash = hash_secret(cookie_value);
+    let key = session_hash.clone();
+    let found = state
+        .db
+        .run(move |conn| Ok(sessions::find_live(conn, &key, store::now())?))
+        .await?;
+    Ok(found.map(|(user_id, username)| SessionUser {
+        user_id,
+        username,
+        session_hash,
+    }))
+}
+
+/// Logs out: the session ends on the server.
+pub async fn logout(state: &AppState, session: &SessionUser) -> Result<(), ApiError> {
+    let key = session.session_hash.clone();
+    state
+        .db
+        .write_one(move |conn| Ok(sessions::delete(conn, &key)?))
+        .await?;
+    Ok(())
+}
+
+/// Changes the caller's password after checking the current one; every session of the account
+/// ends (the caller logs in again). Field errors name `current_password` and `new_password`.
+pub async fn change_password(
+    state: &AppState,
+    user_id: &str,
+    current_password: String,
+    new_password: String,
+) -> Result<(), ApiError> {
+    let id = user_id.to_owned();
+    let user = state
+        .db
+        .run(move |conn| Ok(users::find_by_id(conn, &id)?))
+        .await?
+        .ok_or_else(|| ApiError::Unauthorized("Unknown user.".to_owned()))?;
+    let stored_hash = user.password_hash.clone();
+    let username = user.username.clone();
+    let (current_ok, checked, new_password) = web::block(move || {
+        let current_ok = verify_password(&current_password, &stored_hash);
+        let checked = validate_password(&new_password, &[&username]);
+        (current_ok, checked, new_password)
+    })
+    .await?;
+    let mut errors = Vec::new();
+    if !current_ok {
+        errors.push(FieldError::new(
+            "current_password",
+            "This is not your current password.",
+        ));
+    }
+    if let Err(message) = checked {
+        errors.push(FieldError::new("new_password", message));
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::Validation(errors));
+    }
+    let hash = web::block(move || hash_password(&new_password))
+        .await?
+        .map_err(|e| ApiError::Internal(e.into()))?;
+    let user_id = user.id;
+    state
+        .db
+        .transaction(move |conn| {
+            users::set_password_hash(conn, &user.username, &hash)?;
+            sessions::delete_for_user(conn, &user_id)?;
+            tracing::info!(user.id = %user_id, "User {user_id} changed their password");
+            Ok(())
+        })
+        .await
+}

@@ -1,0 +1,292 @@
+//! Reads that gather one person's view for the pages: their campaigns with the battles that
+//! wait for them, and one campaign's overview (standings, battles, forces, members). Each is
+//! one read transaction, authorized like the JSON reads (a non-member gets 404).
+
+use std::collections::HashMap;
+
+use crate::AppState;
+use crate::auth::{Caller, Need, campaign_access};
+use crate::db::Db;
+use crate::error::ApiError;
+use crate::routes::battles::Side;
+use crate::app::campaigns::standings::{StandingRow, ranked_rows};
+use crate::store::battles::Battle;
+use crate::store::{self, battles, campaigns, forces, memberships};
+
+/// Most campaigns, battles, forces or members one page lists.
+pub const LIST_LIMIT: i64 = 200;
+
+/// A campaign in "my campaigns".
+#[derive(Debug, Clone)]
+pub struct MyCampaign {
+    /// Campaign id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// `organiser` or `player`.
+    pub role: String,
+}
+
+/// A battle as a list shows it.
+#[derive(Debug, Clone)]
+pub struct BattleLine {
+    /// Battle id.
+    pub id: String,
+    /// Its campaign.
+    pub campaign_id: String,
+    /// The sides by name (a force's name, or "Non-player force").
+    pub sides: Vec<String>,
+    /// The stored state.
+    pub state: String,
+    /// What it waits for, in words.
+    pub waits_for: &'static str,
+    /// When it was created (UTC).
+    pub created_at: chrono::NaiveDateTime,
+}
+
+/// The home page of a signed-in person.
+#[derive(Debug, Clone, Default)]
+pub struct Home {
+    /// Campaigns, newest first.
+    pub campaigns: Vec<MyCampaign>,
+    /// Unfinished battles one of my forces fights, newest first.
+    pub waiting: Vec<BattleLine>,
+}
+
+/// What a battle in `state` waits for.
+pub fn waits_for(state: &str) -> &'static str {
+    match state {
+        "scenario" => "Waiting for the scenario and the result",
+        "pending" => "Waiting for the result to be confirmed",
+        "aftermath" => "Waiting for the post-battle sequences",
+        "complete" => "Complete",
+        "void" => "Void",
+        _ => "Unknown",
+    }
+}
+
+fn battle_line(battle: &Battle, names: &HashMap<String, String>) -> BattleLine {
+    let sides: Vec<Side> = serde_json::from_str(&battle.sides).unwrap_or_default();
+    BattleLine {
+        id: battle.id.clone(),
+        campaign_id: battle.campaign_id.clone(),
+        sides: sides
+            .iter()
+            .map(|side| match &side.force_id {
+                Some(id) => names
+                    .get(id)
+                    .cloned()
+                    .unwrap_or_else(|| "A force".to_owned()),
+                None => "Non-player force".to_owned(),
+            })
+            .collect(),
+        state: battle.state.clone(),
+        waits_for: waits_for(&battle.state),
+        created_at: battle.created_at,
+    }
+}
+
+/// My campaigns and the unfinished battles of my forces.
+pub async fn home(state: &AppState, user_id: &str) -> Result<Home, ApiError> {
+    let user_id = user_id.to_owned();
+    state
+        .db
+        .read(move |conn| {
+            let mine = campaigns::list_for_user(conn, &user_id, None, LIST_LIMIT)?;
+            let mut home = Home::default();
+            for (campaign, role) in mine {
+                let forces = forces::list_for_campaign(conn, &campaign.id, true, None, LIST_LIMIT)?;
+                let names: HashMap<String, String> = forces
+                    .iter()
+                    .map(|f| (f.id.clone(), f.name.clone()))
+                    .collect();
+                let own: Vec<&str> = forces
+                    .iter()
+                    .filter(|f| f.owner_id == user_id)
+                    .map(|f| f.id.as_str())
+                    .collect();
+                if !own.is_empty() {
+                    for battle in battles::list_for_campaign(conn, &campaign.id, None, LIST_LIMIT)?
+                    {
+                        let sides: Vec<Side> =
+                            serde_json::from_str(&battle.sides).unwrap_or_default();
+                        let fights = sides
+                            .iter()
+                            .any(|s| s.force_id.as_deref().is_some_and(|id| own.contains(&id)));
+                        if fights
+                            && matches!(battle.state.as_str(), "scenario" | "pending" | "aftermath")
+                        {
+                            home.waiting.push(battle_line(&battle, &names));
+                        }
+                    }
+                }
+                home.campaigns.push(MyCampaign {
+                    id: campaign.id,
+                    name: campaign.name,
+                    role,
+                });
+            }
+            home.waiting
+                .sort_by_key(|b| std::cmp::Reverse(b.created_at));
+            Ok(home)
+        })
+        .await
+}
+
+/// A force as the campaign page lists it.
+#[derive(Debug, Clone)]
+pub struct ForceLine {
+    /// Force id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Its owner's username.
+    pub owner: String,
+    /// Whether it is archived.
+    pub archived: bool,
+}
+
+/// A member as the campaign page lists it.
+#[derive(Debug, Clone)]
+pub struct MemberLine {
+    /// Username.
+    pub username: String,
+    /// `organiser` or `player`.
+    pub role: String,
+}
+
+/// One campaign as a member sees it.
+#[derive(Debug, Clone)]
+pub struct CampaignOverview {
+    /// Campaign id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Description.
+    pub description: Option<String>,
+    /// The caller's role.
+    pub my_role: String,
+    /// Standings, ranked.
+    pub standings: Vec<StandingRow>,
+    /// Battles, newest first.
+    pub battles: Vec<BattleLine>,
+    /// Forces, oldest first.
+    pub forces: Vec<ForceLine>,
+    /// Members, organiser first.
+    pub members: Vec<MemberLine>,
+    /// The house rules as switches `(name, on)`, for the organiser.
+    pub house_rules: Vec<(String, bool)>,
+    /// Open invitations (id, uses, expiry), for the organiser.
+    pub open_invites: usize,
+    /// Integration keys that are not revoked `(prefix, name)`, for the organiser.
+    pub api_keys: Vec<String>,
+}
+
+fn usernames(
+    conn: &mut Db,
+    campaign_id: &str,
+) -> Result<Vec<(memberships::Membership, String)>, ApiError> {
+    Ok(memberships::list_with_usernames(
+        conn,
+        campaign_id,
+        None,
+        LIST_LIMIT,
+    )?)
+}
+
+/// The campaign page's read: the caller must be a member (else 404).
+pub async fn campaign_overview(
+    state: &AppState,
+    user_id: &str,
+    campaign_id: &str,
+) -> Result<CampaignOverview, ApiError> {
+    let caller = Caller::User {
+        user_id: user_id.to_owned(),
+    };
+    let campaign_id = campaign_id.to_owned();
+    state
+        .db
+        .read(move |conn| {
+            let access = campaign_access(conn, &caller, &campaign_id, Need::Read)?;
+            let campaign = campaigns::find_by_id(conn, &campaign_id)?
+                .ok_or_else(|| ApiError::not_found("campaign"))?;
+            let members = usernames(conn, &campaign_id)?;
+            let owner_names: HashMap<String, String> = members
+                .iter()
+                .map(|(m, name)| (m.user_id.clone(), name.clone()))
+                .collect();
+            let force_rows = forces::list_for_campaign(conn, &campaign_id, true, None, LIST_LIMIT)?;
+            let names: HashMap<String, String> = force_rows
+                .iter()
+                .map(|f| (f.id.clone(), f.name.clone()))
+                .collect();
+            let mut battle_lines: Vec<BattleLine> =
+                battles::list_for_campaign(conn, &campaign_id, None, LIST_LIMIT)?
+                    .iter()
+                    .map(|b| battle_line(b, &names))
+                    .collect();
+            battle_lines.reverse();
+            let organiser = access.is_organiser();
+            let settings = campaign
+                .settings()
+                .map_err(|e| ApiError::Internal(e.into()))?;
+            let house_rules = if organiser {
+                match serde_json::to_value(settings.house_rules) {
+                    Ok(serde_json::Value::Object(map)) => map
+                        .into_iter()
+                        .map(|(k, v)| (k, v.as_bool().unwrap_or(false)))
+                        .collect(),
+                    _ => Vec::new(),
+                }
+            } else {
+                Vec::new()
+            };
+            let now = store::now();
+            let (open_invites, api_keys) = if organiser {
+                let invites =
+                    store::invites::list_for_campaign(conn, &campaign_id, None, LIST_LIMIT)?;
+                let keys =
+                    store::api_keys::list_for_campaign(conn, &campaign_id, None, LIST_LIMIT)?;
+                (
+                    invites.iter().filter(|i| i.is_usable(now)).count(),
+                    keys.into_iter()
+                        .filter(|k| k.revoked_at.is_none())
+                        .map(|k| format!("{} ({}…)", k.name, k.key_prefix))
+                        .collect(),
+                )
+            } else {
+                (0, Vec::new())
+            };
+            Ok(CampaignOverview {
+                standings: ranked_rows(conn, &campaign_id)?,
+                id: campaign.id,
+                name: campaign.name,
+                description: campaign.description,
+                my_role: if organiser { "organiser" } else { "player" }.to_owned(),
+                battles: battle_lines,
+                forces: force_rows
+                    .into_iter()
+                    .map(|f| ForceLine {
+                        owner: owner_names
+                            .get(&f.owner_id)
+                            .cloned()
+                            .unwrap_or_else(|| "a former member".to_owned()),
+                        id: f.id,
+                        name: f.name,
+                        archived: f.archived_at.is_some(),
+                    })
+                    .collect(),
+                members: members
+                    .into_iter()
+                    .map(|(m, username)| MemberLine {
+                        role: m.role,
+                        username,
+                    })
+                    .collect(),
+                house_rules,
+                open_invites,
+                api_keys,
+            })
+        })
+        .await
+}

@@ -1,0 +1,326 @@
+//! Campaign pages: `/campaigns/new`, `/campaigns/{id}` (standings, battles, forces, members;
+//! for the organiser: invitations with a QR code, house rules, API keys) and `/join/{code}`.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use maud::{Markup, html};
+use serde::Deserialize;
+
+use crate::AppState;
+use crate::app::accounts::SessionUser;
+use crate::app::campaign_setup::{self, NewInvite};
+use crate::app::overview::{self, CampaignOverview};
+use crate::error::ApiError;
+
+use super::accounts::TokenForm;
+use super::home::role_label;
+use super::layout::{self, Errors, Input, csrf_input, error_summary, text_field, textarea_field};
+use super::session::{self, FormKey};
+use super::{PageError, require_user, respond, see_other};
+
+/// The new-campaign form.
+#[derive(Debug, Deserialize, Default)]
+#[serde(default)]
+pub struct CampaignForm {
+    name: String,
+    description: String,
+    csrf_token: Option<String>,
+}
+
+const CAMPAIGN_LABELS: &[(&str, &str)] = &[("name", "Name"), ("description", "Description")];
+
+fn new_markup(
+    state: &AppState,
+    user: &SessionUser,
+    form: &CampaignForm,
+    errors: &Errors,
+) -> Markup {
+    let body = html! {
+        h1 { "Create a campaign" }
+        (error_summary(errors, CAMPAIGN_LABELS))
+        form.stack method="post" action="/campaigns/new" novalidate {
+            (csrf_input(state, &FormKey::session(user)))
+            (text_field("name", "Name", &form.name, errors, Input {
+                required: true, max_length: Some(100),
+                hint: Some("Up to 100 characters, e.g. Operation Long Winter."),
+                ..Input::default()
+            }))
+            (textarea_field("description", "Description", &form.description, errors,
+                Some("Optional: the setting, the schedule, where you meet."), 2000))
+            div.actions { button type="submit" { "Create campaign" } }
+        }
+        p.muted { "You become its organiser. House rules start at the settled readings; change them on the campaign page." }
+    };
+    layout::page(state, Some(user), "Create a campaign", body)
+}
+
+/// `GET /campaigns/new`.
+#[get("/campaigns/new")]
+pub async fn new_form(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, PageError> {
+    let user = require_user(&req, &state).await?;
+    Ok(respond(
+        StatusCode::OK,
+        new_markup(&state, &user, &CampaignForm::default(), &Errors::default()),
+    ))
+}
+
+/// `POST /campaigns/new`: creates the campaign and opens it.
+#[post("/campaigns/new")]
+pub async fn create(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    form: web::Form<CampaignForm>,
+) -> Result<HttpResponse, PageError> {
+    let user = require_user(&req, &state).await?;
+    let form = form.into_inner();
+    session::check_form(
+        &req,
+        &state,
+        &FormKey::session(&user),
+        form.csrf_token.as_deref(),
+    )
+    .map_err(|_| PageError::Refused)?;
+    let description = Some(form.description.clone());
+    match campaign_setup::create_campaign(&state, &user.user_id, &form.name, description).await {
+        Ok(campaign) => Ok(see_other(&format!("/campaigns/{}", campaign.id))),
+        Err(ApiError::Validation(errors)) => Ok(respond(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            new_markup(&state, &user, &form, &Errors(errors)),
+        )),
+        Err(other) => Err(other.into()),
+    }
+}
+
+/// The address people open to join with `code`.
+fn join_url(req: &HttpRequest, state: &AppState, code: &str) -> String {
+    let base = state.config.public_url.clone().unwrap_or_else(|| {
+        let info = req.connection_info();
+        format!("{}://{}", info.scheme(), info.host())
+    });
+    format!("{base}/join/{code}")
+}
+
+/// The QR code of `text` as inline SVG (dark modules on white, whatever the theme).
+fn qr_svg(text: &str) -> Option<Markup> {
+    let code = qrcode::QrCode::new(text.as_bytes()).ok()?;
+    let svg = code
+        .render::<qrcode::render::svg::Color<'_>>()
+        .min_dimensions(200, 200)
+        .dark_color(qrcode::render::svg::Color("#000000"))
+        .light_color(qrcode::render::svg::Color("#ffffff"))
+        .build();
+    // The renderer starts with an XML declaration, which has no place inside HTML.
+    let start = svg.find("<svg")?;
+    let svg = svg[start..].replacen(
+        "<svg",
+        r#"<svg role="img" aria-label="QR code of the invitation link""#,
+        1,
+    );
+    Some(layout::trusted(svg))
+}
+
+fn campaign_markup(
+    state: &AppState,
+    req: &HttpRequest,
+    user: &SessionUser,
+    data: &CampaignOverview,
+    invite: Option<&NewInvite>,
+) -> Markup {
+    let organiser = data.my_role == "organiser";
+    let body = html! {
+        h1 { (data.name) }
+        p { "You are " strong { (role_label(&data.my_role).to_lowercase()) } " of this campaign." }
+        @if let Some(description) = &data.description { p { (description) } }
+        @if let Some(invite) = invite {
+            @let url = join_url(req, state, invite.code.expose());
+            section.panel aria-labelledby="invite-title" {
+                h2 id="invite-title" tabindex="-1" autofocus { "Invitation link" }
+                p { "Send this link, or let players scan the code. It works until "
+                    (invite.expires_at.format("%Y-%m-%d %H:%M UTC")) ". It is shown only now." }
+                p { a href=(url) { (url) } }
+                p { "Code: " span.code { (invite.code.expose()) } }
+                @if let Some(svg) = qr_svg(&url) { div.qr { (svg) } }
+            }
+        }
+        h2 { "Standings" }
+        @if data.standings.is_empty() {
+            p.muted { "No forces yet." }
+        } @else {
+            div.table-wrap {
+                table {
+                    caption.muted { "Most wins first, then campaign points, then fewest losses." }
+                    thead { tr { th scope="col" { "Force" } th.num scope="col" { "Won" } th.num scope="col" { "Drawn" } th.num scope="col" { "Lost" } th.num scope="col" { "Campaign points" } } }
+                    tbody {
+                        @for row in &data.standings {
+                            tr {
+                                th scope="row" { a href={ "/forces/" (row.force_id) } { (row.name) } }
+                                td.num { (row.wins) } td.num { (row.draws) } td.num { (row.losses) } td.num { (row.campaign_points) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        h2 { "Battles" }
+        @if data.battles.is_empty() {
+            p.muted { "No battles yet." }
+        } @else {
+            ul.cards {
+                @for battle in &data.battles {
+                    li {
+                        a.title href={ "/battles/" (battle.id) } { (battle.sides.join(" vs ")) }
+                        p { (battle.waits_for) " · " span.muted { (battle.created_at.format("%Y-%m-%d")) } }
+                    }
+                }
+            }
+        }
+        h2 { "Forces" }
+        div.actions { a.button.secondary href={ "/campaigns/" (data.id) "/forces/new" } { "Add a force" } }
+        @if data.forces.is_empty() {
+            p.muted { "No forces yet." }
+        } @else {
+            ul {
+                @for force in &data.forces {
+                    li {
+                        a href={ "/forces/" (force.id) } { (force.name) } " — " (force.owner)
+                        @if force.archived { " " span.badge { "Archived" } }
+                    }
+                }
+            }
+        }
+        h2 { "Members" }
+        ul {
+            @for member in &data.members {
+                li { (member.username) " " span.badge { (role_label(&member.role)) } }
+            }
+        }
+        @if organiser {
+            h2 { "Invite players" }
+            @if data.open_invites > 0 {
+                p.muted { (data.open_invites) " invitation(s) still open." }
+            }
+            form method="post" action={ "/campaigns/" (data.id) "/invites" } {
+                (csrf_input(state, &FormKey::session(user)))
+                button type="submit" { "Create invite link" }
+            }
+            h2 { "House rules" }
+            ul {
+                @for (name, on) in &data.house_rules {
+                    li { (name.replace('_', " ")) ": " strong { @if *on { "on" } @else { "off" } } }
+                }
+            }
+            h2 { "API keys" }
+            @if data.api_keys.is_empty() {
+                p.muted { "No integration keys. Club sites read standings and battles with one (see the API documentation at " a href="/docs/" { "/docs/" } ")." }
+            } @else {
+                ul { @for key in &data.api_keys { li { (key) } } }
+            }
+        }
+    };
+    layout::page(state, Some(user), &data.name, body)
+}
+
+/// `GET /campaigns/{id}`.
+#[get("/campaigns/{id}")]
+pub async fn show(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, PageError> {
+    let user = require_user(&req, &state).await?;
+    let data = overview::campaign_overview(&state, &user.user_id, &path).await?;
+    Ok(respond(
+        StatusCode::OK,
+        campaign_markup(&state, &req, &user, &data, None),
+    ))
+}
+
+/// `POST /campaigns/{id}/invites`: a new invitation, shown once on the campaign page.
+#[post("/campaigns/{id}/invites")]
+pub async fn create_invite(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    form: web::Form<TokenForm>,
+) -> Result<HttpResponse, PageError> {
+    let user = require_user(&req, &state).await?;
+    session::check_form(&req, &state, &FormKey::session(&user), form.csrf_token())
+        .map_err(|_| PageError::Refused)?;
+    let invite = campaign_setup::create_invite(&state, &user.user_id, &path).await?;
+    let data = overview::campaign_overview(&state, &user.user_id, &path).await?;
+    Ok(respond(
+        StatusCode::CREATED,
+        campaign_markup(&state, &req, &user, &data, Some(&invite)),
+    ))
+}
+
+/// `GET /join/{code}`: signed in, one button joins; signed out, log in or register and come
+/// back here.
+#[get("/join/{code}")]
+pub async fn join_page(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, PageError> {
+    let code = path.into_inner();
+    let user = session::signed_in(&req, &state).await?;
+    let preview =
+        campaign_setup::preview_invite(&state, user.as_ref().map(|u| u.user_id.as_str()), &code)
+            .await?;
+    let here = format!("/join/{}", super::encode_query(&code));
+    let title = format!("Join {}", preview.campaign_name);
+    let body = html! {
+        h1 { (title) }
+        @match &user {
+            Some(user) if preview.already_member => {
+                p { "You already belong to this campaign." }
+                p { a href={ "/campaigns/" (preview.campaign_id) } { "Open " (preview.campaign_name) } }
+                @let _ = user;
+            }
+            Some(user) => {
+                p { "You are invited to play in " strong { (preview.campaign_name) } "." }
+                form method="post" action=(here) {
+                    (csrf_input(&state, &FormKey::session(user)))
+                    button type="submit" { "Join campaign" }
+                }
+            }
+            None => {
+                p { "You are invited to play in " strong { (preview.campaign_name) } ". Log in or create an account first; you come back here to join." }
+                div.actions {
+                    a.button href={ "/login?next=" (super::encode_query(&here)) } { "Log in" }
+                    a.button.secondary href={ "/register?next=" (super::encode_query(&here)) } { "Create an account" }
+                }
+            }
+        }
+    };
+    Ok(respond(
+        StatusCode::OK,
+        layout::page(&state, user.as_ref(), &title, body),
+    ))
+}
+
+/// `POST /join/{code}`: joins as a player and opens the campaign.
+#[post("/join/{code}")]
+pub async fn join_submit(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    form: web::Form<TokenForm>,
+) -> Result<HttpResponse, PageError> {
+    let user = require_user(&req, &state).await?;
+    session::check_form(&req, &state, &FormKey::session(&user), form.csrf_token())
+        .map_err(|_| PageError::Refused)?;
+    match campaign_setup::join_with_code(&state, &user.user_id, &path).await {
+        Ok(campaign_id) => Ok(see_other(&format!("/campaigns/{campaign_id}"))),
+        // Joining twice (a double tap) lands on the campaign all the same.
+        Err(ApiError::Conflict(_)) => {
+            let preview =
+                campaign_setup::preview_invite(&state, Some(&user.user_id), &path).await?;
+            Ok(see_other(&format!("/campaigns/{}", preview.campaign_id)))
+        }
+        Err(other) => Err(other.into()),
+    }
+}

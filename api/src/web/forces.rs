@@ -1,0 +1,460 @@
+//! Force pages: `/campaigns/{id}/forces/new` (generate a basic force), `/forces/{id}` (the
+//! roster with every stat and points) and `/forces/{id}/cards` (printable unit cards).
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use fad_domain::ladder::BreakPoint;
+use maud::{Markup, html};
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::AppState;
+use crate::app::accounts::SessionUser;
+use crate::app::force_pages::{self, ForceView};
+use crate::error::ApiError;
+use crate::routes::forces::UnitResponse;
+
+use super::layout::{self, Errors, Input, csrf_input, error_summary, select_field, text_field};
+use super::rules::RULES_MARKDOWN;
+use super::session::{self, FormKey};
+use super::{PageError, require_user, respond, see_other};
+
+/// The generation form.
+#[derive(Debug, Deserialize, Default)]
+#[serde(default)]
+pub struct GenerateForm {
+    name: String,
+    platoons: String,
+    attacker: Option<String>,
+    csrf_token: Option<String>,
+}
+
+const GENERATE_LABELS: &[(&str, &str)] = &[("name", "Force name"), ("platoons", "Platoons")];
+
+fn new_markup(
+    state: &AppState,
+    user: &SessionUser,
+    campaign_id: &str,
+    form: &GenerateForm,
+    errors: &Errors,
+) -> Markup {
+    let platoons = [
+        ("1".to_owned(), "1 platoon (new players)".to_owned()),
+        (
+            "2".to_owned(),
+            "2 platoons (experienced players)".to_owned(),
+        ),
+    ];
+    let selected = if form.platoons.is_empty() {
+        "1"
+    } else {
+        form.platoons.as_str()
+    };
+    let body = html! {
+        h1 { "Add a force" }
+        p { "Generate a basic force (" a href="/rules#4.1" { "rules §4.1" } "): the server rolls every die and keeps the rolls in the force's history." }
+        (error_summary(errors, GENERATE_LABELS))
+        form.stack method="post" action={ "/campaigns/" (campaign_id) "/forces/new" } novalidate {
+            (csrf_input(state, &FormKey::session(user)))
+            (text_field("name", "Force name", &form.name, errors, Input {
+                max_length: Some(100),
+                hint: Some("Optional; a name is chosen for you when empty."),
+                ..Input::default()
+            }))
+            (select_field("platoons", "Platoons", &platoons, selected, errors))
+            div.check {
+                input type="checkbox" id="f-attacker" name="attacker" value="on" checked[form.attacker.is_some()];
+                label for="f-attacker" { "Attacker (one more platoon and an artillery unit)" }
+            }
+            div.actions { button type="submit" { "Generate force" } }
+        }
+        p.muted { "The roster editor for building a force unit by unit is not here yet; the JSON API builds forces from a roster today." }
+    };
+    layout::page(state, Some(user), "Add a force", body)
+}
+
+/// `GET /campaigns/{id}/forces/new`.
+#[get("/campaigns/{id}/forces/new")]
+pub async fn new_form(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, PageError> {
+    let user = require_user(&req, &state).await?;
+    // Members only: the overview read answers 404 to anyone else.
+    crate::app::overview::campaign_overview(&state, &user.user_id, &path).await?;
+    Ok(respond(
+        StatusCode::OK,
+        new_markup(
+            &state,
+            &user,
+            &path,
+            &GenerateForm::default(),
+            &Errors::default(),
+        ),
+    ))
+}
+
+/// `POST /campaigns/{id}/forces/new`: generates the force and opens it.
+#[post("/campaigns/{id}/forces/new")]
+pub async fn generate(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    form: web::Form<GenerateForm>,
+) -> Result<HttpResponse, PageError> {
+    let user = require_user(&req, &state).await?;
+    let form = form.into_inner();
+    session::check_form(
+        &req,
+        &state,
+        &FormKey::session(&user),
+        form.csrf_token.as_deref(),
+    )
+    .map_err(|_| PageError::Refused)?;
+    let again = |errors: Errors| {
+        Ok(respond(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            new_markup(&state, &user, &path, &form, &errors),
+        ))
+    };
+    let Ok(platoons) = form.platoons.trim().parse::<u32>() else {
+        return again(Errors(vec![crate::error::FieldError::new(
+            "platoons",
+            "Choose 1 or 2 platoons.",
+        )]));
+    };
+    let name = Some(form.name.clone());
+    match force_pages::generate_basic_force(
+        &state,
+        &user.user_id,
+        &path,
+        name,
+        platoons,
+        form.attacker.is_some(),
+    )
+    .await
+    {
+        Ok(force_id) => Ok(see_other(&format!("/forces/{force_id}"))),
+        Err(ApiError::Validation(errors)) => again(Errors(errors)),
+        Err(other) => Err(other.into()),
+    }
+}
+
+/// A stored name in words: `heavy_weapon` → `heavy weapon`.
+fn words(text: &str) -> String {
+    text.replace('_', " ")
+}
+
+/// A value of a unit field in words.
+fn value_text(value: &Value) -> String {
+    match value {
+        Value::String(s) => words(s),
+        Value::Bool(true) => "yes".to_owned(),
+        Value::Bool(false) => "no".to_owned(),
+        Value::Number(n) => n.to_string(),
+        Value::Array(items) => items
+            .iter()
+            .map(value_text)
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(", "),
+        Value::Object(map) => map
+            .iter()
+            .filter(|(_, v)| !is_empty(v))
+            .map(|(k, v)| format!("{} {}", words(k), value_text(v)))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Value::Null => String::new(),
+    }
+}
+
+fn is_empty(value: &Value) -> bool {
+    match value {
+        Value::Null | Value::Bool(false) => true,
+        Value::Bool(true) => false,
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.values().all(is_empty),
+        Value::Number(n) => n.as_f64() == Some(0.0),
+        Value::String(s) => s.is_empty(),
+    }
+}
+
+/// Every stat a unit has, in the stored order, leaving out what is empty.
+fn stats(unit: &UnitResponse) -> Vec<(String, String)> {
+    let Ok(Value::Object(map)) = serde_json::to_value(&unit.unit) else {
+        return Vec::new();
+    };
+    map.iter()
+        .filter(|(k, v)| !matches!(k.as_str(), "id" | "name") && !is_empty(v))
+        .map(|(k, v)| (words(k), value_text(v)))
+        .collect()
+}
+
+fn points(value: f64) -> String {
+    let text = format!("{value:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+fn force_markup(state: &AppState, user: &SessionUser, force: &ForceView) -> Markup {
+    let roster = &force.roster;
+    let body = html! {
+        h1 { (roster.name) }
+        dl.stats {
+            dt { "Owner" } dd { (force.owner) }
+            dt { "Points" } dd { (points(roster.points)) }
+            dt { "Campaign points" } dd { (force.campaign_points) }
+            @if force.archived { dt { "Status" } dd { "Archived" } }
+        }
+        div.actions {
+            a.button href={ "/forces/" (force.id) "/cards" } { "Unit cards" }
+            a href={ "/campaigns/" (force.campaign_id) } { "Back to the campaign" }
+        }
+        @for platoon in &roster.platoons {
+            section aria-labelledby={ "p-" (slug(&platoon.name)) } {
+                h2 id={ "p-" (slug(&platoon.name)) } { (platoon.name) " · " (points(platoon.points)) " points" }
+                @for unit in &platoon.units {
+                    article.panel {
+                        h3 { (unit.unit.name) " · " (points(unit.points)) " points" }
+                        dl.stats {
+                            @for (name, value) in stats(unit) {
+                                dt { (name) } dd { (value) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    };
+    layout::page(state, Some(user), &roster.name, body)
+}
+
+fn slug(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+/// `GET /forces/{id}`.
+#[get("/forces/{id}")]
+pub async fn show(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, PageError> {
+    let user = require_user(&req, &state).await?;
+    let force = force_pages::read_force(&state, &user.user_id, &path).await?;
+    Ok(respond(StatusCode::OK, force_markup(&state, &user, &force)))
+}
+
+/// The one-line effect of each personality, read from the rules reference's table (§1.12),
+/// by lower-case name.
+static PERSONALITY_EFFECTS: LazyLock<BTreeMap<String, String>> = LazyLock::new(|| {
+    section_rows("### §1.12")
+        .into_iter()
+        .filter_map(|cells| {
+            let name = cells.first()?.split(" (").next()?.trim().to_lowercase();
+            Some((name, format!("{} points; {}", cells.get(1)?, cells.get(2)?)))
+        })
+        .collect()
+});
+
+/// The multiplier of each trait from the rules reference's table (§1.13), by lower-case name.
+static TRAIT_MULTIPLIERS: LazyLock<BTreeMap<String, String>> = LazyLock::new(|| {
+    let mut out = BTreeMap::new();
+    for cells in section_rows("### §1.13") {
+        for pair in cells.chunks(2) {
+            let [name, factor] = pair else { continue };
+            let name: String = name
+                .split(['(', '/'])
+                .next()
+                .unwrap_or_default()
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == ' ')
+                .collect();
+            let name = name.trim().to_lowercase();
+            if !name.is_empty() && !factor.is_empty() {
+                out.insert(name, format!("×{factor}"));
+            }
+        }
+    }
+    out
+});
+
+/// The body rows of the first table after `heading` in the rules reference.
+fn section_rows(heading: &str) -> Vec<Vec<String>> {
+    let Some(start) = RULES_MARKDOWN.find(heading) else {
+        return Vec::new();
+    };
+    RULES_MARKDOWN[start..]
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+        .map(|l| {
+            l.trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().to_owned())
+                .collect()
+        })
+        .collect()
+}
+
+fn key(value: &impl serde::Serialize) -> String {
+    match serde_json::to_value(value) {
+        Ok(Value::String(s)) => s,
+        Ok(other) => value_text(&other),
+        Err(_) => String::new(),
+    }
+}
+
+fn break_text(point: BreakPoint) -> String {
+    match point {
+        BreakPoint::Casualties(n) => format!("breaks at {n} casualty"),
+        BreakPoint::Percent(p) => format!("breaks at {p}% casualties"),
+    }
+}
+
+fn unit_card(platoon: &str, unit: &UnitResponse) -> Markup {
+    let u = &unit.unit;
+    let quality = u.quality.row();
+    let weapons: Vec<String> = [
+        u.basic_weapon.as_ref().map(|w| words(&key(w))),
+        (!u.support_weapons.is_empty())
+            .then(|| value_text(&serde_json::to_value(&u.support_weapons).unwrap_or_default())),
+        (!u.heavy_weapons.is_empty())
+            .then(|| value_text(&serde_json::to_value(&u.heavy_weapons).unwrap_or_default())),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|w| !w.is_empty())
+    .collect();
+    html! {
+        article.card {
+            h2 { (u.name) }
+            p { (platoon) " · " (words(&key(&u.kind))) " · " strong { (points(unit.points)) " points" } }
+            table {
+                tbody {
+                    tr { th scope="row" { "Quality" } td { (words(&key(&u.quality))) " — tests succeed on " (quality.test_target) "+" } }
+                    @if let Some(resolve) = u.resolve {
+                        tr { th scope="row" { "Resolve" } td { (words(&key(&resolve))) " — " (break_text(resolve.row().break_point)) } }
+                    }
+                    tr { th scope="row" { "Armour" } td { (words(&key(&u.armour))) } }
+                    @if !weapons.is_empty() {
+                        tr { th scope="row" { "Weapons" } td { (weapons.join("; ")) } }
+                    }
+                }
+            }
+            p { "Strength " (u.strength) }
+            div.ticks role="img" aria-label={ (u.strength) " casualty boxes" } {
+                @for _ in 0..u.strength.min(40) { span.tick {} }
+            }
+            @if !u.traits.is_empty() || !u.personalities.is_empty() {
+                ul {
+                    @for t in &u.traits {
+                        @let name = key(t);
+                        li { strong { (words(&name)) } @if let Some(m) = TRAIT_MULTIPLIERS.get(&words(&name).to_lowercase()) { " (" (m) ")" } }
+                    }
+                    @for p in &u.personalities {
+                        @let name = key(p);
+                        li { strong { (words(&name)) } @if let Some(effect) = PERSONALITY_EFFECTS.get(&words(&name).to_lowercase()) { ": " (effect) } }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn cards_markup(state: &AppState, user: &SessionUser, force: &ForceView) -> Markup {
+    let roster = &force.roster;
+    let units: Vec<(&str, &UnitResponse)> = roster
+        .platoons
+        .iter()
+        .flat_map(|p| p.units.iter().map(|u| (p.name.as_str(), u)))
+        .collect();
+    let mut qualities: Vec<_> = units.iter().map(|(_, u)| u.unit.quality).collect();
+    qualities.sort_by_key(key);
+    qualities.dedup();
+    let mut traits: Vec<String> = units
+        .iter()
+        .flat_map(|(_, u)| u.unit.traits.iter().map(key))
+        .collect();
+    traits.sort();
+    traits.dedup();
+    let mut personalities: Vec<String> = units
+        .iter()
+        .flat_map(|(_, u)| u.unit.personalities.iter().map(key))
+        .collect();
+    personalities.sort();
+    personalities.dedup();
+    let title = format!("{} · unit cards", roster.name);
+    let body = html! {
+        h1 { (title) }
+        p.no-print { "Print this page (A4 or Letter); each card stays whole on one page. " a href={ "/forces/" (force.id) } { "Back to the roster" } }
+        div.deck {
+            article.card {
+                h2 { (roster.name) }
+                p { "Owner: " (force.owner) " · Campaign points: " (force.campaign_points) }
+                table {
+                    tbody {
+                        @for platoon in &roster.platoons {
+                            tr { th scope="row" { (platoon.name) } td.num { (points(platoon.points)) } }
+                        }
+                        tr { th scope="row" { "Total points" } td.num { strong { (points(roster.points)) } } }
+                    }
+                }
+            }
+            @for (platoon, unit) in &units { (unit_card(platoon, unit)) }
+            article.card {
+                h2 { "Rules this force uses" }
+                ul {
+                    @for q in &qualities {
+                        @let row = q.row();
+                        li { strong { (words(&key(q))) } ": Quality tests on " (row.test_target) "+, coherency " (row.coherency_inches) "″, base range " (row.base_range_inches) "″" }
+                    }
+                    @for name in &personalities {
+                        li { strong { (words(name)) } ": " (PERSONALITY_EFFECTS.get(&words(name).to_lowercase()).map_or("see the rules reference", String::as_str)) }
+                    }
+                    @for name in &traits {
+                        li { strong { (words(name)) } " " (TRAIT_MULTIPLIERS.get(&words(name).to_lowercase()).map_or("", String::as_str)) " — rules reference §1.13" }
+                    }
+                }
+            }
+        }
+    };
+    layout::page(state, Some(user), &title, body)
+}
+
+/// `GET /forces/{id}/cards`: printable cards.
+#[get("/forces/{id}/cards")]
+pub async fn cards(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, PageError> {
+    let user = require_user(&req, &state).await?;
+    let force = force_pages::read_force(&state, &user.user_id, &path).await?;
+    Ok(respond(StatusCode::OK, cards_markup(&state, &user, &force)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rules_reference_tables_give_every_personality_an_effect_and_traits_a_multiplier() {
+        assert_eq!(PERSONALITY_EFFECTS.len(), 11, "{:?}", *PERSONALITY_EFFECTS);
+        assert!(PERSONALITY_EFFECTS["medic"].contains("wounded"));
+        assert_eq!(TRAIT_MULTIPLIERS["tough"], "×1.2");
+        assert!(TRAIT_MULTIPLIERS.len() >= 60, "{}", TRAIT_MULTIPLIERS.len());
+    }
+}

@@ -1,0 +1,228 @@
+"""Browser tests of the web app: a real Chromium drives the debug binary on a fresh SQLite
+database through what a club does on its first evening (register, create a campaign, invite,
+a second player joins in another browser), checking on every page: axe-core (vendored, injected
+by this test) reports no serious or critical violation, nothing scrolls sideways at 360 px,
+controls are at least 44 px tall, and scripts-off forms work (the second player has JavaScript
+disabled). Screenshots at 375 px and 1280 px go to $SCREENSHOT_DIR.
+
+Run through tests/browser/run (which .ci/run calls after the cargo tests).
+"""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import Page, expect, sync_playwright
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+BINARY = Path(os.environ.get("FAD_BINARY", ROOT / "target" / "debug" / "fad-campaign"))
+AXE = HERE / "vendor" / "axe-4.14.1.min.js"
+SHOTS = Path(os.environ.get("SCREENSHOT_DIR", ROOT / "target" / "browser-screenshots"))
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+PASSWORD = "correct horse battery staple"
+
+failures: list[str] = []
+
+
+def check(condition: bool, message: str) -> None:
+    if not condition:
+        failures.append(message)
+        print(f"FAIL: {message}", file=sys.stderr)
+
+
+def start_server(workdir: Path) -> tuple[subprocess.Popen, str]:
+    proc = subprocess.Popen(
+        [
+            str(BINARY),
+            "serve",
+            "--bind", "127.0.0.1:0",
+            "--database-url", f"sqlite://{workdir / 'browser.sqlite3'}",
+            "--data-dir", str(workdir),
+            "--jwt-secret", "browser-test-secret-browser-test-secret-0123",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        match = re.search(r"listening on (http://\S+)", line)
+        if match:
+            return proc, match.group(1)
+    raise SystemExit("the server did not start")
+
+
+def audit(page: Page, name: str, scripts: bool = True) -> None:
+    """axe-core, sideways scrolling, tap targets, one h1 and a main landmark; then screenshots."""
+    check(page.locator("h1").count() == 1, f"{name}: exactly one h1")
+    check(page.locator("main").count() == 1, f"{name}: one main landmark")
+    check(page.get_by_role("navigation").get_by_role("link", name="Home").count() == 1, f"{name}: nav link Home")
+    if scripts:
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate(
+            "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+            ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)}))"
+        )
+        bad = [v for v in result if v["impact"] in ("serious", "critical")]
+        check(not bad, f"{name}: axe serious/critical violations {bad}")
+        minor = [v for v in result if v not in bad]
+        if minor:
+            print(f"note: {name}: minor axe findings {minor}")
+    size = page.viewport_size
+    for width, height in ((360, 780), (375, 812), (1280, 900)):
+        page.set_viewport_size({"width": width, "height": height})
+        if scripts:
+            overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            check(overflow <= 0, f"{name}: scrolls sideways by {overflow}px at {width}px")
+            small = page.evaluate(
+                """() => [...document.querySelectorAll('button, input:not([type=hidden]), select, textarea, nav a, .actions a')]
+                    .filter(e => e.offsetParent !== null && !e.hidden)
+                    .map(e => [e.tagName + ':' + (e.textContent || e.name || '').trim().slice(0, 30),
+                               // A checkbox's target is its row with the label.
+                               (e.type === 'checkbox' ? e.parentElement : e).getBoundingClientRect()])
+                    .filter(([_, r]) => r.height < 44 || (r.width < 24))
+                    .map(([n, r]) => n + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))"""
+            )
+            check(not small, f"{name}: tap targets under 44px at {width}px: {small}")
+        if width != 360:
+            page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
+    if size:
+        page.set_viewport_size(size)
+
+
+def register(page: Page, base: str, username: str) -> None:
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Create account").click()
+
+
+def main() -> int:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        server, base = start_server(Path(tmp))
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+                # bypass_csp lets the test inject axe; the pages themselves allow no inline script.
+                organiser = browser.new_context(viewport={"width": 375, "height": 812}, bypass_csp=True)
+                page = organiser.new_page()
+                page.goto(base + "/")
+                audit(page, "01-landing")
+                page.get_by_role("link", name="Create an account").first.click()
+                audit(page, "02-register")
+                # Bad input first: the form comes back with the input kept and the summary focused.
+                page.get_by_label("Username").fill("olga")
+                page.get_by_label("Password").fill("short")
+                page.get_by_role("button", name="Create account").click()
+                expect(page.locator("#error-summary")).to_be_focused()
+                expect(page.get_by_label("Username")).to_have_value("olga")
+                audit(page, "03-register-error")
+                page.get_by_label("Password").fill(PASSWORD)
+                page.get_by_role("button", name="Create account").click()
+                expect(page.get_by_role("heading", level=1)).to_have_text("Your campaigns")
+                audit(page, "04-home-empty")
+                page.get_by_role("link", name="Create a campaign").click()
+                page.get_by_label("Name").fill("Operation Long Winter")
+                page.get_by_label("Description").fill("Tuesdays at the club, 600 points.")
+                audit(page, "05-new-campaign")
+                page.get_by_role("button", name="Create campaign").click()
+                expect(page.get_by_role("heading", level=1)).to_have_text("Operation Long Winter")
+                page.get_by_role("button", name="Create invite link").click()
+                expect(page.locator(".qr svg")).to_be_visible()
+                audit(page, "06-campaign-invite")
+                invite = page.locator("a[href*='/join/']").first.get_attribute("href")
+                check(bool(invite and "/join/" in invite), "invite link shown")
+
+                # The second player opens the link with scripts off, in another browser.
+                player_ctx = browser.new_context(viewport={"width": 375, "height": 812}, java_script_enabled=False)
+                player = player_ctx.new_page()
+                player.goto(invite)
+                expect(player.get_by_role("heading", level=1)).to_contain_text("Operation Long Winter")
+                audit(player, "07-join-signed-out", scripts=False)
+                player.get_by_role("link", name="Create an account").click()
+                register(player, base, "pavel")
+                expect(player.get_by_role("button", name="Join campaign")).to_be_visible()
+                audit(player, "08-join", scripts=False)
+                player.get_by_role("button", name="Join campaign").click()
+                expect(player.get_by_role("heading", level=1)).to_have_text("Operation Long Winter")
+                check(player.get_by_role("button", name="Create invite link").count() == 0, "a player sees no invite button")
+                check("olga" in player.content() and "pavel" in player.content(), "both members listed")
+
+                page.reload()
+                check("pavel" in page.content(), "the organiser sees the new member")
+                audit(page, "09-campaign-organiser")
+                # Forces: the player generates one with scripts off, the organiser two platoons.
+                player.get_by_role("link", name="Add a force").click()
+                player.get_by_label("Force name").fill("Pavel's Rangers")
+                player.get_by_role("button", name="Generate force").click()
+                expect(player.get_by_role("heading", level=1)).to_have_text("Pavel's Rangers")
+                audit(player, "10-force-player", scripts=False)
+                page.get_by_role("link", name="Add a force").click()
+                audit(page, "11-add-force")
+                page.get_by_label("Force name").fill("Olga's Lancers")
+                page.get_by_label("Platoons").select_option("2")
+                page.get_by_role("button", name="Generate force").click()
+                expect(page.get_by_role("heading", level=1)).to_have_text("Olga's Lancers")
+                audit(page, "12-force")
+                page.get_by_role("link", name="Unit cards").click()
+                audit(page, "13-cards")
+                cards = page.locator(".card").count()
+                # Lay out as the printer does: A4 less 10 mm margins is 190 mm wide.
+                page.set_viewport_size({"width": round(190 * 96 / 25.4), "height": 1000})
+                page.emulate_media(media="print")
+                # Expected pages: lay the cards out as print does (rows of inline blocks that never
+                # split) on an A4 page of 277 mm usable height.
+                expected = page.evaluate(
+                    """() => {
+                        const pageHeight = 277 * 96 / 25.4;
+                        const rows = new Map();
+                        for (const card of document.querySelectorAll('.card')) {
+                            const r = card.getBoundingClientRect();
+                            const top = Math.round(r.top + scrollY);
+                            rows.set(top, Math.max(rows.get(top) || 0, Math.round(r.bottom + scrollY)));
+                        }
+                        let pages = 1, pageTop = 0;
+                        for (const [top, bottom] of [...rows.entries()].sort((a, b) => a[0] - b[0])) {
+                            if (bottom - pageTop > pageHeight) { pages += 1; pageTop = top; }
+                        }
+                        return pages;
+                    }"""
+                )
+                pdf = SHOTS / "cards.pdf"
+                page.pdf(path=str(pdf), format="A4", print_background=False)
+                info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+                pages = int(re.search(r"Pages:\s+(\d+)", info).group(1))
+                print(f"cards: {cards} cards on {pages} A4 page(s), expected {expected}")
+                check(pages == expected, f"cards PDF has {pages} pages, expected {expected}")
+                text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+                check("Olga's Lancers" in text and "Rules this force uses" in text, "cards PDF text")
+                page.emulate_media(media="screen")
+                page.set_viewport_size({"width": 375, "height": 812})
+
+                page.goto(base + "/")
+                expect(page.get_by_text("Operation Long Winter")).to_be_visible()
+                audit(page, "14-home")
+
+                # Logging out ends the session.
+                page.get_by_role("button", name="Log out").click()
+                expect(page.get_by_role("link", name="Log in").first).to_be_visible()
+                page.goto(base + "/campaigns/new")
+                expect(page).to_have_url(re.compile(r"/login\?next="))
+                audit(page, "15-login")
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    if failures:
+        print(f"{len(failures)} browser check(s) failed", file=sys.stderr)
+        return 1
+    print(f"browser tests passed; screenshots in {SHOTS}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

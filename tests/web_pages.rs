@@ -1,0 +1,434 @@
+//! The web pages against the real binary: accounts and sessions (cookie flags, logout and
+//! password change revoke on the server, the JSON API ignores the cookie), CSRF refusals that
+//! apply nothing, bad input re-rendered with the input kept, campaign creation, invitations
+//! and joining, who sees what, and the static assets.
+
+use std::collections::HashMap;
+
+use reqwest::Method;
+use reqwest::blocking::{Client, Response};
+use reqwest::redirect::Policy;
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use crate::common::{TestApp, send};
+
+const PASSWORD: &str = "correct horse battery staple";
+
+/// A browser without scripts: keeps its cookies, never follows redirects by itself.
+struct Browser<'a> {
+    app: &'a TestApp,
+    client: Client,
+    cookies: HashMap<String, String>,
+}
+
+impl<'a> Browser<'a> {
+    fn new(app: &'a TestApp) -> Self {
+        Self {
+            app,
+            client: Client::builder().redirect(Policy::none()).build().unwrap(),
+            cookies: HashMap::new(),
+        }
+    }
+
+    fn cookie_header(&self) -> String {
+        self.cookies
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    fn keep_cookies(&mut self, response: &Response) {
+        for value in response.headers().get_all("set-cookie") {
+            let text = value.to_str().unwrap();
+            let (pair, _) = text.split_once(';').unwrap_or((text, ""));
+            let (name, value) = pair.split_once('=').unwrap();
+            if value.is_empty() || text.contains("Max-Age=0") {
+                self.cookies.remove(name);
+            } else {
+                self.cookies.insert(name.to_owned(), value.to_owned());
+            }
+        }
+    }
+
+    fn get(&mut self, path: &str) -> Response {
+        let response = send(
+            self.client
+                .get(self.app.url(path))
+                .header("cookie", self.cookie_header()),
+        );
+        self.keep_cookies(&response);
+        response
+    }
+
+    /// Fetches `path`, returns its body and the form token in it.
+    fn page(&mut self, path: &str) -> (String, String) {
+        let response = self.get(path);
+        assert_eq!(response.status(), 200, "GET {path}");
+        let body = response.text().unwrap();
+        let token = token_in(&body).unwrap_or_default();
+        (body, token)
+    }
+
+    fn post_with(
+        &mut self,
+        path: &str,
+        fields: &[(&str, &str)],
+        headers: &[(&str, &str)],
+    ) -> Response {
+        let body = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(fields)
+            .finish();
+        let mut request = self
+            .client
+            .request(Method::POST, self.app.url(path))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .header("cookie", self.cookie_header())
+            .body(body);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let response = send(request);
+        self.keep_cookies(&response);
+        response
+    }
+
+    /// A same-origin browser POST (as Chromium sends it).
+    fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Response {
+        let origin = self.app.base_url().to_owned();
+        self.post_with(
+            path,
+            fields,
+            &[("origin", &origin), ("sec-fetch-site", "same-origin")],
+        )
+    }
+
+    fn register(&mut self, username: &str) {
+        let (_, token) = self.page("/register");
+        let response = self.post(
+            "/register",
+            &[
+                ("csrf_token", &token),
+                ("username", username),
+                ("password", PASSWORD),
+            ],
+        );
+        assert_eq!(response.status(), 303, "{}", response.text().unwrap());
+        assert!(self.cookies.contains_key("fad_session"));
+    }
+
+    fn create_campaign(&mut self, name: &str) -> String {
+        let (_, token) = self.page("/campaigns/new");
+        let response = self.post(
+            "/campaigns/new",
+            &[("csrf_token", &token), ("name", name), ("description", "")],
+        );
+        assert_eq!(response.status(), 303);
+        location(&response)
+            .strip_prefix("/campaigns/")
+            .unwrap()
+            .to_owned()
+    }
+}
+
+fn token_in(body: &str) -> Option<String> {
+    let start = body.find(r#"name="csrf_token" value=""#)? + r#"name="csrf_token" value=""#.len();
+    Some(body[start..].split('"').next()?.to_owned())
+}
+
+fn location(response: &Response) -> String {
+    response.headers()["location"].to_str().unwrap().to_owned()
+}
+
+fn bearer(app: &TestApp, username: &str) -> String {
+    let response = app.post_json(
+        "/api/v1/auth/login",
+        &json!({"username": username, "password": PASSWORD}),
+    );
+    assert_eq!(response.status(), 200);
+    response.json::<serde_json::Value>().unwrap()["access_token"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+both_backends! {
+    fn register_sets_a_strict_session_cookie_that_logout_revokes(app: &TestApp) {
+        let mut browser = Browser::new(app);
+        let (home, _) = browser.page("/");
+        assert!(home.contains("Create an account") && home.contains("<main"), "{home}");
+        let (_, token) = browser.page("/register");
+        assert!(browser.cookies.contains_key("fad_form"), "the form cookie ties the token");
+        let response = browser.post(
+            "/register",
+            &[("csrf_token", &token), ("username", "alice"), ("password", PASSWORD), ("next", "/")],
+        );
+        assert_eq!(response.status(), 303);
+        assert_eq!(location(&response), "/");
+        let cookie = response
+            .headers()
+            .get_all("set-cookie")
+            .iter()
+            .map(|v| v.to_str().unwrap().to_owned())
+            .find(|c| c.starts_with("fad_session="))
+            .unwrap();
+        for flag in ["HttpOnly", "SameSite=Lax", "Path=/"] {
+            assert!(cookie.contains(flag), "{cookie}");
+        }
+        assert!(!cookie.contains("Secure"), "plain http: {cookie}");
+        let session = browser.cookies["fad_session"].clone();
+
+        let (home, token) = browser.page("/");
+        assert!(home.contains("Your campaigns") && home.contains("alice"), "{home}");
+        assert!(home.contains("Log out"));
+
+        // The JSON API takes bearer tokens only: the cookie alone is 401.
+        let me = send(
+            app.request(Method::GET, "/api/v1/me")
+                .header("cookie", format!("fad_session={session}")),
+        );
+        assert_eq!(me.status(), 401);
+
+        // Logout without the token is refused and the session lives on.
+        assert_eq!(browser.post("/logout", &[]).status(), 403);
+        assert!(browser.page("/").0.contains("Your campaigns"));
+        let response = browser.post("/logout", &[("csrf_token", &token)]);
+        assert_eq!(response.status(), 303);
+        assert!(!browser.cookies.contains_key("fad_session"), "the cookie is cleared");
+        // The old cookie value no longer signs anybody in: the server ended the session.
+        browser.cookies.insert("fad_session".to_owned(), session);
+        let (home, _) = browser.page("/");
+        assert!(home.contains("Create an account") && !home.contains("alice"), "{home}");
+        let response = browser.get("/campaigns/new");
+        assert_eq!(response.status(), 303);
+        assert_eq!(location(&response), "/login?next=/campaigns/new");
+    }
+
+    fn state_changing_forms_without_a_good_token_or_from_elsewhere_are_refused(app: &TestApp) {
+        let mut browser = Browser::new(app);
+        browser.register("bob");
+        let (_, token) = browser.page("/campaigns/new");
+        let fields = |t: &'static str| vec![("csrf_token", t), ("name", "Refused"), ("description", "")];
+        assert_eq!(browser.post("/campaigns/new", &fields("")[1..]).status(), 403, "missing token");
+        assert_eq!(browser.post("/campaigns/new", &fields("0000")).status(), 403, "wrong token");
+        let good = [("csrf_token", token.as_str()), ("name", "Refused"), ("description", "")];
+        let evil = browser.post_with("/campaigns/new", &good, &[("origin", "https://evil.example")]);
+        assert_eq!(evil.status(), 403, "foreign Origin");
+        let cross = browser.post_with("/campaigns/new", &good, &[("sec-fetch-site", "cross-site")]);
+        assert_eq!(cross.status(), 403, "cross-site fetch");
+        let body = cross.text().unwrap();
+        assert!(body.contains("Nothing was changed"), "{body}");
+        // Another browser's token does not fit this session.
+        let mut other = Browser::new(app);
+        other.register("carol");
+        let (_, other_token) = other.page("/campaigns/new");
+        let stolen = [("csrf_token", other_token.as_str()), ("name", "Refused"), ("description", "")];
+        assert_eq!(browser.post("/campaigns/new", &stolen).status(), 403);
+        // Nothing was created.
+        let list = app.get_with_token("/api/v1/campaigns", &bearer(app, "bob"));
+        let list: serde_json::Value = list.json().unwrap();
+        assert_eq!(list["campaigns"].as_array().map(Vec::len), Some(0), "{list}");
+        // Login forms carry a token too.
+        let mut anonymous = Browser::new(app);
+        let response = anonymous.post("/login", &[("username", "bob"), ("password", PASSWORD)]);
+        assert_eq!(response.status(), 403);
+        assert!(!anonymous.cookies.contains_key("fad_session"));
+        // With the token it works.
+        assert_eq!(browser.post("/campaigns/new", &good).status(), 303);
+    }
+
+    fn bad_input_gets_the_form_again_with_the_input_kept(app: &TestApp) {
+        let mut browser = Browser::new(app);
+        let (_, token) = browser.page("/register");
+        let response = browser.post(
+            "/register",
+            &[("csrf_token", &token), ("username", "dora"), ("password", "short")],
+        );
+        assert_eq!(response.status(), 422);
+        let body = response.text().unwrap();
+        assert!(body.contains(r#"id="error-summary""#), "{body}");
+        assert!(body.contains(r#"value="dora""#), "username kept: {body}");
+        assert!(body.contains(r#"aria-invalid="true""#));
+        assert!(!body.contains("short\""), "the password is never echoed");
+        browser.register("dora");
+        let (_, token) = browser.page("/campaigns/new");
+        let response = browser.post(
+            "/campaigns/new",
+            &[("csrf_token", &token), ("name", "   "), ("description", "Kept text")],
+        );
+        assert_eq!(response.status(), 422);
+        let body = response.text().unwrap();
+        assert!(body.contains("Kept text") && body.contains("There is a problem"), "{body}");
+        // A wrong password says so beside the field, the same for an unknown name.
+        let mut again = Browser::new(app);
+        let (_, token) = again.page("/login");
+        let wrong = again.post("/login", &[("csrf_token", &token), ("username", "dora"), ("password", "not it at all")]);
+        assert_eq!(wrong.status(), 401);
+        let wrong = wrong.text().unwrap();
+        let unknown = again.post("/login", &[("csrf_token", &token), ("username", "nobody"), ("password", "not it at all")]);
+        assert_eq!(unknown.status(), 401);
+        assert!(wrong.contains("Invalid username or password.") && unknown.text().unwrap().contains("Invalid username or password."));
+        // Login comes back to where it was asked for; never to another site.
+        let ok = again.post("/login", &[("csrf_token", &token), ("username", "dora"), ("password", PASSWORD), ("next", "//evil.example/")]);
+        assert_eq!(ok.status(), 303);
+        assert_eq!(location(&ok), "/");
+    }
+
+    fn an_invitation_link_lets_a_second_player_join(app: &TestApp) {
+        let mut organiser = Browser::new(app);
+        organiser.register("erin");
+        let campaign = organiser.create_campaign("Long Winter");
+        let (page, token) = organiser.page(&format!("/campaigns/{campaign}"));
+        assert!(page.contains("<h1>Long Winter</h1>") && page.contains("Create invite link"), "{page}");
+        let response = organiser.post(&format!("/campaigns/{campaign}/invites"), &[("csrf_token", &token)]);
+        assert_eq!(response.status(), 201);
+        let page = response.text().unwrap();
+        assert!(page.contains("<svg"), "a QR code");
+        let start = page.find("/join/").unwrap() + "/join/".len();
+        let code: String = page[start..].chars().take_while(char::is_ascii_alphanumeric).collect();
+        assert!(code.len() >= 8, "{code}");
+
+        // Signed out: log in or register first, and come back.
+        let mut player = Browser::new(app);
+        let (join, _) = player.page(&format!("/join/{code}"));
+        assert!(join.contains("Long Winter") && !join.contains("Join campaign"), "{join}");
+        let back = format!("/join/{code}");
+        assert!(join.contains(&format!("/register?next={back}")), "{join}");
+        let (_, token) = player.page(&format!("/register?next={back}"));
+        let response = player.post(
+            "/register",
+            &[("csrf_token", &token), ("username", "finn"), ("password", PASSWORD), ("next", &back)],
+        );
+        assert_eq!(location(&response), back);
+        let (join, token) = player.page(&back);
+        assert!(join.contains("Join campaign"), "{join}");
+        let response = player.post(&back, &[("csrf_token", &token)]);
+        assert_eq!(response.status(), 303);
+        assert_eq!(location(&response), format!("/campaigns/{campaign}"));
+        let (page, _) = player.page(&format!("/campaigns/{campaign}"));
+        assert!(page.contains("erin") && page.contains("finn"), "{page}");
+        // A player sees no organiser controls, invitations or keys.
+        assert!(!page.contains("Create invite link") && !page.contains("API keys"), "{page}");
+        assert!(!page.contains(&code));
+        // Home lists the campaign with the role.
+        let (home, _) = player.page("/");
+        assert!(home.contains("Long Winter") && home.contains("Player"), "{home}");
+
+        // An outsider gets 404, as from the JSON API; an unknown code too.
+        let mut outsider = Browser::new(app);
+        outsider.register("gail");
+        assert_eq!(outsider.get(&format!("/campaigns/{campaign}")).status(), 404);
+        assert_eq!(outsider.get("/join/not-a-code").status(), 404);
+    }
+
+    fn changing_the_password_ends_every_session(app: &TestApp) {
+        let mut first = Browser::new(app);
+        first.register("hana");
+        let mut second = Browser::new(app);
+        let (_, token) = second.page("/login");
+        let response = second.post("/login", &[("csrf_token", &token), ("username", "hana"), ("password", PASSWORD)]);
+        assert_eq!(response.status(), 303);
+        let (_, token) = first.page("/account");
+        let response = first.post(
+            "/account/password",
+            &[("csrf_token", &token), ("current_password", "wrong wrong wrong"), ("new_password", "another long passphrase here")],
+        );
+        assert_eq!(response.status(), 422);
+        assert!(second.page("/").0.contains("Your campaigns"), "a failed change ends nothing");
+        let response = first.post(
+            "/account/password",
+            &[("csrf_token", &token), ("current_password", PASSWORD), ("new_password", "another long passphrase here")],
+        );
+        assert_eq!(response.status(), 303);
+        assert!(!first.page("/").0.contains("Your campaigns"));
+        assert!(!second.page("/").0.contains("Your campaigns"), "the other session ended too");
+    }
+
+    fn assets_are_versioned_and_cached_and_htmx_is_the_pinned_file(app: &TestApp) {
+        let mut browser = Browser::new(app);
+        let (home, _) = browser.page("/");
+        let css = home.split(r#"rel="stylesheet" href=""#).nth(1).unwrap().split('"').next().unwrap().to_owned();
+        assert!(css.starts_with("/static/app-") && css.ends_with(".css"), "{css}");
+        let response = browser.get(&css);
+        assert_eq!(response.status(), 200);
+        assert!(response.headers()["cache-control"].to_str().unwrap().contains("immutable"));
+        let response = browser.get("/static/htmx-2.0.11.min.js");
+        assert_eq!(response.status(), 200);
+        let bytes = response.bytes().unwrap();
+        assert_eq!(
+            hex::encode(Sha256::digest(&bytes)),
+            "d6fdc75f204e6bdefa99b69bf1e6d4ac69b8a364f77929f45c13476b4000f717"
+        );
+        assert_eq!(browser.get("/static/app-000000000000.css").status(), 404);
+        // Pages are never cached and load nothing from elsewhere.
+        let response = browser.get("/");
+        assert_eq!(response.headers()["cache-control"], "no-store");
+        let csp = response.headers()["content-security-policy"].to_str().unwrap().to_owned();
+        assert!(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"), "{csp}");
+    }
+}
+
+#[test]
+fn the_session_cookie_is_secure_behind_https_and_logins_share_the_rate_limit() {
+    let app = TestApp::spawn_with(
+        crate::common::Backend::Sqlite,
+        &[
+            ("FAD_PUBLIC_URL", "https://club.example"),
+            ("FAD_AUTH_RATE_PER_MINUTE", "1"),
+            ("FAD_AUTH_RATE_BURST", "2"),
+        ],
+    );
+    let mut browser = Browser::new(&app);
+    let (_, token) = browser.page("/register");
+    let response = browser.post_with(
+        "/register",
+        &[
+            ("csrf_token", &token),
+            ("username", "ivan"),
+            ("password", PASSWORD),
+        ],
+        &[
+            ("origin", "https://club.example"),
+            ("sec-fetch-site", "same-origin"),
+        ],
+    );
+    assert_eq!(response.status(), 303, "the public origin is this site");
+    let cookie = response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .find(|c| c.starts_with("fad_session="))
+        .unwrap();
+    assert!(cookie.contains("; Secure"), "{cookie}");
+    let mut other = Browser::new(&app);
+    let (_, token) = other.page("/login");
+    let response = other.post(
+        "/login",
+        &[
+            ("csrf_token", &token),
+            ("username", "ivan"),
+            ("password", "wrong"),
+        ],
+    );
+    assert_eq!(response.status(), 401);
+    let response = other.post(
+        "/login",
+        &[
+            ("csrf_token", &token),
+            ("username", "ivan"),
+            ("password", "wrong"),
+        ],
+    );
+    assert_eq!(
+        response.status(),
+        429,
+        "the JSON login's limit: two attempts, then wait"
+    );
+    let body = response.text().unwrap();
+    assert!(
+        body.contains("Too many attempts") && body.contains(r#"value="ivan""#),
+        "{body}"
+    );
+}
