@@ -53,6 +53,6 @@ mod startup;
 mod store_campaigns;
 mod store_users;
 mod unit_ids;
-mod webhooks;
 mod vocabulary;
 mod web_pages;
+mod webhooks;

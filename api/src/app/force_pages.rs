@@ -1,21 +1,17 @@
 //! Forces for the pages: read one force with its points and campaign points, and generate a
 //! basic force with server dice.
-//!
-//! Interim, like [`super::campaign_setup`]: `generate_basic_force` takes the same steps as the
-//! JSON generation handler (domain validation, server dice, `forcegen::generate`, one
-//! transaction storing the force and its roll log); when the force use cases move into this
-//! layer, the pages call those instead.
+//! Generation goes through the same use case as the JSON API ([`super::forces::generate`]).
 
-use fad_domain::dice::{EnteredDice, ServerDice, TableDice};
-use fad_domain::forcegen::{GenerationChoices, GenerationError, generate};
-use fad_domain::validation::validate_force;
+use fad_domain::forcegen::GenerationChoices;
 
 use crate::AppState;
-use crate::auth::policy::campaign_not_found;
+use crate::app::forces::generate::generate_force;
+use crate::app::idempotency::{Body, Write};
+
 use crate::auth::{Caller, Need, campaign_access};
-use crate::error::{ApiError, FieldError};
+use crate::error::ApiError;
 use crate::routes::forces::{RosterResponse, force_not_found};
-use crate::store::{self, campaigns, forces, history::HistoryCause, ledger, users};
+use crate::store::{forces, ledger, users};
 
 /// One force as a member sees it.
 #[derive(Debug, Clone)]
@@ -96,80 +92,24 @@ pub async fn generate_basic_force(
         }))
         .map_err(|e| ApiError::Internal(e.into()))?,
     );
-    let problems = fad_domain::forcegen::validate(&choices);
-    if !problems.is_empty() {
-        return Err(ApiError::Validation(
-            problems
-                .into_iter()
-                .map(|p| FieldError::new(p.field, p.message))
-                .collect(),
-        ));
-    }
     let caller = Caller::User {
         user_id: user_id.to_owned(),
     };
-    let id = campaign_id.to_owned();
-    let settings = state
-        .db
-        .read(move |conn| {
-            campaign_access(conn, &caller, &id, Need::Write)?;
-            let campaign = campaigns::find_by_id(conn, &id)?.ok_or_else(campaign_not_found)?;
-            campaign
-                .settings()
-                .map_err(|e| ApiError::Internal(e.into()))
-        })
-        .await?;
-    let mut seed = [0u8; 32];
-    getrandom::fill(&mut seed).map_err(|e| ApiError::Internal(anyhow::anyhow!("{e}")))?;
-    let generated = actix_web::web::block(move || {
-        let mut dice = TableDice::new(&EnteredDice::new(), ServerDice::from_seed(seed))
-            .map_err(|e| ApiError::Internal(anyhow::anyhow!("{e:?}")))?;
-        generate(&choices, &settings.house_rules, &mut dice).map_err(|e| match e {
-            GenerationError::Invalid(problems) => ApiError::Validation(
-                problems
-                    .into_iter()
-                    .map(|p| FieldError::new(p.field, p.message))
-                    .collect(),
-            ),
-            GenerationError::Dice(e) => ApiError::Internal(anyhow::anyhow!("{e}")),
-        })
-    })
-    .await??;
-    let mut roster = generated.force;
-    for unit in roster.units_mut() {
-        unit.id = store::new_id();
+    // A page's form carries no Idempotency-Key: each submission generates once.
+    let write = Write::new(user_id, format!("page generate {campaign_id}"), None, b"");
+    let answer = generate_force(
+        state,
+        &caller,
+        campaign_id,
+        choices,
+        Default::default(),
+        write,
+    )
+    .await?;
+    match answer.body {
+        Body::Fresh(generated) => Ok(generated.force.id),
+        Body::Replayed(_) => Err(ApiError::Internal(anyhow::anyhow!(
+            "a page generation without a key was replayed"
+        ))),
     }
-    validate_force(&roster).map_err(|problems| {
-        ApiError::Internal(anyhow::anyhow!("generated roster is invalid: {problems:?}"))
-    })?;
-    let now = store::now();
-    let force = forces::Force {
-        id: store::new_id(),
-        campaign_id: campaign_id.to_owned(),
-        owner_id: user_id.to_owned(),
-        name: roster.name.clone(),
-        roster: serde_json::to_string(&roster).map_err(|e| ApiError::Internal(e.into()))?,
-        version: 1,
-        archived_at: None,
-        created_at: now,
-        updated_at: now,
-    };
-    let cause = HistoryCause::new("generation", Some(user_id));
-    let caller = Caller::User {
-        user_id: user_id.to_owned(),
-    };
-    let quotas = state.config.quotas;
-    let force_id = force.id.clone();
-    state
-        .db
-        .transaction(move |conn| {
-            campaign_access(conn, &caller, &force.campaign_id, Need::Write)?;
-            quotas.check_forces(conn, &force.campaign_id)?;
-            forces::insert(conn, &force, &roster, &cause, &generated.rolls)?;
-            // event: force.created
-            tracing::info!(force.id = %force.id, "Generated force {}", force.id);
-            Ok(())
-        })
-        .await?;
-    Ok(force_id)
 }

@@ -5,13 +5,14 @@
 use std::collections::HashMap;
 
 use crate::AppState;
+use crate::app::campaigns::standings::{StandingRow, ranked_rows};
 use crate::auth::{Caller, Need, campaign_access};
 use crate::db::Db;
 use crate::error::ApiError;
 use crate::routes::battles::Side;
-use crate::app::campaigns::standings::{StandingRow, ranked_rows};
 use crate::store::battles::Battle;
 use crate::store::{self, battles, campaigns, forces, memberships};
+use fad_domain::lifecycle::BattleState;
 
 /// Most campaigns, battles, forces or members one page lists.
 pub const LIST_LIMIT: i64 = 200;
@@ -54,14 +55,13 @@ pub struct Home {
 }
 
 /// What a battle in `state` waits for.
-pub fn waits_for(state: &str) -> &'static str {
+pub fn waits_for(state: BattleState) -> &'static str {
     match state {
-        "scenario" => "Waiting for the scenario and the result",
-        "pending" => "Waiting for the result to be confirmed",
-        "aftermath" => "Waiting for the post-battle sequences",
-        "complete" => "Complete",
-        "void" => "Void",
-        _ => "Unknown",
+        BattleState::Scenario => "Waiting for the scenario and the result",
+        BattleState::Pending => "Waiting for the result to be confirmed",
+        BattleState::Aftermath => "Waiting for the post-battle sequences",
+        BattleState::Complete => "Complete",
+        BattleState::Void => "Void",
     }
 }
 
@@ -80,8 +80,8 @@ fn battle_line(battle: &Battle, names: &HashMap<String, String>) -> BattleLine {
                 None => "Non-player force".to_owned(),
             })
             .collect(),
-        state: battle.state.clone(),
-        waits_for: waits_for(&battle.state),
+        state: battle.state.as_str().to_owned(),
+        waits_for: waits_for(battle.state),
         created_at: battle.created_at,
     }
 }
@@ -114,7 +114,12 @@ pub async fn home(state: &AppState, user_id: &str) -> Result<Home, ApiError> {
                             .iter()
                             .any(|s| s.force_id.as_deref().is_some_and(|id| own.contains(&id)));
                         if fights
-                            && matches!(battle.state.as_str(), "scenario" | "pending" | "aftermath")
+                            && matches!(
+                                battle.state,
+                                BattleState::Scenario
+                                    | BattleState::Pending
+                                    | BattleState::Aftermath
+                            )
                         {
                             home.waiting.push(battle_line(&battle, &names));
                         }

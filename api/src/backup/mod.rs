@@ -61,6 +61,8 @@ pub const NOT_EXPORTED_TABLES: &[(&str, &str)] = &[
     (
         "webhook_deliveries",
         "the delivery queue and log of the webhooks, which are not exported",
+    ),
+    (
         "web_sessions",
         "browser sessions are credentials of one server; people log in again after a move",
     ),

@@ -135,13 +135,13 @@ fn campaign_markup(
         p { "You are " strong { (role_label(&data.my_role).to_lowercase()) } " of this campaign." }
         @if let Some(description) = &data.description { p { (description) } }
         @if let Some(invite) = invite {
-            @let url = join_url(req, state, invite.code.expose());
+            @let url = join_url(req, state, &invite.code);
             section.panel aria-labelledby="invite-title" {
                 h2 id="invite-title" tabindex="-1" autofocus { "Invitation link" }
                 p { "Send this link, or let players scan the code. It works until "
                     (invite.expires_at.format("%Y-%m-%d %H:%M UTC")) ". It is shown only now." }
                 p { a href=(url) { (url) } }
-                p { "Code: " span.code { (invite.code.expose()) } }
+                p { "Code: " span.code { (&invite.code) } }
                 @if let Some(svg) = qr_svg(&url) { div.qr { (svg) } }
             }
         }

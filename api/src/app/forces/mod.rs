@@ -3,6 +3,7 @@
 //! Access: members of the campaign read; the force's owner or the organiser write; integration
 //! keys read; outsiders get 404 ([`crate::app::authorization::authorize_force`]).
 
+pub mod generate;
 pub mod history;
 pub mod roster;
 

@@ -18,7 +18,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use utoipa::ToSchema;
+
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::AppState;

@@ -11,7 +11,6 @@ use crate::app::forces;
 use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
 
-
 pub use crate::app::forces::{EXPORT_FORMAT, EXPORT_FORMAT_VERSION};
 
 /// A platoon in an export.

@@ -2,51 +2,24 @@
 //! (docs/rules.md §4.1, §4.2; S000 › BUILDING BASIC FORCES, ADVANCED FORCE GENERATION) with the
 //! player's choices and server or entered dice; the result is stored as a force owned by the
 //! caller, its roll log in the first history entry.
-//!
-//! `Idempotency-Key` is not honoured yet (no shared mechanism exists); a repeated request
-//! generates a second force.
+//! Honours `Idempotency-Key`. The use case is [`crate::app::forces::generate`].
 
 use std::collections::BTreeMap;
 
-use std::sync::{Arc, Mutex};
-
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, post, web};
-use fad_domain::dice::{EnteredDice, RollLog, RollStep, ServerDice, TableDice, parse_steps};
-use fad_domain::forcegen::{
-    GenerationChoices, PendingAward, PlatoonEffect, generate, subject_allowed,
-};
-use fad_domain::validation::validate_force;
-use serde::Serialize;
+use fad_domain::forcegen::GenerationChoices;
 use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::{AuthUser, Need, campaign_access, policy::campaign_not_found};
-use crate::error::{ApiError, FieldError, Problem};
+use crate::app::forces::generate as app;
+use crate::app::idempotency::Write;
+use crate::auth::AuthUser;
+use crate::error::{ApiError, Problem};
 use crate::extract::{Json, Strict, deserialize_strict};
-use crate::routes::battles::{idempotency_key, idempotent, to_value};
-use crate::store::{self, campaigns, forces, history::HistoryCause};
+use crate::routes::battles::idempotency_key;
 
-use super::ForceResponse;
-
-/// The generated force and how it came about.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct GenerateForceResponse {
-    /// The stored force.
-    pub force: ForceResponse,
-    /// Every roll, in order (`step` `force_generation`, `detail` naming the table).
-    pub rolls: RollLog,
-    /// Platoon-wide effects with no unit field (Improved Intel, Longer Range, ...).
-    pub effects: Vec<PlatoonEffect>,
-    /// Awards left for the player to assign.
-    pub pending: Vec<PendingAward>,
-    /// Choices that could not be applied.
-    pub notes: Vec<String>,
-    /// Entered dice no roll used, by step and subject.
-    #[schema(value_type = fad_domain::dice::EnteredDiceSchema)]
-    pub unused_dice: EnteredDice,
-}
+pub use crate::app::forces::generate::GenerateForceResponse;
 
 /// The request as the server reads it: the choices of one method (`method` with that method's
 /// fields, at the top level) and optional player-entered `dice`. Any other field is refused.
@@ -97,10 +70,6 @@ fn parse_choices(mut map: serde_json::Map<String, Value>) -> Result<GenerationCh
     }
 }
 
-fn dice_errors(errors: Vec<fad_domain::dice::DiceError>) -> ApiError {
-    errors.into()
-}
-
 /// Generates a force from the player's choices and stores it. Invalid choices (an
 /// enhancement its limitation cancels, priority points over the allowance, ...) and bad
 /// entered dice get 422 and nothing is rolled or stored. Honours `Idempotency-Key`.
@@ -148,103 +117,17 @@ pub async fn generate_force(
             .map_err(|e| ApiError::Validation(e.into_field_errors("dice")))?,
     };
     let choices = parse_choices(map)?;
-    let problems = fad_domain::forcegen::validate(&choices);
-    if !problems.is_empty() {
-        return Err(ApiError::Validation(
-            problems
-                .into_iter()
-                .map(|p| FieldError::new(p.field, p.message))
-                .collect(),
-        ));
-    }
-    let entered = parse_steps(&raw_dice).map_err(crate::error::unknown_dice_steps)?;
-    let mut seed = [0u8; 32];
-    getrandom::fill(&mut seed).map_err(|e| ApiError::Internal(anyhow::anyhow!("{e}")))?;
-    let mut dice = TableDice::new(&entered, ServerDice::from_seed(seed)).map_err(dice_errors)?;
-    dice.check_subjects(|step, subject| {
-        step == RollStep::ForceGeneration && subject_allowed(&choices, subject)
-    })
-    .map_err(dice_errors)?;
-
-    // Authorize (and read the house rules) before rolling.
-    let caller = user.caller();
-    let id = campaign_id.clone();
-    let settings = state
-        .db
-        .read(move |conn| {
-            campaign_access(conn, &caller, &id, Need::Write)?;
-            let campaign = campaigns::find_by_id(conn, &id)?.ok_or_else(campaign_not_found)?;
-            campaign
-                .settings()
-                .map_err(|e| ApiError::Internal(e.into()))
-        })
-        .await?;
-    // Generation is pure CPU: it runs on the blocking pool, not on an async worker.
-    let (generated, dice) = crate::db::in_request_span(move || {
-        let generated = generate(&choices, &settings.house_rules, &mut dice);
-        (generated, dice)
-    })
-    .await?;
-    let generated = generated.map_err(ApiError::from)?;
-    let mut roster = generated.force;
-    for unit in roster.units_mut() {
-        unit.id = crate::store::new_id();
-    }
-    validate_force(&roster).map_err(|problems| {
-        ApiError::Internal(anyhow::anyhow!("generated roster is invalid: {problems:?}"))
-    })?;
-    let cause = HistoryCause::new("generation", Some(&user.user_id));
-    let now = store::now();
-    let force = forces::Force {
-        id: store::new_id(),
-        campaign_id: campaign_id.clone(),
-        owner_id: user.user_id.clone(),
-        name: roster.name.clone(),
-        roster: serde_json::to_string(&roster).map_err(|e| ApiError::Internal(e.into()))?,
-        version: 1,
-        archived_at: None,
-        created_at: now,
-        updated_at: now,
-    };
-    let caller = user.caller();
-    let unused_dice = dice.unused();
-    let quotas = state.config.quotas;
     let scope = format!("POST /api/v1/campaigns/{campaign_id}/forces/generate");
-    // Set when this request stored the force (not when it replays a stored response), so the
-    // log line is written once, after the commit.
-    let stored = Arc::new(Mutex::new(None::<String>));
-    let stored_id = Arc::clone(&stored);
-    // The force is stored in the same transaction as the Idempotency-Key's first response, so a
-    // retried or concurrent request with the key never stores a second generated force.
-    let response = idempotent(
+    let write = Write::new(&user.user_id, scope, key, &canonical_body);
+    let answer = app::generate_force(
         &state,
-        &user.user_id,
-        scope,
-        key,
-        &canonical_body,
-        move |conn| {
-            campaign_access(conn, &caller, &force.campaign_id, Need::Write)?;
-            quotas.check_forces(conn, &force.campaign_id)?;
-            forces::insert(conn, &force, &roster, &cause, &generated.rolls)?;
-            crate::store::events::append(
-                conn,
-                &crate::store::events::Event::force_created(&force.campaign_id, &force.id),
-            )?;
-            *stored_id.lock().unwrap_or_else(|e| e.into_inner()) = Some(force.id.clone());
-            let body = GenerateForceResponse {
-                force: ForceResponse::new(force)?,
-                rolls: generated.rolls,
-                effects: generated.effects,
-                pending: generated.pending,
-                notes: generated.notes,
-                unused_dice,
-            };
-            Ok((StatusCode::CREATED, to_value(&body)?))
-        },
+        &user.caller(),
+        &campaign_id,
+        choices,
+        raw_dice,
+        write,
     )
     .await?;
-    if let Some(id) = stored.lock().unwrap_or_else(|e| e.into_inner()).take() {
-        tracing::info!(force.id = %id, "Generated force {id}");
-    }
-    Ok(response)
+    let value = answer.to_json()?;
+    Ok(HttpResponse::build(answer.status).json(value))
 }

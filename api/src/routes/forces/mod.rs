@@ -33,9 +33,7 @@ use crate::error::ApiError;
 use crate::store::forces;
 
 pub use crate::app::authorization::{authorize_force, force_not_found};
-pub use crate::app::forces::roster::{
-    IdMode, PlatoonRequest, RosterRequest, parse_roster,
-};
+pub use crate::app::forces::roster::{IdMode, PlatoonRequest, RosterRequest, parse_roster};
 pub use crate::app::forces::{Precondition, archived, stale};
 
 /// Registers this resource's handlers (paths are relative to `/api/v1`). `generate` and

@@ -11,6 +11,6 @@ pub mod recon;
 pub mod sheet;
 
 pub use crate::app::battles::scenario::{
-    BattleScenarioDocument, BattleScenarioResponse, DiceEntries,
-    NonPlayerDiceEntries, RawDice, non_player, public_view,
+    BattleScenarioDocument, BattleScenarioResponse, DiceEntries, NonPlayerDiceEntries, RawDice,
+    non_player, public_view,
 };
