@@ -72,72 +72,7 @@ pub struct CampaignChanges {
     pub description: Option<String>,
 }
 
-/// The version an edit is based on: the body's `version` and/or `If-Match: "<n>"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Precondition {
-    /// `version` from the body (or a form).
-    pub version: Option<i64>,
-    /// The version named by `If-Match`.
-    pub if_match: Option<i64>,
-}
-
-impl Precondition {
-    /// The precondition of a form: the version it was rendered with.
-    pub fn version(version: i64) -> Self {
-        Self {
-            version: Some(version),
-            if_match: None,
-        }
-    }
-
-    /// The precondition of a request: the body's `version` next to the text of its
-    /// `If-Match` header. 422 when neither is given; 412 when `If-Match` names no version of
-    /// ours (it can never match).
-    pub fn new(version: Option<i64>, if_match: Option<&str>) -> Result<Self, ApiError> {
-        let if_match = match if_match {
-            None => None,
-            Some(value) => Some(
-                value
-                    .trim()
-                    .trim_start_matches("W/")
-                    .trim_matches('"')
-                    .parse::<i64>()
-                    .map_err(|_| if_match_failed())?,
-            ),
-        };
-        if version.is_none() && if_match.is_none() {
-            return Err(ApiError::Validation(vec![FieldError::new(
-                "version",
-                "send the version the change is based on (or an If-Match header)",
-            )]));
-        }
-        Ok(Self { version, if_match })
-    }
-
-    /// 409 when the body's `version` is stale, 412 when `If-Match` is.
-    pub fn check(self, current: i64) -> Result<(), ApiError> {
-        self.check_of(current, "The campaign")
-    }
-
-    /// [`Self::check`] for a versioned part of the campaign; `what` names it in the message.
-    pub fn check_of(self, current: i64, what: &str) -> Result<(), ApiError> {
-        if self.version.is_some_and(|v| v != current) {
-            return Err(ApiError::Conflict(format!(
-                "{what} changed meanwhile: the current version is {current}. Read it again, redo your change and send version {current}."
-            )));
-        }
-        if self.if_match.is_some_and(|v| v != current) {
-            return Err(if_match_failed());
-        }
-        Ok(())
-    }
-}
-
-fn if_match_failed() -> ApiError {
-    ApiError::PreconditionFailed(
-        "If-Match does not match the current version; read it again and send its ETag.".to_owned(),
-    )
-}
+pub use crate::precondition::Precondition;
 
 /// The 409 of a versioned write that lost a race after its check.
 fn changed_meanwhile() -> ApiError {
@@ -310,7 +245,7 @@ pub async fn update_campaign(
     if !errors.is_empty() {
         return Err(ApiError::Validation(errors));
     }
-    let precondition = Precondition::new(version, if_match.as_deref())?;
+    let precondition = Precondition::new(version, if_match.as_deref(), "campaign")?;
     let (caller, campaign_id) = (caller.clone(), campaign_id.to_owned());
     let now = store::now();
     let updated = state

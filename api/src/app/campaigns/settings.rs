@@ -66,7 +66,7 @@ pub async fn update_settings(
         if_match,
         settings,
     } = changes;
-    let precondition = Precondition::new(version, if_match.as_deref())?;
+    let precondition = Precondition::new(version, if_match.as_deref(), "campaign's settings")?;
     let (caller, campaign_id) = (caller.clone(), campaign_id.to_owned());
     let now = store::now();
     let stored = settings;
@@ -76,7 +76,7 @@ pub async fn update_settings(
             campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
             let current =
                 campaigns::find_by_id(conn, &campaign_id)?.ok_or_else(campaign_not_found)?;
-            precondition.check_of(current.settings_version, "The campaign's settings")?;
+            precondition.check(current.settings_version)?;
             campaigns::update_settings_if_version(
                 conn,
                 &campaign_id,

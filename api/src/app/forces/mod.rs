@@ -238,7 +238,7 @@ pub async fn archive_force(
     if_match: Option<String>,
 ) -> Result<forces::Force, ApiError> {
     let actor = person(caller)?.to_owned();
-    let precondition = Precondition::new(version, if_match.as_deref())?;
+    let precondition = Precondition::new(version, if_match.as_deref(), "force")?;
     let (caller, force_id) = (caller.clone(), force_id.to_owned());
     let now = store::now();
     let updated = state
@@ -275,7 +275,7 @@ pub async fn replace_force(
         reason,
     } = edit;
     let reason = checked_reason(reason)?;
-    let precondition = Precondition::new(version, if_match.as_deref())?;
+    let precondition = Precondition::new(version, if_match.as_deref(), "force")?;
     let (caller, force_id) = (caller.clone(), force_id.to_owned());
     let now = store::now();
     let updated = state
@@ -309,60 +309,11 @@ pub async fn replace_force(
     Ok(updated)
 }
 
-/// The version an edit is based on: the body's `version` and/or `If-Match: "<n>"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Precondition {
-    /// `version` from the body.
-    pub version: Option<i64>,
-    /// The version named by `If-Match`.
-    pub if_match: Option<i64>,
-}
-
-impl Precondition {
-    /// The precondition of a request: the body's `version` next to the text of its
-    /// `If-Match` header. 422 when neither is given; 412 when `If-Match` names no version of
-    /// ours.
-    pub fn new(version: Option<i64>, if_match: Option<&str>) -> Result<Self, ApiError> {
-        let if_match = match if_match {
-            None => None,
-            Some(value) => Some(
-                value
-                    .trim()
-                    .trim_start_matches("W/")
-                    .trim_matches('"')
-                    .parse::<i64>()
-                    .map_err(|_| if_match_failed())?,
-            ),
-        };
-        if version.is_none() && if_match.is_none() {
-            return Err(ApiError::Validation(vec![FieldError::new(
-                "version",
-                "send the version the change is based on (or an If-Match header)",
-            )]));
-        }
-        Ok(Self { version, if_match })
-    }
-
-    /// The version to update from, after checking it against `current`: 409 for a stale
-    /// `version`, 412 for a stale `If-Match`.
-    pub fn check(self, current: i64) -> Result<i64, ApiError> {
-        if self.version.is_some_and(|v| v != current) {
-            return Err(stale(current));
-        }
-        if self.if_match.is_some_and(|v| v != current) {
-            return Err(if_match_failed());
-        }
-        Ok(current)
-    }
-}
+pub use crate::precondition::Precondition;
 
 /// 409 for a force that changed meanwhile.
 pub fn stale(current: i64) -> ApiError {
-    ApiError::Conflict(format!("The force changed: its version is now {current}."))
-}
-
-fn if_match_failed() -> ApiError {
-    ApiError::PreconditionFailed("If-Match does not match the force's current version.".to_owned())
+    crate::precondition::stale("force", current)
 }
 
 /// 409 for a write to an archived force.
