@@ -436,7 +436,7 @@ impl Match {
         m
     }
 
-    /// Red's orders: Offensive, Aggressive; edge die 4 (Red chooses the edge against Blue's 3).
+    /// Red's orders: Offensive, Aggressive, with the table-edge die given.
     fn red_orders(&self, app: &TestApp, club: &Club, edge: u8) {
         let red = &self.red;
         self.post(
@@ -448,7 +448,7 @@ impl Match {
         );
     }
 
-    /// Red's mission bonuses: Strike (6) and Sweep.
+    /// Red's mission bonuses, with every mission die 1 except those given.
     fn red_bonuses(&self, app: &TestApp, club: &Club, missions: Value, high: &[(&str, u8)]) {
         self.post(
             app,
