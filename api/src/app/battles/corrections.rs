@@ -49,6 +49,7 @@ pub const MAX_REASON_CHARS: usize = 500;
 /// An organiser correction (void or reopen): an optional reason, kept with the battle.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"reason": "Played with last week's rosters; replayed on Friday"}))]
 pub struct CorrectionRequest {
     /// Why (at most 500 characters); shown in the battle's `corrections`.
     #[serde(default)]

@@ -18,6 +18,7 @@ use super::{BattleResponse, Side, owned_forces};
 /// A new battle.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"sides": [{"force_id": "{force_id}"}, {"force_id": "{opponent_force_id}"}], "night_fighting": false}))]
 pub struct CreateBattleRequest {
     /// Exactly two sides; at least one is a stored force of this campaign.
     pub sides: Vec<Side>,

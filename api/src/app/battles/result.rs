@@ -71,6 +71,9 @@ pub struct LossRequest {
 /// A battle result.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"outcome": "win", "winner_force_id": "{force_id}", "losses": [
+    {"unit_id": "{unit_id}", "figures_lost": 5},
+    {"unit_id": "{opponent_unit_id}", "figures_lost": 3}]}))]
 pub struct ResultRequest {
     /// `win` or `draw`.
     pub outcome: BattleOutcome,

@@ -21,7 +21,7 @@ use super::{BattleResponse, idempotency_key, render};
         ("battle_id" = String, Path, description = "The battle id"),
         ("Idempotency-Key" = Option<String>, Header, description = "Replays the first response for the same key and body"),
     ),
-    request_body(content = Option<super::EmptyBody>, description = "Empty, or `{}`"),
+    request_body(content = Option<super::EmptyBody>, description = "Empty, or `{}`", example = json!({})),
     responses(
         (status = 200, description = "The battle, now `aftermath` (or as it was, if already confirmed)", body = BattleResponse),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),

@@ -21,7 +21,7 @@ use super::{BattleResponse, idempotency_key, parse_body, render};
         ("battle_id" = String, Path, description = "The battle id"),
         ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 200, pattern = "^[ -~]*[!-~][ -~]*$", description = "Replays the first response for the same key and body (1 to 200 visible ASCII characters)"),
     ),
-    request_body(content = Option<CorrectionRequest>, description = "Empty, `{}`, or `{\"reason\": ...}`"),
+    request_body(content = Option<CorrectionRequest>, description = "Empty, `{}`, or `{\"reason\": ...}`", example = json!({"reason": "Played with last week's rosters; replayed on Friday"})),
     responses(
         (status = 200, description = "The battle, back in `scenario` without a result", body = BattleResponse),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),

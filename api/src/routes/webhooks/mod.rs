@@ -25,6 +25,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
 /// A new webhook.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"url": "https://club.example/hooks/fad", "events": ["battle.result_confirmed", "force.created"], "description": "Club news feed"}))]
 pub struct CreateWebhookRequest {
     /// Where to deliver: `https://` to a public address (at most 2000 characters).
     #[schema(example = "https://club.example/hooks/fad")]

@@ -126,6 +126,7 @@ pub struct AftermathResponse {
 /// The body of `roll`: which step to roll (all that remain when absent) and entered dice.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"dice": {"replacement": {"{unit_id}": [4]}, "resolve_change": {"{unit_id}": [3]}, "reinforcements": {"{force_id}": [3, 4]}}}))]
 pub struct DiceRequest {
     /// The roll step to make now, which must be the next one (`next_step`); absent: every
     /// step that remains.

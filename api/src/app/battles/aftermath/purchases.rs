@@ -24,6 +24,7 @@ use super::{
 /// The purchases (API.md).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"purchases": [{"item": "improve_resolve", "unit_id": "{unit_id}"}]}))]
 pub struct PurchasesRequest {
     /// `[{item, unit_id?, personality?, trait?}]`, `item` one of `improve_quality`,
     /// `improve_resolve`, `extra_reinforcement_die`, `return_lone_figure`,

@@ -22,6 +22,7 @@ static NO_DICE: RawDice = RawDice::new();
 /// A side's Assault target.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"force_id": "{force_id}", "objective_id": "o6"}))]
 pub struct AssaultTargetRequest {
     /// The side (its mission is Assault).
     pub force_id: String,

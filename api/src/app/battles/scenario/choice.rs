@@ -19,6 +19,7 @@ use super::{BattleScenarioResponse, DiceEntries, RawDice, Submission, submit};
 /// A side's pick among its tied missions.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"force_id": "{force_id}", "mission": "hold", "dice": {"recon_return": {"{unit_id}": [6]}}}))]
 pub struct MissionChoiceRequest {
     /// The side.
     pub force_id: String,

@@ -20,6 +20,9 @@ use super::{BattleScenarioResponse, DiceEntries, RawDice, Submission, submit};
 /// A side's mission bonuses.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"force_id": "{force_id}", "missions": ["hold", "interfere"], "dice": {"mission": {
+    "assault": [1], "expand": [2], "hold": [6], "infiltrate": [1],
+    "interfere": [3], "patrol": [2], "strike": [1], "sweep": [1]}}}))]
 pub struct MissionBonusesRequest {
     /// The side.
     pub force_id: String,

@@ -22,6 +22,9 @@ use super::{BattleScenarioResponse, DiceEntries, RawDice, Submission, submit};
 /// A side's orders.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"force_id": "{force_id}", "stance": "defensive", "attitude": "passive",
+    "recon_unit_ids": ["{unit_id}"], "holo_projectors": 0,
+    "dice": {"table_edge": {"{force_id}": [3]}, "recon_return": {"{unit_id}": [6]}}}))]
 pub struct OrdersRequest {
     /// The side (a force of the battle that the caller acts for).
     pub force_id: String,

@@ -39,6 +39,7 @@ pub enum ReconActionName {
 /// One recon action.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"force_id": "{force_id}", "action": "move", "markers": ["r1", "r2"]}))]
 pub struct ReconActionRequest {
     /// The side.
     pub force_id: String,

@@ -27,7 +27,7 @@ use super::{AftermathResponse, scope};
         ("force_id" = String, Path, description = "The force"),
         ("Idempotency-Key" = Option<String>, Header, description = "Replays the first response for the same key and body"),
     ),
-    request_body(content = Option<super::super::EmptyBody>, description = "Empty, or `{}`"),
+    request_body(content = Option<super::super::EmptyBody>, description = "Empty, or `{}`", example = json!({})),
     responses(
         (status = 200, description = "The committed sequence", body = AftermathResponse),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),

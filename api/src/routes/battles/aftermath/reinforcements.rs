@@ -26,7 +26,9 @@ use super::{AftermathResponse, scope};
         ("force_id" = String, Path, description = "The force"),
         ("Idempotency-Key" = Option<String>, Header, description = "Replays the first response for the same key and body"),
     ),
-    request_body = ReinforcementChoice,
+    request_body(content = ReinforcementChoice, description = "Troopers for existing units and an optional new squad", example = json!({
+        "allocations": [{"unit_id": "{unit_id}", "troopers": 2}],
+        "new_squad": {"name": "Delta", "troopers": 5}})),
     responses(
         (status = 200, description = "The sequence with the new allocation", body = AftermathResponse),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),

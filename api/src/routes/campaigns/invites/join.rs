@@ -14,6 +14,7 @@ use crate::routes::campaigns::members::MemberResponse;
 /// An invitation code.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"code": "{invite_code}"}))]
 pub struct JoinCampaignRequest {
     /// The code the organiser handed out.
     pub code: String,

@@ -14,6 +14,7 @@ use super::MemberResponse;
 /// Who becomes organiser.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"user_id": "{member_user_id}"}))]
 pub struct TransferOrganiserRequest {
     /// A member's user id.
     pub user_id: String,
