@@ -4,6 +4,7 @@
 //! [`run`] dispatches the command line; [`build_app`] assembles the actix application (routes,
 //! extractor configs, middleware) for `serve` and for tests.
 
+pub mod app;
 pub mod auth;
 pub mod backup;
 pub mod config;

@@ -14,6 +14,7 @@ pub mod ledger;
 pub mod memberships;
 pub mod quotas;
 pub mod scenarios;
+pub mod share_links;
 pub mod standings;
 pub mod users;
 

@@ -16,7 +16,8 @@ use crate::store::users::User;
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(register::register)
         .service(login::login)
-        .service(me::get_me);
+        .service(me::get_me)
+        .service(me::update_me);
 }
 
 /// Credentials for registration and login.
@@ -32,6 +33,43 @@ pub struct CredentialsRequest {
     pub password: String,
 }
 
+/// A new account: credentials and, optionally, the name other players see.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RegisterRequest {
+    /// 3–32 characters: ASCII letters, digits, `_`, `-`, `.`; starts with a letter or digit.
+    /// Unique without regard to case.
+    #[schema(example = "alice")]
+    pub username: String,
+    /// At least 10 characters (at most 256).
+    #[schema(example = "correct horse battery staple")]
+    pub password: String,
+    /// The name other players (and club sites) see, 1–50 characters; absent or blank: the
+    /// username.
+    #[schema(example = "Alice B.")]
+    pub display_name: Option<String>,
+}
+
+/// Longest display name, in characters.
+pub const MAX_DISPLAY_NAME_CHARS: usize = 50;
+
+/// Checks a display name: trimmed, at most [`MAX_DISPLAY_NAME_CHARS`] characters, no control
+/// characters. Blank means "show the username" (`None`).
+pub fn validate_display_name(name: Option<&str>) -> Result<Option<String>, String> {
+    let Some(name) = name.map(str::trim).filter(|n| !n.is_empty()) else {
+        return Ok(None);
+    };
+    if name.chars().count() > MAX_DISPLAY_NAME_CHARS {
+        return Err(format!(
+            "must have at most {MAX_DISPLAY_NAME_CHARS} characters"
+        ));
+    }
+    if name.chars().any(char::is_control) {
+        return Err("must not contain control characters such as line breaks".to_owned());
+    }
+    Ok(Some(name.to_owned()))
+}
+
 /// An account as others may see it.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct UserResponse {
@@ -39,6 +77,8 @@ pub struct UserResponse {
     pub id: String,
     /// The username as registered.
     pub username: String,
+    /// The name other players see: the display name given, or else the username.
+    pub display_name: String,
     /// When the account was created (RFC 3339 UTC).
     pub created_at: DateTime<Utc>,
 }
@@ -46,6 +86,7 @@ pub struct UserResponse {
 impl From<User> for UserResponse {
     fn from(user: User) -> Self {
         Self {
+            display_name: user.shown_name().to_owned(),
             id: user.id,
             username: user.username,
             created_at: user.created_at.and_utc(),

@@ -9,7 +9,7 @@ use crate::error::{ApiError, FieldError, Problem};
 use crate::extract::Json;
 use crate::store::{self, users};
 
-use super::{CredentialsRequest, UserResponse};
+use super::{RegisterRequest, UserResponse, validate_display_name};
 
 /// Registers an account with a username and password.
 ///
@@ -19,7 +19,7 @@ use super::{CredentialsRequest, UserResponse};
 #[utoipa::path(
     tag = "auth",
     operation_id = "register",
-    request_body = CredentialsRequest,
+    request_body = RegisterRequest,
     responses(
         (status = 201, description = "The account was created", body = UserResponse),
         (status = 409, description = "The username is taken", body = Problem, content_type = "application/problem+json"),
@@ -33,10 +33,18 @@ use super::{CredentialsRequest, UserResponse};
 pub async fn register(
     _limit: AuthRateLimited,
     state: web::Data<AppState>,
-    body: Json<CredentialsRequest>,
+    body: Json<RegisterRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let CredentialsRequest { username, password } = body.into_inner();
+    let RegisterRequest {
+        username,
+        password,
+        display_name,
+    } = body.into_inner();
     let mut errors = Vec::new();
+    let display_name = validate_display_name(display_name.as_deref())
+        .map_err(|message| errors.push(FieldError::new("display_name", message)))
+        .ok()
+        .flatten();
     let username_lower = validate_username(&username)
         .map_err(|message| errors.push(FieldError::new("username", message)))
         .ok();
@@ -61,6 +69,7 @@ pub async fn register(
         username_lower,
         password_hash,
         created_at: store::now(),
+        display_name,
     };
     let user = state
         .db

@@ -13,6 +13,7 @@ pub mod aftermath;
 pub mod confirm;
 pub mod create;
 pub mod list;
+pub mod names;
 pub mod read;
 pub mod reopen;
 pub mod result;
@@ -53,6 +54,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(aftermath::finalize::finalize_aftermath)
         .service(scenario::read::get_scenario)
         .service(scenario::sheet::get_scenario_sheet)
+        .service(scenario::share::share_sheet)
+        .service(scenario::share::revoke_sheet)
         .service(scenario::orders::submit_orders)
         .service(scenario::missions::submit_mission_bonuses)
         .service(scenario::choice::submit_mission_choice)
@@ -92,6 +95,11 @@ pub struct Side {
     /// them in `GET /battles/{id}` once the scenario has started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub non_player: Option<scenario::non_player::NonPlayerBody>,
+    /// The player side's owner's display name (or username), in battle reads and lists; never
+    /// read from a request.
+    #[serde(default, skip_deserializing, skip_serializing_if = "Option::is_none")]
+    #[schema(read_only)]
+    pub owner_name: Option<String>,
 }
 
 /// The recorded result.

@@ -50,6 +50,7 @@ pub async fn get_battle(
             if !everything {
                 response.hide_non_player_choices();
             }
+            super::names::name_sides(conn, std::slice::from_mut(&mut response))?;
             Ok(response)
         })
         .await?;

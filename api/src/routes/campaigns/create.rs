@@ -108,5 +108,5 @@ pub async fn create_campaign(
     Ok(HttpResponse::Created()
         .insert_header(("Location", location))
         .insert_header(etag(version))
-        .json(CampaignResponse::new(campaign, Role::Organiser)?))
+        .json(CampaignResponse::new(campaign, Some(Role::Organiser))?))
 }

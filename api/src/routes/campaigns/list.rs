@@ -58,7 +58,7 @@ pub async fn list_campaigns(
     let (rows, next) = page.finish(rows, |(c, _)| (c.created_at, c.id.clone()))?;
     let campaigns = rows
         .into_iter()
-        .map(|(campaign, role)| CampaignResponse::new(campaign, Role::from_stored(&role)))
+        .map(|(campaign, role)| CampaignResponse::new(campaign, Some(Role::from_stored(&role))))
         .collect::<Result<_, _>>()?;
     Ok(web::Json(CampaignList { campaigns, next }))
 }

@@ -55,8 +55,9 @@ pub struct CampaignResponse {
     pub name: String,
     /// Its description, if any.
     pub description: Option<String>,
-    /// The caller's role in it.
-    pub role: Role,
+    /// The caller's role in it; absent for an integration key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<Role>,
     /// Its settings (house rules and service settings) with the campaign's version.
     pub settings: SettingsResponse,
     /// Optimistic-concurrency version (also the `ETag`).
@@ -68,8 +69,8 @@ pub struct CampaignResponse {
 }
 
 impl CampaignResponse {
-    /// The response for `campaign` seen by a member with `role`.
-    pub fn new(campaign: Campaign, role: Role) -> Result<Self, ApiError> {
+    /// The response for `campaign` seen by a member with `role` (`None`: an integration key).
+    pub fn new(campaign: Campaign, role: Option<Role>) -> Result<Self, ApiError> {
         let settings = campaign
             .settings()
             .map_err(|e| ApiError::Internal(e.into()))?;

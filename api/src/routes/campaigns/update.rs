@@ -111,5 +111,5 @@ pub async fn update_campaign(
     let version = updated.version;
     Ok(HttpResponse::Ok()
         .insert_header(etag(version))
-        .json(CampaignResponse::new(updated, Role::Organiser)?))
+        .json(CampaignResponse::new(updated, Some(Role::Organiser))?))
 }

@@ -9,7 +9,7 @@ use crate::AppState;
 use crate::auth::{Caller, Need, campaign_access};
 use crate::error::{ApiError, Problem};
 use crate::paging::{Page, PageParams};
-use crate::store::forces;
+use crate::store::{forces, users};
 
 use super::ForceResponse;
 
@@ -73,13 +73,14 @@ pub async fn list_forces(
             )?)
         })
         .await?;
-    let (rows, next) = page.finish(rows, |f| (f.created_at, f.id.clone()))?;
+    let (rows, next) = page.finish(rows, |(f, _)| (f.created_at, f.id.clone()))?;
     let mut body = String::from(r#"{"forces":["#);
-    for (i, force) in rows.iter().enumerate() {
+    for (i, (force, (username, display_name))) in rows.into_iter().enumerate() {
         if i > 0 {
             body.push(',');
         }
-        body.push_str(&state.rosters.force_json(force)?);
+        let owner_name = users::shown(username, display_name);
+        body.push_str(&state.rosters.force_json(&force, Some(&owner_name))?);
     }
     body.push_str(r#"],"next":"#);
     body.push_str(&serde_json::to_string(&next).map_err(|e| ApiError::Internal(e.into()))?);

@@ -301,6 +301,9 @@ pub struct ForceResponse {
     pub campaign_id: String,
     /// The owner's user id.
     pub owner_id: String,
+    /// The owner's display name (or username); in reads (`GET` of a force and of the list).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner_name: Option<String>,
     /// The force's name.
     pub name: String,
     /// Its points (docs/rules.md §4.3), 2 decimals.
@@ -332,6 +335,7 @@ impl ForceResponse {
             id: force.id,
             campaign_id: force.campaign_id,
             owner_id: force.owner_id,
+            owner_name: None,
             name,
             points,
             platoons,
@@ -380,6 +384,25 @@ pub fn authorize_force(
         ));
     }
     Ok((force, access))
+}
+
+/// [`authorize_force`] for a read that also answers the owner's shown name, in the same one
+/// statement.
+pub fn authorize_named_force_read(
+    conn: &mut Db,
+    caller: &Caller,
+    force_id: &str,
+) -> Result<(forces::Force, String), ApiError> {
+    let (force, membership, (username, display_name)) =
+        forces::find_named(conn, force_id, caller.user_id().unwrap_or_default())?
+            .ok_or_else(force_not_found)?;
+    access_with_membership(caller, &force.campaign_id, Need::Read, membership).map_err(
+        |e| match e {
+            ApiError::NotFound(_) => force_not_found(),
+            other => other,
+        },
+    )?;
+    Ok((force, crate::store::users::shown(username, display_name)))
 }
 
 /// The version an edit is based on: the body's `version` and/or `If-Match: "<n>"`.

@@ -4,10 +4,10 @@ use actix_web::http::header::ContentType;
 use actix_web::{HttpResponse, get, web};
 
 use crate::AppState;
-use crate::auth::{Caller, Need};
+use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
 
-use super::{ForceResponse, authorize_force, etag};
+use super::{ForceResponse, authorize_named_force_read, etag};
 
 /// A force with its units and points (members and the campaign's integration keys).
 #[utoipa::path(
@@ -31,12 +31,12 @@ pub async fn get_force(
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let force_id = path.into_inner();
-    let (force, _) = state
+    let (force, owner_name) = state
         .db
-        .run(move |conn| authorize_force(conn, &caller, &force_id, Need::Read))
+        .run(move |conn| authorize_named_force_read(conn, &caller, &force_id))
         .await?;
     Ok(HttpResponse::Ok()
         .insert_header(etag(force.version))
         .content_type(ContentType::json())
-        .body(state.rosters.force_json(&force)?))
+        .body(state.rosters.force_json(&force, Some(&owner_name))?))
 }

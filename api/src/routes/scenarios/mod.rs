@@ -10,6 +10,7 @@
 
 pub mod create;
 pub mod generate;
+pub mod list;
 pub mod read;
 pub mod request;
 
@@ -22,8 +23,36 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::AppState;
+use crate::auth::derived::{Purpose, link_token};
+use crate::auth::secret::hash_secret;
 use crate::error::ApiError;
 use crate::store::scenarios::ScenarioRow;
+
+/// The share token of scenario `id`: derived from the id with the service secret, never stored
+/// (the row keeps its SHA-256 for the lookup), so the creator can read the link again while a
+/// leaked table gives nothing usable (see [`crate::auth::derived`]).
+pub fn share_token(state: &AppState, id: &str) -> Result<String, ApiError> {
+    link_token(state.jwt_secret.expose(), Purpose::ScenarioLink, id)
+}
+
+/// The share token of a shared row, when it can be recomputed (rows shared before tokens were
+/// derived, or under another service secret, cannot).
+pub fn current_share_token(state: &AppState, row: &ScenarioRow) -> Result<Option<String>, ApiError> {
+    let Some(stored) = row.share_token_hash.as_deref() else {
+        return Ok(None);
+    };
+    let token = share_token(state, &row.id)?;
+    Ok((hash_secret(&token) == stored).then_some(token))
+}
+
+/// The printable sheet and JSON links of a share token.
+pub fn share_links(state: &AppState, token: &str) -> (String, String) {
+    (
+        state.config.link(&format!("/scenarios/shared/{token}")),
+        state.config.link(&format!("/api/v1/scenarios/shared/{token}")),
+    )
+}
 
 pub use request::ForceRef;
 
@@ -31,6 +60,7 @@ pub use request::ForceRef;
 /// path comes before `{scenario_id}`.
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(create::create_scenario)
+        .service(list::list_scenarios)
         .service(read::get_shared_scenario)
         .service(read::get_scenario);
 }
@@ -61,8 +91,8 @@ pub struct ScenarioResponse {
     pub created_at: DateTime<Utc>,
     /// Whether a share link exists.
     pub shared: bool,
-    /// The share link (the printable sheet), only in the response that created it: the token
-    /// is stored hashed.
+    /// The share link (the printable sheet), when shared (absent for scenarios shared before
+    /// links could be read again, whose token was only kept hashed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub share_url: Option<String>,
     /// The same scenario as JSON through the share link.
@@ -92,6 +122,22 @@ pub struct ScenarioResponse {
 }
 
 impl ScenarioResponse {
+    /// Puts the share links of `token` in the response.
+    pub fn set_share_links(&mut self, state: &AppState, token: &str) {
+        let (sheet, api) = share_links(state, token);
+        self.share_url = Some(sheet);
+        self.share_api_url = Some(api);
+    }
+
+    /// The response for a stored row, with its share links when they can be recomputed.
+    pub fn with_links(state: &AppState, row: &ScenarioRow) -> Result<Self, ApiError> {
+        let mut response = Self::from_row(row)?;
+        if let Some(token) = current_share_token(state, row)? {
+            response.set_share_links(state, &token);
+        }
+        Ok(response)
+    }
+
     /// The response for a stored row.
     pub fn from_row(row: &ScenarioRow) -> Result<Self, ApiError> {
         let doc: ScenarioDocument = serde_json::from_str(&row.document)

@@ -39,7 +39,9 @@ pub async fn get_scenario(
                 .ok_or_else(|| ApiError::not_found("scenario"))
         })
         .await?;
-    Ok(HttpResponse::Ok().json(ScenarioResponse::from_row(&row)?))
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "private, no-store"))
+        .json(ScenarioResponse::with_links(&state, &row)?))
 }
 
 /// Reads a shared scenario through its share token (no credentials needed).

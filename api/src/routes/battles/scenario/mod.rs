@@ -28,6 +28,7 @@ pub mod non_player;
 pub mod orders;
 pub mod read;
 pub mod recon;
+pub mod share;
 pub mod sheet;
 pub mod versions;
 

@@ -11,7 +11,30 @@ use crate::error::{ApiError, Problem};
 use crate::routes::sheets::{html, page};
 use fad_domain::scenario::Viewer;
 
-use super::read::{ScenarioQuery, seen_by};
+use super::read::{ScenarioQuery, Seen, seen_by};
+
+/// The sheet's HTML for what `seen` shows (also the page a side's share link opens).
+pub fn render(seen: &Seen) -> String {
+    let seen_by_name = match seen.viewer {
+        Viewer::Side(i) => seen.doc.forces.get(i).map(|f| f.name.clone()),
+        Viewer::Everything => Some("both sides".to_owned()),
+        Viewer::Outsider => Some("an onlooker".to_owned()),
+    };
+    let created = chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string();
+    page::render_sheet(&page::Sheet {
+        label: format!(
+            "battle {} · scenario version {}",
+            seen.battle_id, seen.version
+        ),
+        created: &created,
+        scenario: &seen.doc.scenario,
+        viewer: seen.viewer,
+        forces: &seen.doc.forces,
+        narrative: None,
+        rolls: &seen.doc.rolls,
+        seen_by: seen_by_name,
+    })
+}
 
 /// The printable sheet of a battle's scenario, as the caller may see it.
 #[utoipa::path(
@@ -42,25 +65,7 @@ pub async fn get_scenario_sheet(
         .db
         .read(move |conn| {
             let seen = seen_by(conn, &caller, &battle_id, force_id.as_deref())?;
-            let seen_by_name = match seen.viewer {
-                Viewer::Side(i) => seen.doc.forces.get(i).map(|f| f.name.clone()),
-                Viewer::Everything => Some("both sides".to_owned()),
-                Viewer::Outsider => Some("an onlooker".to_owned()),
-            };
-            let created = chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string();
-            Ok(page::render_sheet(&page::Sheet {
-                label: format!(
-                    "battle {} · scenario version {}",
-                    seen.battle_id, seen.version
-                ),
-                created: &created,
-                scenario: &seen.doc.scenario,
-                viewer: seen.viewer,
-                forces: &seen.doc.forces,
-                narrative: None,
-                rolls: &seen.doc.rolls,
-                seen_by: seen_by_name,
-            }))
+            Ok(render(&seen))
         })
         .await?;
     Ok(html(body))

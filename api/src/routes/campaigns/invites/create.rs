@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::secret::PlainSecret;
+use crate::auth::derived::invite_code_hash;
+use crate::auth::secret::ShortCode;
 use crate::auth::{AuthUser, Need, campaign_access};
 use crate::error::{ApiError, FieldError, Problem};
 use crate::extract::Json;
@@ -32,8 +33,12 @@ pub struct CreateInviteRequest {
 pub struct CreatedInviteResponse {
     /// The invitation id (to revoke it).
     pub id: String,
-    /// The code to hand to players; they send it to `POST /api/v1/campaigns/join`.
+    /// The code to hand to players, 8 characters shown as `K7M2-QX9P` (read in any case, with
+    /// or without the dash); they send it to `POST /api/v1/campaigns/join` or open `url`.
     pub code: String,
+    /// The page that joins with this code: `{public address}/join/{code}` (a path when the
+    /// server has no `FAD_PUBLIC_URL`).
+    pub url: String,
     /// The campaign it joins.
     pub campaign_id: String,
     /// When the code stops working (RFC 3339 UTC).
@@ -85,12 +90,15 @@ pub async fn create_invite(
     if !errors.is_empty() {
         return Err(ApiError::Validation(errors));
     }
-    let code = PlainSecret::invite_code().map_err(|e| ApiError::Internal(e.into()))?;
+    let code = ShortCode::generate().map_err(|e| ApiError::Internal(e.into()))?;
+    let normalized = ShortCode::normalize(&code)
+        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("a generated code does not read back")))?;
+    let code_hash = invite_code_hash(state.jwt_secret.expose(), &normalized)?;
     let now = store::now();
     let invite = Invite {
         id: store::new_id(),
         campaign_id: campaign_id.clone(),
-        code_hash: code.hash(),
+        code_hash,
         created_by: user.user_id.clone(),
         created_at: now,
         expires_at: now + TimeDelta::seconds(expires_in),
@@ -110,7 +118,8 @@ pub async fn create_invite(
     tracing::info!(campaign.id = %invite.campaign_id, invite.id = %invite.id, "Created invite {}", invite.id);
     Ok(HttpResponse::Created().json(CreatedInviteResponse {
         id: invite.id,
-        code: code.expose().to_owned(),
+        url: state.config.link(&format!("/join/{code}")),
+        code,
         campaign_id: invite.campaign_id,
         expires_at: invite.expires_at.and_utc(),
         max_uses: invite.max_uses,

@@ -5,8 +5,9 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::AuthUser;
-use crate::auth::secret::hash_secret;
+use crate::auth::derived::invite_code_hash;
+use crate::auth::secret::{ShortCode, hash_secret};
+use crate::auth::{AuthRateLimited, AuthUser};
 use crate::error::{ApiError, Problem};
 use crate::extract::Json;
 use crate::routes::campaigns::members::MemberResponse;
@@ -16,11 +17,14 @@ use crate::store::{self, invites, memberships, memberships::Membership, membersh
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JoinCampaignRequest {
-    /// The code the organiser handed out.
+    /// The code the organiser handed out: `K7M2-QX9P` in any case, with or without the dash
+    /// (older 40-digit codes work too).
     pub code: String,
 }
 
 /// Joins a campaign as a `player`. Unknown, expired, revoked and used-up codes all get 404.
+/// Attempts count against the address's sign-in quota (429 with `Retry-After` beyond it), which
+/// keeps short codes out of reach of guessing.
 #[utoipa::path(
     tag = "campaigns",
     operation_id = "join_campaign",
@@ -32,19 +36,25 @@ pub struct JoinCampaignRequest {
         (status = 403, description = "Integration keys are read-only", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No usable invitation with this code", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The caller is already a member", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many attempts from this address; see `Retry-After`", body = Problem, content_type = "application/problem+json"),
         (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/campaigns/join")]
 pub async fn join_campaign(
+    _limit: AuthRateLimited,
     user: AuthUser,
     state: web::Data<AppState>,
     body: Json<JoinCampaignRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let code_hash = hash_secret(body.into_inner().code.trim());
+    let code = body.into_inner().code;
+    let code_hash = match ShortCode::normalize(&code) {
+        Some(short) => invite_code_hash(state.jwt_secret.expose(), &short)?,
+        None => hash_secret(code.trim()),
+    };
     let now = store::now();
-    let (membership, username) = state
+    let (membership, names) = state
         .db
         .transaction(move |conn| {
             // One answer for every unusable code: no hint about which codes once existed.
@@ -60,12 +70,11 @@ pub async fn join_campaign(
             }
             let membership = Membership::new(&invite.campaign_id, &user.user_id, Role::Player, now);
             memberships::insert(conn, &membership)?;
-            let username = users::find_by_id(conn, &user.user_id)?
-                .ok_or_else(|| ApiError::Unauthorized("Unknown user.".to_owned()))?
-                .username;
-            Ok((membership, username))
+            let account = users::find_by_id(conn, &user.user_id)?
+                .ok_or_else(|| ApiError::Unauthorized("Unknown user.".to_owned()))?;
+            Ok((membership, (account.username, account.display_name)))
         })
         .await?;
     tracing::info!(campaign.id = %membership.campaign_id, user.id = %membership.user_id, "User {} joined campaign {}", membership.user_id, membership.campaign_id);
-    Ok(HttpResponse::Created().json(MemberResponse::new(membership, username)))
+    Ok(HttpResponse::Created().json(MemberResponse::new(membership, names)))
 }

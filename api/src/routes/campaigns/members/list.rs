@@ -5,7 +5,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::{AuthUser, Need, campaign_access};
+use crate::auth::{Caller, Need, campaign_access};
 use crate::error::{ApiError, Problem};
 use crate::paging::{Page, PageParams};
 use crate::store::memberships;
@@ -21,24 +21,24 @@ pub struct MemberList {
     pub next: Option<String>,
 }
 
-/// Lists a campaign's members, organiser first, then by join time (members only).
+/// Lists a campaign's members, organiser first, then by join time (members, and the campaign's
+/// integration keys, which see display names but not usernames).
 #[utoipa::path(
     tag = "campaigns",
     operation_id = "list_members",
-    security(("bearer" = [])),
+    security(("bearer" = []), ("api_key" = [])),
     params(("campaign_id" = String, Path, description = "The campaign id"), PageParams),
     responses(
         (status = 200, description = "A page of the members", body = MemberList),
         (status = 400, description = "A bad `limit` or `after`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Integration keys cannot list members", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such campaign, or the caller is not a member", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/campaigns/{campaign_id}/members")]
 pub async fn list_members(
-    user: AuthUser,
+    caller: Caller,
     state: web::Data<AppState>,
     path: web::Path<String>,
     page: Page,
@@ -46,7 +46,7 @@ pub async fn list_members(
     let campaign_id = path.into_inner();
     let page = page.keyset("members", &campaign_id)?;
     let (after, fetch) = (page.after.clone(), page.fetch());
-    let caller = user.caller();
+    let is_key = caller.user_id().is_none();
     let rows = state
         .db
         .run(move |conn| {
@@ -63,7 +63,13 @@ pub async fn list_members(
     Ok(web::Json(MemberList {
         members: rows
             .into_iter()
-            .map(|(m, name)| MemberResponse::new(m, name))
+            .map(|(m, names)| {
+                let mut member = MemberResponse::new(m, names);
+                if is_key {
+                    member.username = None;
+                }
+                member
+            })
             .collect(),
         next,
     }))

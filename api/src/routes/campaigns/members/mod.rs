@@ -10,7 +10,8 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::store::memberships::{Membership, Role};
+use crate::store::memberships::{MemberNames, Membership, Role};
+use crate::store::users;
 
 /// A member of a campaign.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
@@ -19,8 +20,11 @@ pub struct MemberResponse {
     pub campaign_id: String,
     /// The member's user id.
     pub user_id: String,
-    /// The member's username.
-    pub username: String,
+    /// The member's username (absent for integration keys, which see display names only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// The name to show for the member: their display name, or else their username.
+    pub display_name: String,
     /// `organiser` or `player`.
     pub role: Role,
     /// When they joined (RFC 3339 UTC).
@@ -28,13 +32,14 @@ pub struct MemberResponse {
 }
 
 impl MemberResponse {
-    /// The response for a membership and the member's username.
-    pub fn new(membership: Membership, username: String) -> Self {
+    /// The response for a membership and the member's `(username, display_name)`.
+    pub fn new(membership: Membership, (username, display_name): MemberNames) -> Self {
         Self {
+            display_name: users::shown(username.clone(), display_name),
             role: membership.role(),
             campaign_id: membership.campaign_id,
             user_id: membership.user_id,
-            username,
+            username: Some(username),
             joined_at: membership.joined_at.and_utc(),
         }
     }
