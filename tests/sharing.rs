@@ -263,6 +263,11 @@ both_backends! {
         let listed = battles["battles"].as_array().unwrap().iter().find(|b| b["id"] == g.battle.as_str()).unwrap();
         assert_eq!(listed["sides"][0]["owner_name"], "Captain Blue");
         assert_eq!(owner_of(&standings, &g.blue_id()), "Captain Blue");
+        // The name is the server's to fill in.
+        let r = app.post_json_with_token(&format!("/api/v1/campaigns/{campaign}/battles"),
+            &json!({"sides": [{"force_id": g.blue_id(), "owner_name": "Someone Else"}, {"force_id": g.red_id()}]}),
+            &owner.token);
+        assert!(assert_problem(r, 422).to_string().contains("sides[0].owner_name"));
         // A blank name shows the username again; a name is given at registration too.
         let me = ok(send(app.request(Method::PATCH, "/api/v1/me").bearer_auth(&owner.token)
             .json(&json!({"display_name": null}))));

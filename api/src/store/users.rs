@@ -88,7 +88,6 @@ pub fn set_display_name(
 ) -> QueryResult<Option<User>> {
     diesel::update(users::table.find(id))
         .set(users::display_name.eq(display_name))
-        .returning(User::as_returning())
         .get_result(conn)
         .optional()
 }

@@ -95,9 +95,9 @@ pub struct Side {
     /// them in `GET /battles/{id}` once the scenario has started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub non_player: Option<scenario::non_player::NonPlayerBody>,
-    /// The player side's owner's display name (or username), in battle reads and lists; never
-    /// read from a request.
-    #[serde(default, skip_deserializing, skip_serializing_if = "Option::is_none")]
+    /// The player side's owner's display name (or username), in battle reads and lists;
+    /// read-only (a request that sends it is refused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(read_only)]
     pub owner_name: Option<String>,
 }
