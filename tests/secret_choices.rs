@@ -71,14 +71,21 @@ fn capture(app: &TestApp, g: &Game, opponent: &TestUser) -> BTreeMap<String, Fet
     }
     let mut out = BTreeMap::new();
     // The opponent's side's share link, opened without credentials (the same link every time).
-    let own_side = if opponent.id == g.people.player.id { g.red_id() } else { g.blue_id() };
+    let own_side = if opponent.id == g.people.player.id {
+        g.red_id()
+    } else {
+        g.blue_id()
+    };
     let shared = app.post_json_with_token(
         &format!("/api/v1/battles/{battle}/scenario/share"),
         &serde_json::json!({"force_id": own_side}),
         &opponent.token,
     );
     assert!(shared.status().is_success());
-    let link = shared.json::<Value>().unwrap()["url"].as_str().unwrap().to_owned();
+    let link = shared.json::<Value>().unwrap()["url"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let response = send(app.request(Method::GET, &link));
     let status = response.status().as_u16();
     out.insert(

@@ -46,7 +46,10 @@ fn orders(app: &TestApp, g: &Game, user: &TestUser, body: &Value) {
 
 fn revoke(app: &TestApp, g: &Game, user: &TestUser, query: &str, body: Option<Value>) -> u16 {
     let mut request = app
-        .request(Method::DELETE, &format!("/api/v1/battles/{}/scenario/share{query}", g.battle))
+        .request(
+            Method::DELETE,
+            &format!("/api/v1/battles/{}/scenario/share{query}", g.battle),
+        )
         .bearer_auth(&user.token);
     if let Some(body) = body {
         request = request.json(&body);

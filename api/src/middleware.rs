@@ -313,7 +313,10 @@ mod tests {
 
     #[test]
     fn share_tokens_and_invite_codes_stay_out_of_the_access_log() {
-        assert_eq!(loggable_path("/sheets/shared/abc"), "/sheets/shared/[redacted]");
+        assert_eq!(
+            loggable_path("/sheets/shared/abc"),
+            "/sheets/shared/[redacted]"
+        );
         assert_eq!(
             loggable_path("/api/v1/scenarios/shared/abc"),
             "/api/v1/scenarios/shared/[redacted]"

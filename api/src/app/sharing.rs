@@ -47,8 +47,7 @@ pub async fn share_battle_sheet(
         .db
         .transaction(move |conn| {
             authorize_side(conn, &caller, &battle_id, &force_id)?;
-            let token_of =
-                |id: &str| link_token(secret.expose(), Purpose::BattleSheetLink, id);
+            let token_of = |id: &str| link_token(secret.expose(), Purpose::BattleSheetLink, id);
             if let Some(link) = share_links::find_for_side(conn, &battle_id, &force_id)? {
                 let token = token_of(&link.id)?;
                 if hash_secret(&token) == link.token_hash {
@@ -112,14 +111,18 @@ pub async fn open_shared_battle_sheet(state: &AppState, token: &str) -> Result<S
             let author = Caller::User {
                 user_id: link.created_by.clone(),
             };
-            let access = campaign_access(conn, &author, &battle.campaign_id, Need::Read)
-                .map_err(|e| match e {
+            let access = campaign_access(conn, &author, &battle.campaign_id, Need::Read).map_err(
+                |e| match e {
                     ApiError::NotFound(_) | ApiError::Forbidden(_) => gone(),
                     other => other,
-                })?;
+                },
+            )?;
             let (row, doc) = load(conn, &battle)?;
             let side = doc.scenario.side_index(&link.force_id).ok_or_else(gone)?;
-            if !acting_sides(conn, &access, &doc.scenario)?.sides.contains(&side) {
+            if !acting_sides(conn, &access, &doc.scenario)?
+                .sides
+                .contains(&side)
+            {
                 return Err(gone());
             }
             let viewer = Viewer::Side(side);

@@ -61,7 +61,11 @@ pub fn link_token(secret: &[u8], purpose: Purpose, id: &str) -> Result<String, A
 
 /// The stored form of a short invitation code (already normalized), as 64 hex digits.
 pub fn invite_code_hash(secret: &[u8], normalized_code: &str) -> Result<String, ApiError> {
-    Ok(hex::encode(mac(secret, Purpose::InviteCode, normalized_code)?))
+    Ok(hex::encode(mac(
+        secret,
+        Purpose::InviteCode,
+        normalized_code,
+    )?))
 }
 
 #[cfg(test)]
@@ -73,12 +77,24 @@ mod tests {
     #[test]
     fn tokens_are_stable_per_id_and_differ_by_id_purpose_and_secret() {
         let a = link_token(SECRET, Purpose::BattleSheetLink, "id-1").unwrap();
-        assert_eq!(a, link_token(SECRET, Purpose::BattleSheetLink, "id-1").unwrap());
+        assert_eq!(
+            a,
+            link_token(SECRET, Purpose::BattleSheetLink, "id-1").unwrap()
+        );
         assert_eq!(a.len(), 43);
-        assert_ne!(a, link_token(SECRET, Purpose::BattleSheetLink, "id-2").unwrap());
-        assert_ne!(a, link_token(SECRET, Purpose::ScenarioLink, "id-1").unwrap());
+        assert_ne!(
+            a,
+            link_token(SECRET, Purpose::BattleSheetLink, "id-2").unwrap()
+        );
+        assert_ne!(
+            a,
+            link_token(SECRET, Purpose::ScenarioLink, "id-1").unwrap()
+        );
         let other = b"fedcba9876543210fedcba9876543210";
-        assert_ne!(a, link_token(other, Purpose::BattleSheetLink, "id-1").unwrap());
+        assert_ne!(
+            a,
+            link_token(other, Purpose::BattleSheetLink, "id-1").unwrap()
+        );
     }
 
     #[test]

@@ -168,13 +168,22 @@ mod tests {
         assert_eq!(code.len(), 9);
         assert_eq!(&code[4..5], "-");
         let canonical = code.replace('-', "");
-        assert_eq!(ShortCode::normalize(&code).as_deref(), Some(canonical.as_str()));
+        assert_eq!(
+            ShortCode::normalize(&code).as_deref(),
+            Some(canonical.as_str())
+        );
         assert_eq!(
             ShortCode::normalize(&code.to_lowercase()).as_deref(),
             Some(canonical.as_str())
         );
-        assert_eq!(ShortCode::normalize("k7m2 qx9p").as_deref(), Some("K7M2QX9P"));
-        assert_eq!(ShortCode::normalize("olIL-0000").as_deref(), Some("01110000"));
+        assert_eq!(
+            ShortCode::normalize("k7m2 qx9p").as_deref(),
+            Some("K7M2QX9P")
+        );
+        assert_eq!(
+            ShortCode::normalize("olIL-0000").as_deref(),
+            Some("01110000")
+        );
         assert_ne!(code, ShortCode::generate().unwrap());
     }
 

@@ -209,7 +209,10 @@ mod tests {
             // A changed roster under the same id and version is rendered afresh.
             let changed = force("f1", roster("Alpha \"A\"", 5), archived);
             assert_ne!(expected(&changed), expected(&first));
-            assert_eq!(cache.force_json(&changed, None).unwrap(), expected(&changed));
+            assert_eq!(
+                cache.force_json(&changed, None).unwrap(),
+                expected(&changed)
+            );
         }
     }
 
@@ -234,6 +237,9 @@ mod tests {
         let cache = RenderedRosters::default();
         let mut f = force("f1", roster("A", 8), false);
         f.roster = "{".to_owned();
-        assert!(matches!(cache.force_json(&f, None), Err(ApiError::Internal(_))));
+        assert!(matches!(
+            cache.force_json(&f, None),
+            Err(ApiError::Internal(_))
+        ));
     }
 }

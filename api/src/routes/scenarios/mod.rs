@@ -38,7 +38,10 @@ pub fn share_token(state: &AppState, id: &str) -> Result<String, ApiError> {
 
 /// The share token of a shared row, when it can be recomputed (rows shared before tokens were
 /// derived, or under another service secret, cannot).
-pub fn current_share_token(state: &AppState, row: &ScenarioRow) -> Result<Option<String>, ApiError> {
+pub fn current_share_token(
+    state: &AppState,
+    row: &ScenarioRow,
+) -> Result<Option<String>, ApiError> {
     let Some(stored) = row.share_token_hash.as_deref() else {
         return Ok(None);
     };
@@ -50,7 +53,9 @@ pub fn current_share_token(state: &AppState, row: &ScenarioRow) -> Result<Option
 pub fn share_links(state: &AppState, token: &str) -> (String, String) {
     (
         state.config.link(&format!("/scenarios/shared/{token}")),
-        state.config.link(&format!("/api/v1/scenarios/shared/{token}")),
+        state
+            .config
+            .link(&format!("/api/v1/scenarios/shared/{token}")),
     )
 }
 

@@ -91,8 +91,9 @@ pub async fn create_invite(
         return Err(ApiError::Validation(errors));
     }
     let code = ShortCode::generate().map_err(|e| ApiError::Internal(e.into()))?;
-    let normalized = ShortCode::normalize(&code)
-        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("a generated code does not read back")))?;
+    let normalized = ShortCode::normalize(&code).ok_or_else(|| {
+        ApiError::Internal(anyhow::anyhow!("a generated code does not read back"))
+    })?;
     let code_hash = invite_code_hash(state.jwt_secret.expose(), &normalized)?;
     let now = store::now();
     let invite = Invite {
