@@ -80,8 +80,9 @@ pub struct UserRecord {
     pub id: String,
     pub username: String,
     pub created_at: NaiveDateTime,
-    /// Absent when the account shows its username (and in documents written before it existed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// `null` when the account shows its username; documents written before display names
+    /// existed leave it out.
+    #[serde(default)]
     pub display_name: Option<String>,
 }
 
