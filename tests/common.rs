@@ -600,7 +600,10 @@ pub fn rolls<'a>(body: &'a Value, step: &str) -> Vec<&'a Value> {
 pub fn as_written(read: &Value) -> Value {
     let mut force = read.clone();
     if let Some(object) = force.as_object_mut() {
-        assert!(object.remove("owner_name").is_some_and(|n| n.is_string()), "a read names the owner: {read}");
+        assert!(
+            object.remove("owner_name").is_some_and(|n| n.is_string()),
+            "a read names the owner: {read}"
+        );
     }
     force
 }
