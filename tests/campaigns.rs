@@ -562,7 +562,7 @@ both_backends! {
         assert_eq!(anonymous.headers().get("www-authenticate").unwrap(), "Bearer");
         assert_eq!(
             anonymous.text().unwrap(),
-            r#"{"type":"about:blank","title":"Unauthorized","status":401,"detail":"Authentication required."}"#
+            r#"{"type":"about:blank","title":"Unauthorized","status":401,"detail":"Authentication required: send `Authorization: Bearer <token>` with the access token from login."}"#
         );
     }
 }

@@ -148,7 +148,7 @@ fn scan(conn: &mut fad_api::db::Db) -> (Checked, Vec<String>) {
             ));
             continue;
         };
-        if battle.state == "void" {
+        if battle.state.as_str() == "void" {
             // Voided battles are undone by compensating entries (helper `voids`); their
             // invariant is theirs to check.
             continue;
@@ -161,7 +161,7 @@ fn scan(conn: &mut fad_api::db::Db) -> (Checked, Vec<String>) {
             .ledger
             .get(&row.force_id)
             .map_or(&[][..], Vec::as_slice);
-        if row.stage == "finalized" {
+        if row.stage.as_str() == "finalized" {
             checked.finalized += 1;
         } else {
             checked.unfinalized += 1;
@@ -174,7 +174,7 @@ fn scan(conn: &mut fad_api::db::Db) -> (Checked, Vec<String>) {
             .iter()
             .filter(|r| r.battle_id == battle.id)
             .collect();
-        let all_final = !rows.is_empty() && rows.iter().all(|r| r.stage == "finalized");
+        let all_final = !rows.is_empty() && rows.iter().all(|r| r.stage.as_str() == "finalized");
         match battle.state.as_str() {
             "complete" if !all_final => problems.push(format!(
                 "battle {}: complete but not every sequence is finalized",
@@ -310,7 +310,7 @@ fn check_aftermath(
         .iter()
         .filter(|e| by_battle("battle", &e.cause_id, &e.cause_kind))
         .collect();
-    if row.stage != "finalized" {
+    if row.stage.as_str() != "finalized" {
         if !entries.is_empty() || !lines.is_empty() || row.outcome.is_some() {
             problems.push(format!(
                 "{what}: half applied: {} history entries, {} ledger entries, outcome {}",

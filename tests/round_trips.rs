@@ -340,7 +340,9 @@ both_backends! {
             assert_eq!(*step, small_steps[0], "a roll step must not grow with the force");
             assert!(step.statements <= big_first.roll.statements, "a roll step over the roll's budget: {big_steps:?}");
         }
-        assert!(big_first.finalize.statements <= 10, "finalize over budget: {big_first:?}");
-        assert!(big_last.statements <= 11, "the completing finalize over budget: {big_last:?}");
+        // Each event (aftermath.finalized; battle.completed too when it completes) adds its
+        // outbox append: insert, read back its seq, find webhooks (+1 lock on PostgreSQL).
+        assert!(big_first.finalize.statements <= 14, "finalize over budget: {big_first:?}");
+        assert!(big_last.statements <= 19, "the completing finalize over budget: {big_last:?}");
     }
 }

@@ -9,7 +9,7 @@ use std::path::Path;
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 
 /// The anchors (`<a id="…">`) of docs/rules.md.
-fn anchors() -> BTreeSet<String> {
+pub(crate) fn anchors() -> BTreeSet<String> {
     let text = std::fs::read_to_string(format!("{ROOT}/docs/rules.md")).unwrap();
     text.split("<a id=\"")
         .skip(1)
@@ -20,7 +20,7 @@ fn anchors() -> BTreeSet<String> {
 
 /// Rule ids cited in `text`: `C`, `S` or `F` and one or two digits as a whole word, and `§`
 /// with a section number (anchored without the `§`).
-fn cited_ids(text: &str) -> BTreeSet<String> {
+pub(crate) fn cited_ids(text: &str) -> BTreeSet<String> {
     let mut ids = BTreeSet::new();
     let chars: Vec<char> = text.chars().collect();
     let is_word = |c: char| c.is_alphanumeric() || c == '_';

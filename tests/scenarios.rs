@@ -234,11 +234,11 @@ both_backends! {
         assert_eq!(first.status(), 201);
         let first: Value = first.json().unwrap();
         let again = post(&body, "k1");
-        assert_eq!(again.status(), 200);
+        assert_eq!(again.status(), 201, "a replay answers with the first status");
         assert_eq!(again.json::<Value>().unwrap(), first);
         let mut other = body.clone();
         other["narrative"] = json!(true);
-        assert_problem(post(&other, "k1"), 409);
+        assert_problem(post(&other, "k1"), 422);
         let fresh = post(&body, "k2");
         assert_eq!(fresh.status(), 201);
         assert_ne!(fresh.json::<Value>().unwrap()["id"], first["id"]);

@@ -32,6 +32,7 @@ fn campaign(conn: &mut Db, organiser: &str) -> Campaign {
         created_by: organiser.to_owned(),
         created_at: now,
         updated_at: now,
+        settings_version: 1,
     };
     campaigns::insert(conn, &campaign).unwrap();
     memberships::insert(
@@ -119,7 +120,8 @@ both_backends! {
         let updated = campaigns::update_settings_if_version(&mut conn, &c.id, 1, &settings, store::now())
             .unwrap()
             .unwrap();
-        assert_eq!(updated.version, 2);
+        assert_eq!(updated.settings_version, 2);
+        assert_eq!(updated.version, 1, "the name's version is the settings' no more");
         assert_eq!(updated.settings().unwrap(), settings);
         let stale = campaigns::update_settings_if_version(&mut conn, &c.id, 1, &CampaignSettings::default(), store::now())
             .unwrap();

@@ -196,6 +196,38 @@ pub struct ServeArgs {
     /// (`x-fad-db-statements`, `x-fad-db-transactions`). For tests and profiling only.
     #[arg(long, env = "FAD_COUNT_DB_STATEMENTS", hide = true)]
     pub count_db_statements: bool,
+
+    /// Webhook delivery.
+    #[command(flatten)]
+    pub webhooks: WebhookArgs,
+}
+
+/// Options of webhook delivery (`serve` only).
+#[derive(Debug, Clone, Args)]
+pub struct WebhookArgs {
+    /// Let webhooks point at loopback, private and link-local addresses, and use `http://`
+    /// (tests, home networks). Off by default: a webhook could otherwise probe the server's own
+    /// network.
+    #[arg(long, env = "FAD_WEBHOOK_ALLOW_PRIVATE")]
+    pub webhook_allow_private: bool,
+
+    /// How often the delivery worker looks for due deliveries, in milliseconds.
+    #[arg(long, env = "FAD_WEBHOOK_POLL_MS", default_value_t = 1000)]
+    pub webhook_poll_ms: u64,
+
+    /// How long a receiver may take to answer, in seconds.
+    #[arg(long, env = "FAD_WEBHOOK_TIMEOUT_SECS", default_value_t = 10)]
+    pub webhook_timeout_secs: u64,
+
+    /// Seconds to wait before each retry of a failed delivery, comma-separated; after the last
+    /// the delivery is given up. The default spans about 27 hours.
+    #[arg(long, env = "FAD_WEBHOOK_RETRY_SECS", value_delimiter = ',',
+          default_values_t = crate::webhooks::DEFAULT_RETRY_SECS)]
+    pub webhook_retry_secs: Vec<u64>,
+
+    /// Most webhooks per campaign (disabled ones included).
+    #[arg(long, env = "FAD_MAX_WEBHOOKS_PER_CAMPAIGN", default_value_t = 10)]
+    pub max_webhooks_per_campaign: u32,
 }
 
 /// The JWT signing secret. `Debug` never shows the bytes.
@@ -260,6 +292,8 @@ pub struct Config {
     pub quotas: Quotas,
     /// The public address links start with, without a trailing `/`; empty for paths only.
     pub public_url: String,
+    /// Webhook delivery settings.
+    pub webhooks: crate::webhooks::Settings,
 }
 
 impl Config {
@@ -298,6 +332,7 @@ impl Config {
         {
             bail!("the FAD_MAX_* quotas (--max-*) must be greater than 0");
         }
+        let webhooks = crate::webhooks::Settings::from_args(&args.webhooks)?;
         if args.workers == Some(0) {
             bail!("FAD_WORKERS (--workers) must be greater than 0");
         }
@@ -324,6 +359,7 @@ impl Config {
             count_db_statements: args.count_db_statements,
             quotas,
             public_url,
+            webhooks,
         })
     }
 

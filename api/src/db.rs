@@ -317,6 +317,20 @@ impl Database {
             .await
     }
 
+    /// Runs `f` inside one transaction on the calling thread, queued behind SQLite's other
+    /// writers like [`Database::transaction`]. For background threads outside actix (the
+    /// webhook worker): it blocks, so never call it from async code.
+    pub fn transaction_blocking<T, F>(&self, f: F) -> Result<T, ApiError>
+    where
+        F: FnOnce(&mut Db) -> Result<T, ApiError>,
+    {
+        let mut pooled = checkout(&self.pool)?;
+        let conn: &mut Db = &mut pooled;
+        let _guard = (self.backend == Backend::Sqlite)
+            .then(|| self.sqlite_writer.lock().unwrap_or_else(|e| e.into_inner()));
+        conn.transaction(f)
+    }
+
     /// Runs `f`, which sends exactly one writing statement (atomic by itself), on a pooled
     /// connection without `BEGIN`/`COMMIT`: two round trips fewer than [`Database::transaction`]
     /// on PostgreSQL. It queues behind SQLite's other writers like a transaction does.
@@ -340,7 +354,7 @@ impl Database {
         let sqlite_writer =
             (writer && self.backend == Backend::Sqlite).then(|| self.sqlite_writer.clone());
         let tally = probe::current_tally();
-        actix_web::web::block(move || {
+        in_request_span(move || {
             let mut pooled = checkout(&pool)?;
             let conn: &mut Db = &mut pooled;
             // A poisoned lock only means another writer panicked; the lock itself guards
@@ -349,7 +363,17 @@ impl Database {
                 .as_ref()
                 .map(|lock| lock.lock().unwrap_or_else(|e| e.into_inner()));
             let before = probe::counts(conn);
+            let started = std::time::Instant::now();
             let result = f(conn);
+            // After `f`, a transaction has committed or rolled back: this line marks the end of
+            // the request's database work, under the request's id.
+            tracing::debug!(
+                target: "fad_api::db",
+                writer,
+                ok = result.is_ok(),
+                elapsed_ms = started.elapsed().as_secs_f64() * 1000.0,
+                "database work finished"
+            );
             if let Some(tally) = tally {
                 tally.add_since(conn, before);
             }
@@ -373,6 +397,18 @@ impl Database {
     pub async fn ping(&self) -> Result<(), ApiError> {
         self.run(|conn| Ok(conn.ping()?)).await
     }
+}
+
+/// Runs blocking `f` on actix's blocking thread pool inside the caller's tracing span, so every
+/// line it logs carries the request id of the request that asked for it. Use it instead of
+/// `web::block` for any blocking work of a request (database, hashing, generation).
+pub async fn in_request_span<T, F>(f: F) -> Result<T, actix_web::error::BlockingError>
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    let span = tracing::Span::current();
+    actix_web::web::block(move || span.in_scope(f)).await
 }
 
 /// Checks a connection out of the pool. One the database answered within

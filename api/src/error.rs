@@ -8,8 +8,16 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError};
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use fad_domain::dice::DiceError;
+use fad_domain::forcegen::GenerationError;
+use fad_domain::names::UnknownName;
+use fad_domain::roster::Problem as RuleProblem;
+use fad_domain::scenario::ScenarioError;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+
+pub mod constraints;
+pub mod plain;
 
 /// Media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -21,8 +29,8 @@ pub const UNAVAILABLE_DETAIL: &str = "The database is unavailable; try again sho
 pub const INTERNAL_DETAIL: &str =
     "An internal error occurred; it has been logged with the request id.";
 
-/// Fixed `detail` of a 422.
-pub const VALIDATION_DETAIL: &str = "The request is invalid; see `errors` for each field.";
+/// `detail` of a 422 that names no field.
+pub const VALIDATION_DETAIL: &str = "The request is invalid; see errors for each field.";
 
 /// One invalid field in a 400/422 answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -188,7 +196,7 @@ impl ApiError {
             },
             Self::Validation(errors) => Problem {
                 errors: errors.clone(),
-                ..Problem::new(status, VALIDATION_DETAIL)
+                ..Problem::new(status, validation_detail(errors))
             },
             Self::Unavailable(_) => Problem::new(status, UNAVAILABLE_DETAIL),
             Self::Database(_) | Self::Blocking(_) | Self::Internal(_) => {
@@ -196,6 +204,20 @@ impl ApiError {
             }
             other => Problem::new(status, other.to_string()),
         }
+    }
+}
+
+/// A 422's `detail`: the first problem, and how many more `errors` lists.
+fn validation_detail(errors: &[FieldError]) -> String {
+    match errors {
+        [] => VALIDATION_DETAIL.to_owned(),
+        [one] => format!("{}: {}.", one.field, one.message.trim_end_matches('.')),
+        [first, rest @ ..] => format!(
+            "{}: {}; and {} more problem(s), listed in errors.",
+            first.field,
+            first.message.trim_end_matches('.'),
+            rest.len()
+        ),
     }
 }
 
@@ -257,12 +279,13 @@ impl From<DieselError> for ApiError {
             DieselError::NotFound => {
                 Self::NotFound("The requested resource does not exist.".into())
             }
-            DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
-                Self::Conflict("A resource with the same unique value already exists.".into())
+            DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
+                Self::Conflict(constraints::message(info.as_ref()).to_owned())
             }
-            DieselError::DatabaseError(DatabaseErrorKind::SerializationFailure, _) => {
-                Self::Conflict("A concurrent change conflicted with this request; retry it.".into())
-            }
+            DieselError::DatabaseError(DatabaseErrorKind::SerializationFailure, _) => Self::Conflict(
+                "A concurrent change conflicted with this request; read the data again and retry."
+                    .into(),
+            ),
             DieselError::DatabaseError(
                 DatabaseErrorKind::ClosedConnection | DatabaseErrorKind::UnableToSendCommand,
                 info,
@@ -276,6 +299,86 @@ impl From<DieselError> for ApiError {
             other => Self::Database(other),
         }
     }
+}
+
+/// Roster and step problems (docs/rules.md ids in their messages): one 422 listing them all.
+impl From<Vec<RuleProblem>> for ApiError {
+    fn from(problems: Vec<RuleProblem>) -> Self {
+        Self::Validation(
+            problems
+                .into_iter()
+                .map(|p| FieldError::new(p.field, p.message))
+                .collect(),
+        )
+    }
+}
+
+/// Entered dice that do not fit a roll: 422 at the entry (`dice.<step>.<subject>`).
+impl From<DiceError> for ApiError {
+    fn from(err: DiceError) -> Self {
+        Self::Validation(vec![FieldError::new(err.field(), err.message())])
+    }
+}
+
+/// Several dice problems at once.
+impl From<Vec<DiceError>> for ApiError {
+    fn from(errors: Vec<DiceError>) -> Self {
+        Self::Validation(
+            errors
+                .iter()
+                .map(|e| FieldError::new(e.field(), e.message()))
+                .collect(),
+        )
+    }
+}
+
+/// A scenario step refused: 409 when the step does not fit the moment, 422 for bad input.
+impl From<ScenarioError> for ApiError {
+    fn from(err: ScenarioError) -> Self {
+        match err {
+            ScenarioError::Conflict(message) => Self::Conflict(sentence(&message)),
+            ScenarioError::Invalid(problems) => problems.into(),
+            ScenarioError::Dice(err) => err.into(),
+        }
+    }
+}
+
+/// Force generation refused: every invalid choice, or the entered dice.
+impl From<GenerationError> for ApiError {
+    fn from(err: GenerationError) -> Self {
+        match err {
+            GenerationError::Invalid(problems) => problems.into(),
+            GenerationError::Dice(err) => err.into(),
+        }
+    }
+}
+
+/// Entered dice under step names that do not exist: 422 at each `dice.<name>`.
+pub fn unknown_dice_steps(unknown: Vec<UnknownName>) -> ApiError {
+    ApiError::Validation(
+        unknown
+            .into_iter()
+            .map(|u| {
+                FieldError::new(
+                    format!("dice.{}", u.value),
+                    format!("is not a dice step; use one of: {}", u.accepted.join(", ")),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// A domain message as a sentence: capital first letter, final full stop.
+fn sentence(message: &str) -> String {
+    let mut chars = message.trim().chars();
+    let mut out: String = chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default();
+    if !out.ends_with(['.', '?', '!', ')']) {
+        out.push('.');
+    }
+    out
 }
 
 impl From<r2d2::Error> for ApiError {
@@ -326,7 +429,7 @@ mod tests {
             (
                 422,
                 PROBLEM_JSON.to_owned(),
-                r#"{"type":"about:blank","title":"Unprocessable Entity","status":422,"detail":"The request is invalid; see `errors` for each field.","errors":[{"field":"name","message":"must not be empty"}]}"#
+                r#"{"type":"about:blank","title":"Unprocessable Entity","status":422,"detail":"name: must not be empty.","errors":[{"field":"name","message":"must not be empty"}]}"#
                     .to_owned()
             )
         );

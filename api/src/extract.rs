@@ -2,9 +2,9 @@
 //! that names the failing field), and the `JsonConfig`/`PathConfig`/`QueryConfig`/
 //! `PayloadConfig` installed on the app so actix's own extractors answer the same way.
 
-use crate::error::{ApiError, FieldError};
+use crate::error::{ApiError, FieldError, plain};
 use actix_web::dev::Payload;
-use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
+use actix_web::error::JsonPayloadError;
 use actix_web::mime;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
 use futures_util::future::LocalBoxFuture;
@@ -67,7 +67,9 @@ fn payload_error(err: actix_web::Error) -> ApiError {
     if err.as_response_error().status_code() == actix_web::http::StatusCode::PAYLOAD_TOO_LARGE {
         ApiError::PayloadTooLarge("The request body is larger than the configured limit.".into())
     } else {
-        ApiError::bad_request(format!("The request body could not be read: {err}"))
+        ApiError::bad_request(
+            "The request body could not be read (the connection broke or the encoding is unknown); send it again.",
+        )
     }
 }
 
@@ -87,7 +89,7 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     })?;
     deserializer
         .end()
-        .map_err(|e| ApiError::bad_request(format!("Malformed JSON: {e}")))?;
+        .map_err(|e| ApiError::bad_request(plain::syntax_message(&e)))?;
     Ok(value)
 }
 
@@ -113,8 +115,11 @@ impl Strict<serde_json::Error> {
             Self::Unknown(e) => vec![FieldError::new(join(&e.field), e.message)],
             Self::Invalid(err) => {
                 let path = err.path().to_string();
-                let message = strip_position(&err.into_inner().to_string());
-                vec![FieldError::new(join(&field_of(&path, &message)), message)]
+                let raw = err.into_inner().to_string();
+                vec![FieldError::new(
+                    join(&field_of(&path, &raw)),
+                    plain::data_message(&raw),
+                )]
             }
         }
     }
@@ -152,7 +157,7 @@ where
             let name = path.rsplit(['.', '[']).next().unwrap_or(&path).to_owned();
             Err(Strict::Unknown(FieldError::new(
                 path,
-                format!("unknown field `{name}`; this request does not take it"),
+                plain::unknown_field(&name),
             )))
         }
         (Ok(value), None) => Ok(value),
@@ -223,11 +228,11 @@ fn path_error(err: serde_path_to_error::Error<serde_json::Error>) -> ApiError {
     let inner = err.into_inner();
     match inner.classify() {
         serde_json::error::Category::Data => {
-            let message = strip_position(&inner.to_string());
-            let field = field_of(&path, &message);
-            ApiError::Validation(vec![FieldError::new(field, message)])
+            let raw = inner.to_string();
+            let field = field_of(&path, plain::strip_position(&raw));
+            ApiError::Validation(vec![FieldError::new(field, plain::data_message(&raw))])
         }
-        _ => ApiError::bad_request(format!("Malformed JSON: {inner}")),
+        _ => ApiError::bad_request(plain::syntax_message(&inner)),
     }
 }
 
@@ -243,14 +248,6 @@ fn field_of(path: &str, message: &str) -> String {
     }
 }
 
-/// serde_json appends " at line L column C"; for a data error the path says where.
-fn strip_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(index) => message[..index].to_owned(),
-        None => message.to_owned(),
-    }
-}
-
 /// Error handler for actix's `web::Json` (if a handler uses it instead of [`Json`]).
 pub fn json_config(limit: usize) -> web::JsonConfig {
     web::JsonConfig::default()
@@ -263,17 +260,54 @@ pub fn json_config(limit: usize) -> web::JsonConfig {
                     "The request body is larger than the configured limit.".into(),
                 ),
                 JsonPayloadError::Deserialize(e) if e.is_data() => {
-                    ApiError::validation("body", strip_position(&e.to_string()))
+                    let raw = e.to_string();
+                    ApiError::validation(field_of(".", &raw), plain::data_message(&raw))
                 }
                 JsonPayloadError::Deserialize(e) => {
-                    ApiError::bad_request(format!("Malformed JSON: {e}"))
+                    ApiError::bad_request(plain::syntax_message(&e))
                 }
-                other => {
-                    ApiError::bad_request(format!("The request body could not be read: {other}"))
-                }
+                _ => ApiError::bad_request(
+                    "The request body could not be read (the connection broke or the encoding is unknown); send it again.",
+                ),
             }
             .into()
         })
+}
+
+/// The optional `Idempotency-Key` header, trimmed: 400 naming the header unless it is 1 to
+/// [`MAX_KEY_LEN`](crate::store::idempotency::MAX_KEY_LEN) visible ASCII characters.
+pub fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
+    idempotency_key_in(req.headers())
+}
+
+/// [`idempotency_key`] from the headers alone.
+pub fn idempotency_key_in(
+    headers: &actix_web::http::header::HeaderMap,
+) -> Result<Option<String>, ApiError> {
+    use crate::store::idempotency::MAX_KEY_LEN;
+    let Some(value) = headers.get("idempotency-key") else {
+        return Ok(None);
+    };
+    match value.to_str().map(str::trim) {
+        Ok(key) if !key.is_empty() && key.len() <= MAX_KEY_LEN => Ok(Some(key.to_owned())),
+        _ => {
+            let message = format!(
+                "must be 1 to {MAX_KEY_LEN} visible ASCII characters (letters, digits, dashes); send a new random value per change"
+            );
+            Err(ApiError::BadRequest {
+                detail: format!("The Idempotency-Key header {message}."),
+                errors: vec![FieldError::new("Idempotency-Key", message)],
+            })
+        }
+    }
+}
+
+/// 422 for an `Idempotency-Key` already used with another body.
+pub fn idempotency_key_reused() -> ApiError {
+    ApiError::validation(
+        "Idempotency-Key",
+        "this key was used with a different request body; use a new key for a new request",
+    )
 }
 
 /// Payload limit for [`Json`] and raw body extractors.
@@ -283,26 +317,33 @@ pub fn payload_config(limit: usize) -> web::PayloadConfig {
 
 /// A path segment that does not parse (e.g. a malformed id) means no such resource: 404.
 pub fn path_config() -> web::PathConfig {
-    web::PathConfig::default().error_handler(|err, _req| {
-        let PathError::Deserialize(e) = err else {
-            return ApiError::NotFound("No such resource.".into()).into();
-        };
-        ApiError::NotFound(format!("No such resource: {e}.")).into()
+    web::PathConfig::default().error_handler(|_err, req| {
+        ApiError::NotFound(format!("No such resource: {}.", req.path())).into()
     })
 }
 
-/// A query string that does not fit the parameters: 400 naming the problem.
+/// A query string that does not fit the parameters: 400 naming the parameter where serde says
+/// which one it is.
 pub fn query_config() -> web::QueryConfig {
-    web::QueryConfig::default().error_handler(|err, _req| {
-        let QueryPayloadError::Deserialize(e) = err else {
-            return ApiError::bad_request("Invalid query string.").into();
-        };
+    web::QueryConfig::default().error_handler(|err, _req| query_error(&err.to_string()).into())
+}
+
+/// A query string's problem in plain words; `raw` is the parser's text.
+pub fn query_error(raw: &str) -> ApiError {
+    let raw = raw.strip_prefix("Query deserialize error: ").unwrap_or(raw);
+    let message = plain::data_message(raw);
+    let field = field_of(".", raw);
+    if field == "." {
         ApiError::BadRequest {
-            detail: format!("Invalid query string: {e}"),
-            errors: vec![FieldError::new("query", e.to_string())],
+            detail: format!("A query parameter {message}; fix it and send the request again."),
+            errors: vec![FieldError::new("query string", message)],
         }
-        .into()
-    })
+    } else {
+        ApiError::BadRequest {
+            detail: format!("The query parameter {field} {}.", plain::REQUIRED),
+            errors: vec![FieldError::new(field, plain::REQUIRED)],
+        }
+    }
 }
 
 #[cfg(test)]
@@ -353,7 +394,7 @@ mod tests {
             errors_of(err),
             [FieldError::new(
                 "units[1].strength",
-                "invalid type: string \"x\", expected u8"
+                "must be a whole number from 0 to 255, not the text \"x\""
             )]
         );
     }
@@ -369,7 +410,7 @@ mod tests {
         let err = parse_json::<Body>(br#"{"units":[]}"#).unwrap_err();
         assert_eq!(
             errors_of(err),
-            [FieldError::new("name", "missing field `name`")]
+            [FieldError::new("name", "is required; add it")]
         );
         let err = parse_json::<Body>(br#"{"name":"a","units":[{}]}"#).unwrap_err();
         assert_eq!(errors_of(err)[0].field, "units[0].strength");
@@ -389,7 +430,7 @@ mod tests {
             errors_of(err),
             [FieldError::new(
                 "colour",
-                "unknown field `colour`; this request does not take it"
+                "unknown field `colour`: this request does not take it; remove it"
             )]
         );
         let err = parse_json::<Body>(

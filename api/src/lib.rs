@@ -14,6 +14,7 @@ pub mod extract;
 pub mod middleware;
 pub mod openapi;
 pub mod paging;
+pub mod precondition;
 pub mod probe;
 pub mod quota;
 pub mod routes;
@@ -21,6 +22,7 @@ pub mod schema;
 pub mod store;
 pub mod telemetry;
 pub mod web;
+pub mod webhooks;
 
 use crate::config::{
     Cli, Command, Config, DbArgs, ExportArgs, ImportArgs, JwtSecret, ServeArgs, SetPasswordArgs,
@@ -275,6 +277,9 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
         connection_timeout: Duration::from_secs(config.db_timeout_secs),
     };
     let db = Database::connect(&config.database_url, options)?;
+    // Delivery runs beside the HTTP server, on its own thread: never inside a request.
+    webhooks::worker::spawn(db.clone(), config.webhooks.clone())
+        .context("cannot start the webhook delivery thread")?;
     let state = AppState::new(db, config);
     actix_web::rt::System::new().block_on(serve_until_signal(state))
 }
@@ -537,8 +542,8 @@ mod tests {
                 "type": "about:blank",
                 "title": "Unprocessable Entity",
                 "status": 422,
-                "detail": "The request is invalid; see `errors` for each field.",
-                "errors": [{"field": "count", "message": "invalid type: string \"x\", expected u8"}]
+                "detail": "count: must be a whole number from 0 to 255, not the text \"x\".",
+                "errors": [{"field": "count", "message": "must be a whole number from 0 to 255, not the text \"x\""}]
             })
         );
         let (status, got_type, problem) = call(&app, "/query?count=x", json, "").await;

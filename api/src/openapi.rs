@@ -33,6 +33,7 @@ pub const API_KEY: &str = "api_key";
         (name = "scenarios", description = "Scenario generation"),
         (name = "odds", description = "Exact mission odds (public)"),
         (name = "rules", description = "The rules reference (public)"),
+        (name = "webhooks", description = "Signed webhooks of a campaign and their delivery log"),
     )
 )]
 pub struct ApiDoc;

@@ -30,6 +30,7 @@ diesel::table! {
         created_by -> Text,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        settings_version -> BigInt,
     }
 }
 
@@ -193,6 +194,58 @@ diesel::joinable!(forces -> campaigns (campaign_id));
 diesel::joinable!(force_history -> forces (force_id));
 diesel::joinable!(force_ledger -> forces (force_id));
 
+diesel::table! {
+    /// The event outbox: changes an integration may hear about, in `seq` order per campaign.
+    events (seq) {
+        seq -> BigInt,
+        id -> Text,
+        event_type -> Text,
+        campaign_id -> Text,
+        battle_id -> Nullable<Text>,
+        force_id -> Nullable<Text>,
+        occurred_at -> Timestamp,
+        payload -> Text,
+    }
+}
+
+diesel::table! {
+    /// Signed webhooks of a campaign (the signing secret in clear: HMAC needs it).
+    webhooks (id) {
+        id -> Text,
+        campaign_id -> Text,
+        url -> Text,
+        events -> Text,
+        description -> Nullable<Text>,
+        secret -> Text,
+        created_by -> Text,
+        created_at -> Timestamp,
+        disabled_at -> Nullable<Timestamp>,
+        disabled_reason -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    /// One event for one webhook: the delivery queue and log.
+    webhook_deliveries (id) {
+        id -> Text,
+        webhook_id -> Text,
+        event_seq -> BigInt,
+        status -> Text,
+        attempts -> Integer,
+        next_attempt_at -> Timestamp,
+        leased_until -> Nullable<Timestamp>,
+        last_attempt_at -> Nullable<Timestamp>,
+        last_status_code -> Nullable<Integer>,
+        last_error -> Nullable<Text>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(events -> campaigns (campaign_id));
+diesel::joinable!(webhooks -> campaigns (campaign_id));
+diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
+diesel::joinable!(webhook_deliveries -> events (event_seq));
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     campaigns,
@@ -207,7 +260,10 @@ diesel::allow_tables_to_appear_in_same_query!(
     battles,
     battle_aftermaths,
     battle_scenarios,
-    battle_share_links
+    battle_share_links,
+    events,
+    webhooks,
+    webhook_deliveries
 );
 
 diesel::table! {

@@ -72,6 +72,7 @@ named_enum! {
 
 /// Where a roll's values came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RollSource {
     /// The service rolled.
@@ -82,6 +83,7 @@ pub enum RollSource {
 
 /// One entry of the roll log (API.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Roll {
     /// The rule the roll is for.
     pub step: RollStep,
@@ -159,7 +161,9 @@ impl<'a> RollRequest<'a> {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DiceError {
     /// A value outside the die's range.
-    #[error("dice.{step}.{subject}: value {value} is outside 1..={sides}")]
+    #[error(
+        "dice.{step}.{subject}: {value} is not a face of the die; enter values from 1 to {sides}"
+    )]
     OutOfRange {
         /// The step.
         step: RollStep,
@@ -171,7 +175,7 @@ pub enum DiceError {
         sides: u8,
     },
     /// Fewer values left than the roll needs.
-    #[error("dice.{step}.{subject}: the roll needs {needed} value(s), {given} left")]
+    #[error("dice.{step}.{subject}: the roll needs {needed} value(s), but {given} were left")]
     WrongCount {
         /// The step.
         step: RollStep,
@@ -183,7 +187,7 @@ pub enum DiceError {
         given: usize,
     },
     /// More values entered than the roll took (the roll was made: a typo would be half-used).
-    #[error("dice.{step}.{subject}: the roll takes {used} value(s), {given} entered")]
+    #[error("dice.{step}.{subject}: the roll takes {used} value(s), but {given} were entered")]
     TooMany {
         /// The step.
         step: RollStep,
@@ -195,7 +199,7 @@ pub enum DiceError {
         given: usize,
     },
     /// A subject that is not part of the request.
-    #[error("dice.{step}.{subject}: unknown subject")]
+    #[error("dice.{step}.{subject}: no roll of this request is for this unit or force")]
     UnknownSubject {
         /// The step.
         step: RollStep,
@@ -340,6 +344,41 @@ impl Dice for ServerDice {
 /// Values the players entered, keyed by step and then subject (API.md `dice`), one per die,
 /// consumed in order (a re-rolled tie takes the next values of the same key).
 pub type EnteredDice = BTreeMap<RollStep, BTreeMap<String, Vec<u8>>>;
+
+/// The OpenAPI schema of [`EnteredDice`]: step → subject → values (one per die, 1–6).
+#[cfg(feature = "openapi")]
+pub struct EnteredDiceSchema;
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for EnteredDiceSchema {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AdditionalProperties, ArrayBuilder, ObjectBuilder, Type};
+        let die = ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .minimum(Some(1))
+            .maximum(Some(6));
+        let subjects = ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some(
+                "subject (a unit id, force id, mission name, …) → values",
+            ))
+            .additional_properties(Some(ArrayBuilder::new().items(die)))
+            .build();
+        let mut steps = ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some("Entered dice by roll step, then subject."))
+            .additional_properties(Some(
+                AdditionalProperties::<utoipa::openapi::schema::Schema>::FreeForm(false),
+            ));
+        for step in RollStep::ALL {
+            steps = steps.property(step.name(), subjects.clone());
+        }
+        steps.into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for EnteredDiceSchema {}
 
 /// Player dice with server fallback: entered values are used first, the rest is rolled.
 #[derive(Debug, Clone)]
@@ -646,7 +685,7 @@ mod tests {
         let mut raw = BTreeMap::new();
         raw.insert("replacment".to_owned(), BTreeMap::new());
         let errors = parse_steps(&raw).unwrap_err();
-        assert!(errors[0].to_string().contains("unknown step `replacment`"));
+        assert!(errors[0].to_string().contains("`replacment` is not a step"));
     }
 
     #[test]

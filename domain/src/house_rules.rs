@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// C3: what "full strength" means for a 5–6 replacement roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FullStrength {
     /// The establishment E, the unit's initial starting value (settled reading).
@@ -16,6 +17,7 @@ pub enum FullStrength {
 
 /// C5: when a lone figure returns to duty after the replacement roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum LoneFigureReturn {
     /// Only on a 5–6 (settled reading).
@@ -27,6 +29,7 @@ pub enum LoneFigureReturn {
 
 /// F1: basic generation's squad-strength roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SquadStrengthRoll {
     /// One roll per player for every squad (settled reading).
@@ -38,6 +41,7 @@ pub enum SquadStrengthRoll {
 
 /// F3: how a squad leader's ±1 to Morale Tests applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum MoraleModifier {
     /// Added to each die, i.e. the target shifts one step, clamped 2+..6+ (settled reading).
@@ -49,6 +53,7 @@ pub enum MoraleModifier {
 
 /// The house-rule switches of a campaign (docs/rules.md §6 config items).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct HouseRules {
     /// C3: meaning of "full strength".

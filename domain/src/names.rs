@@ -8,7 +8,7 @@ use std::fmt;
 
 /// A name that is not one of an enumeration's values.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown {kind} `{value}`; expected one of: {}", accepted.join(", "))]
+#[error("`{value}` is not a {kind}; use one of: {}", accepted.join(", "))]
 pub struct UnknownName {
     /// Which enumeration was parsed (`quality`, `trait`, ...).
     pub kind: &'static str,
@@ -29,6 +29,19 @@ pub trait Named: Sized + Copy + 'static {
     /// Other spellings accepted on input.
     fn aliases(self) -> &'static [&'static str] {
         &[]
+    }
+    /// The value's documentation lines, as written in its table (see [`Named::description`]).
+    fn doc_lines(self) -> &'static [&'static str] {
+        &[]
+    }
+    /// A one-line description of the value, from its table.
+    fn description(self) -> String {
+        self.doc_lines()
+            .iter()
+            .map(|l| l.trim())
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
     /// Parses a canonical name or an alias (case-insensitive, spaces and dashes as `_`).
     fn parse(value: &str) -> Result<Self, UnknownName> {
@@ -56,6 +69,17 @@ fn normalise(value: &str) -> String {
         .collect()
 }
 
+/// The OpenAPI schema of a named enumeration: a string, one of the canonical names.
+#[cfg(feature = "openapi")]
+pub fn enum_schema<T: Named>() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .description(Some(format!("A {} name.", T::KIND.replace('_', " "))))
+        .enum_values(Some(T::ALL.iter().map(|v| v.name())))
+        .into()
+}
+
 /// Formats through the canonical name.
 pub struct DisplayName<T>(pub T);
 
@@ -71,13 +95,13 @@ macro_rules! named_enum {
     (
         $(#[$meta:meta])*
         pub enum $ty:ident($kind:literal) {
-            $( $(#[$vmeta:meta])* $variant:ident = $name:literal $([$($alias:literal),*])? ),+ $(,)?
+            $( $(#[doc = $vdoc:literal])* $variant:ident = $name:literal $([$($alias:literal),*])? ),+ $(,)?
         }
     ) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum $ty {
-            $( $(#[$vmeta])* $variant ),+
+            $( $(#[doc = $vdoc])* $variant ),+
         }
 
         impl $crate::names::Named for $ty {
@@ -89,7 +113,21 @@ macro_rules! named_enum {
             fn aliases(self) -> &'static [&'static str] {
                 match self { $(Self::$variant => &[$($($alias),*)?]),+ }
             }
+            fn doc_lines(self) -> &'static [&'static str] {
+                match self { $(Self::$variant => &[$($vdoc),*]),+ }
+            }
         }
+
+        // The document lists the canonical names only; aliases stay an input courtesy.
+        #[cfg(feature = "openapi")]
+        impl ::utoipa::PartialSchema for $ty {
+            fn schema() -> ::utoipa::openapi::RefOr<::utoipa::openapi::schema::Schema> {
+                $crate::names::enum_schema::<Self>()
+            }
+        }
+
+        #[cfg(feature = "openapi")]
+        impl ::utoipa::ToSchema for $ty {}
 
         impl ::std::fmt::Display for $ty {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -141,7 +179,7 @@ mod tests {
         let err = Colour::parse("green").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "unknown colour `green`; expected one of: red, dark_blue"
+            "`green` is not a colour; use one of: red, dark_blue"
         );
     }
 
@@ -154,6 +192,6 @@ mod tests {
         let back: Colour = serde_json::from_str("\"crimson\"").unwrap();
         assert_eq!(back, Colour::Red);
         let err = serde_json::from_str::<Colour>("\"green\"").unwrap_err();
-        assert!(err.to_string().contains("expected one of: red, dark_blue"));
+        assert!(err.to_string().contains("use one of: red, dark_blue"));
     }
 }

@@ -164,6 +164,7 @@ pub const FORCES_TABLE: NarrativeTable<ForceNature> = NarrativeTable {
 
 /// One side's rolled nature.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SideNature {
     /// The side's force id (the subject of its roll).
     pub force_id: String,
@@ -173,6 +174,7 @@ pub struct SideNature {
 
 /// The whole narrative frame of a battle.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Narrative {
     /// Circumstances in the sector.
     pub circumstances: Circumstances,

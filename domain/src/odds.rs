@@ -32,13 +32,13 @@ pub const DENOMINATOR: u64 = DICE_OUTCOMES * TIE_SHARES;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BonusError {
     /// Both bonuses on one mission.
-    #[error("the two +1 bonuses must go to two different missions, not {0} twice")]
+    #[error("the two +1 bonuses must go to two different missions, not {0} twice (S8)")]
     SameMission(Mission),
     /// A mission that is never rolled.
-    #[error("{0} is not on the mission table and cannot take a bonus")]
+    #[error("{0} is not on the mission table and cannot take a bonus; pick a rolled mission (S8)")]
     NotRolled(Mission),
     /// Not exactly two missions.
-    #[error("mission bonuses name exactly two missions, not {0}")]
+    #[error("name exactly two missions for the +1 bonuses, not {0} (S8)")]
     WrongCount(usize),
 }
 
@@ -46,6 +46,7 @@ pub enum BonusError {
 ///
 /// In JSON it is an array of two mission names, `["assault", "sweep"]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(try_from = "Vec<Mission>", into = "Vec<Mission>")]
 pub struct MissionBonuses([Mission; 2]);
 
@@ -104,6 +105,7 @@ impl From<MissionBonuses> for Vec<Mission> {
 
 /// One side's inputs to step 5: stance, attitude and the optional bonuses (none for an NP force).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct OddsQuery {
     /// The side's stance.
     pub stance: Stance,
@@ -151,6 +153,7 @@ impl OddsQuery {
 
 /// An exact probability: `numerator / DENOMINATOR`, and the same as a float.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Chance {
     /// Over [`DENOMINATOR`].
     pub numerator: u64,
@@ -169,6 +172,7 @@ impl Chance {
 
 /// The chance that one mission is assigned.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MissionChance {
     /// The mission.
     pub mission: Mission,
@@ -179,6 +183,7 @@ pub struct MissionChance {
 
 /// The exact odds of step 5 for one side.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MissionOdds {
     /// The side's inputs.
     #[serde(flatten)]

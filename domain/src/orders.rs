@@ -64,3 +64,24 @@ impl Mission {
         Self::Sweep,
     ];
 }
+
+/// The OpenAPI schema of a mission a side may name for a bonus or a choice: one of
+/// [`Mission::ROLLED`] (never `escalating_engagement`, which only a tie produces).
+#[cfg(feature = "openapi")]
+pub struct RolledMission;
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for RolledMission {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use crate::names::Named;
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .description(Some("One of the eight missions of the mission table."))
+            .enum_values(Some(Mission::ROLLED.iter().map(|m| m.name())))
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for RolledMission {}

@@ -70,6 +70,7 @@ named_enum! {
 
 /// Armour per facing of a vehicle (docs/rules.md §1.11).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VehicleArmour {
     /// Front facing rating.
     pub front: u8,
@@ -81,6 +82,7 @@ pub struct VehicleArmour {
 
 /// A vehicle's profile (docs/rules.md §1.11, §4.3).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VehicleProfile {
     /// Mobility type.
     pub mobility: Mobility,
@@ -99,13 +101,16 @@ pub struct VehicleProfile {
     pub passenger_fired_weapons: u32,
 }
 
-/// One unit of a force (API.md `Unit`).
-///
-/// Build one in code with `Unit { id, kind, .., ..Default::default() }`: the point-value fields
-/// after `status` are optional gear that most units do not have.
+/// One unit of a force: its profile, gear and campaign state. Fields after `status` are
+/// optional gear that most units do not have.
+// Build one in code with `Unit { id, kind, .., ..Default::default() }`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Unit {
-    /// Stable id across edits and battles.
+    /// Stable id across edits and battles, assigned by the server: creating, importing or
+    /// generating a force gives every unit a fresh id (any id sent is ignored); replacing a
+    /// force keeps the ids of its own units (omit `id` for a new unit).
+    #[cfg_attr(feature = "openapi", schema(required = false))]
     pub id: String,
     /// Name.
     pub name: String,
@@ -307,6 +312,7 @@ impl Unit {
 
 /// A platoon.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Platoon {
     /// Name.
     pub name: String,
@@ -316,6 +322,7 @@ pub struct Platoon {
 
 /// A force (roster).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Force {
     /// Name.
     pub name: String,

@@ -11,14 +11,14 @@
 use fad_domain::scenario::Viewer;
 
 use crate::AppState;
+use crate::app::battles::scenario::read::Seen;
+use crate::app::battles::scenario::{acting_sides, load, versions};
+use crate::app::battles::{battle_not_found, lock_battle_quietly};
 use crate::auth::derived::{Purpose, link_token};
 use crate::auth::secret::hash_secret;
 use crate::auth::{Caller, Need, campaign_access};
 use crate::db::Db;
 use crate::error::ApiError;
-use crate::routes::battles::scenario::read::Seen;
-use crate::routes::battles::scenario::{acting_sides, load, versions};
-use crate::routes::battles::{battle_not_found, lock_battle_quietly};
 use crate::store::{self, battles, share_links};
 
 /// The path a side's share link opens (outside `/api/v1`; no credentials needed).

@@ -92,9 +92,11 @@ fn read_credential(headers: &HeaderMap) -> Result<Credential, ApiError> {
                 .map_err(|_| unauthorized("The Authorization header is not valid text."))?;
             let (scheme, token) = value
                 .split_once(' ')
-                .ok_or_else(|| unauthorized("Expected `Authorization: Bearer <token>`."))?;
+                .ok_or_else(|| unauthorized("The Authorization header must read `Bearer <token>`, with the access token from login or an integration key."))?;
             if !scheme.eq_ignore_ascii_case("bearer") || token.trim().is_empty() {
-                return Err(unauthorized("Expected `Authorization: Bearer <token>`."));
+                return Err(unauthorized(
+                    "The Authorization header must read `Bearer <token>`, with the access token from login or an integration key.",
+                ));
             }
             Some(token.trim().to_owned())
         }
@@ -116,7 +118,9 @@ fn read_credential(headers: &HeaderMap) -> Result<Credential, ApiError> {
         (Some(token), None) if token.starts_with(API_KEY_PREFIX) => Ok(Credential::ApiKey(token)),
         (Some(token), None) => Ok(Credential::Jwt(token)),
         (None, Some(key)) => Ok(Credential::ApiKey(key)),
-        (None, None) => Err(unauthorized("Authentication required.")),
+        (None, None) => Err(unauthorized(
+            "Authentication required: send `Authorization: Bearer <token>` with the access token from login.",
+        )),
     }
 }
 
@@ -128,7 +132,9 @@ pub async fn resolve(state: &AppState, headers: &HeaderMap) -> Result<Caller, Ap
         Credential::Jwt(token) => {
             let claims = state.auth.jwt.verify(&token).map_err(|e| {
                 tracing::debug!(error = %e, "refused an access token");
-                unauthorized("Invalid or expired access token.")
+                unauthorized(
+                    "The access token is invalid or has expired; log in again for a new one.",
+                )
             })?;
             let user_id = claims.sub;
             if !state.auth.accounts.contains(&user_id) {
@@ -161,7 +167,7 @@ pub async fn resolve(state: &AppState, headers: &HeaderMap) -> Result<Caller, Ap
                     Ok(found)
                 })
                 .await?;
-            let key = found.ok_or_else(|| unauthorized("Unknown or revoked API key."))?;
+            let key = found.ok_or_else(|| unauthorized("The integration key is unknown or was revoked; ask the organiser for a new one."))?;
             Ok(Caller::ApiKey {
                 key_id: key.id,
                 campaign_id: key.campaign_id,

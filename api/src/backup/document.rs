@@ -70,6 +70,13 @@ pub struct CampaignRecord {
     pub created_by: String,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    /// Absent in documents written before settings had their own version.
+    #[serde(default = "first_version")]
+    pub settings_version: i64,
+}
+
+fn first_version() -> i64 {
+    1
 }
 
 /// `users` row without `password_hash` (never exported) and `username_lower` (derived).

@@ -5,6 +5,7 @@
 //! document the server could not serve is refused with the path of the first problem. The
 //! database's constraints are the second line: any failure rolls the whole import back.
 
+use fad_domain::lifecycle::{AftermathStage, BattleState};
 use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::{Context, anyhow, bail};
@@ -12,9 +13,9 @@ use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use serde::de::DeserializeOwned;
 
+use crate::app::battles::{BattleResult, Side};
 use crate::auth::password::hash_password;
 use crate::db::Db;
-use crate::routes::battles::{BattleResult, Side};
 use crate::routes::scenarios::ScenarioDocument;
 use crate::schema::{
     battle_aftermaths, battle_scenarios, battles, campaigns, force_history, force_ledger, forces,
@@ -188,6 +189,9 @@ fn check(doc: &Document) -> anyhow::Result<()> {
                 user(id, format!("battles[{i}].{column}"))?;
             }
         }
+        b.state
+            .parse::<BattleState>()
+            .map_err(|e| anyhow!("invalid export at `battles[{i}].state`: {e}"))?;
         parse_json::<Vec<Side>>(&b.sides, || format!("battles[{i}].sides"))?;
         let corrections: Vec<Correction> =
             parse_json(&b.corrections, || format!("battles[{i}].corrections"))?;
@@ -206,6 +210,9 @@ fn check(doc: &Document) -> anyhow::Result<()> {
             bail!("invalid export at `battle_aftermaths[{i}].battle_id`: not in `battles`");
         }
         force(&a.force_id, format!("battle_aftermaths[{i}].force_id"))?;
+        a.stage
+            .parse::<AftermathStage>()
+            .map_err(|e| anyhow!("invalid export at `battle_aftermaths[{i}].stage`: {e}"))?;
         parse_json::<fad_domain::roster::Force>(&a.battle_start, || {
             format!("battle_aftermaths[{i}].battle_start")
         })?;
@@ -224,10 +231,9 @@ fn check(doc: &Document) -> anyhow::Result<()> {
         if !battle_ids.contains(s.battle_id.as_str()) {
             bail!("invalid export at `battle_scenarios[{i}].battle_id`: not in `battles`");
         }
-        parse_json::<crate::routes::battles::scenario::BattleScenarioDocument>(
-            &s.document,
-            || format!("battle_scenarios[{i}].document"),
-        )?;
+        parse_json::<crate::app::battles::scenario::BattleScenarioDocument>(&s.document, || {
+            format!("battle_scenarios[{i}].document")
+        })?;
     }
     for (i, s) in doc.scenarios.iter().enumerate() {
         user(&s.created_by, format!("scenarios[{i}].created_by"))?;

@@ -53,6 +53,19 @@ pub const NOT_EXPORTED_TABLES: &[(&str, &str)] = &[
         "idempotency_keys",
         "a short-lived per-user replay cache of responses, not campaign data",
     ),
+    (
+        "events",
+        "the outbox of changes already made: the document holds their results",
+    ),
+    (
+        "webhooks",
+        "their signing secrets are credentials and their URLs may not be reachable from the \
+         new server; the organiser creates them again after a move",
+    ),
+    (
+        "webhook_deliveries",
+        "the delivery queue and log of the webhooks, which are not exported",
+    ),
 ];
 
 /// Columns of exported tables that are deliberately not in the document.

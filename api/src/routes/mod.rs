@@ -8,8 +8,10 @@ pub mod campaigns;
 pub mod forces;
 pub mod odds;
 pub mod probes;
+pub mod rules;
 pub mod scenarios;
 pub mod sheets;
+pub mod webhooks;
 
 use utoipa_actix_web::{scope, service_config::ServiceConfig};
 
@@ -28,6 +30,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .configure(forces::configure)
             .configure(battles::configure)
             .configure(scenarios::configure)
-            .configure(odds::configure),
+            .configure(odds::configure)
+            .configure(webhooks::configure)
+            .service(rules::get_rules_vocabulary),
     );
 }

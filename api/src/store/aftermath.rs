@@ -9,14 +9,7 @@ use diesel::prelude::*;
 use crate::db::Db;
 use crate::schema::{battle_aftermaths, campaigns, force_ledger, forces};
 
-/// Waiting for the `roll` step.
-pub const OPEN: &str = "open";
-/// Some roll steps made, others remain (the rolls go step by step).
-pub const ROLLING: &str = "rolling";
-/// Rolled: purchases and reinforcements may be (re)done.
-pub const ROLLED: &str = "rolled";
-/// Finalized: committed to the roster and ledger.
-pub const FINALIZED: &str = "finalized";
+pub use fad_domain::lifecycle::AftermathStage;
 
 /// An aftermath row.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
@@ -31,8 +24,9 @@ pub struct AftermathRow {
     pub battle_start: String,
     /// The force version the snapshot was taken at.
     pub force_version: i64,
-    /// [`OPEN`], [`ROLLING`], [`ROLLED`] or [`FINALIZED`].
-    pub stage: String,
+    /// Where the sequence stands (stored as its word).
+    #[diesel(deserialize_as = String, serialize_as = String)]
+    pub stage: AftermathStage,
     /// The domain `Aftermath` as JSON, once rolled.
     pub state: Option<String>,
     /// The committed `Outcome` as JSON, once finalized.
@@ -46,7 +40,7 @@ pub struct AftermathRow {
 /// Inserts an aftermath row.
 pub fn insert(conn: &mut Db, row: &AftermathRow) -> QueryResult<()> {
     diesel::insert_into(battle_aftermaths::table)
-        .values(row)
+        .values(row.clone())
         .execute(conn)
         .map(|_| ())
 }
@@ -57,7 +51,7 @@ pub fn insert_all(conn: &mut Db, rows: &[AftermathRow]) -> QueryResult<()> {
         return Ok(());
     }
     // The multi connection cannot express a multi-row INSERT; each backend can.
-    let insert = diesel::insert_into(battle_aftermaths::table).values(rows);
+    let insert = diesel::insert_into(battle_aftermaths::table).values(rows.to_vec());
     match conn {
         Db::Pg(pg) => insert.execute(pg)?,
         Db::Sqlite(sqlite) => insert.execute(sqlite)?,
@@ -147,7 +141,7 @@ pub fn find_for_step(
 pub fn count_unfinalized(conn: &mut Db, battle_id: &str) -> QueryResult<i64> {
     battle_aftermaths::table
         .filter(battle_aftermaths::battle_id.eq(battle_id))
-        .filter(battle_aftermaths::stage.ne(FINALIZED))
+        .filter(battle_aftermaths::stage.ne(AftermathStage::Finalized.as_str()))
         .count()
         .get_result(conn)
 }
@@ -168,7 +162,7 @@ pub fn update_if_version(conn: &mut Db, next: &AftermathRow) -> QueryResult<bool
             .filter(battle_aftermaths::version.eq(next.version - 1)),
     )
     .set((
-        battle_aftermaths::stage.eq(&next.stage),
+        battle_aftermaths::stage.eq(next.stage.as_str()),
         battle_aftermaths::state.eq(&next.state),
         battle_aftermaths::outcome.eq(&next.outcome),
         battle_aftermaths::version.eq(next.version),

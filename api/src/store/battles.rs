@@ -7,6 +7,7 @@
 use chrono::{DateTime, NaiveDateTime, Utc};
 use diesel::prelude::*;
 use fad_domain::dice::RollLog;
+use fad_domain::lifecycle::BattleState;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -23,8 +24,9 @@ pub struct Battle {
     pub id: String,
     /// Its campaign.
     pub campaign_id: String,
-    /// `scenario`, `pending`, `aftermath`, `complete` or `void`.
-    pub state: String,
+    /// Where the battle stands (stored as its word).
+    #[diesel(deserialize_as = String, serialize_as = String)]
+    pub state: BattleState,
     /// The sides as JSON.
     pub sides: String,
     /// The recorded result as JSON.
@@ -69,15 +71,15 @@ pub struct Correction {
     #[serde(default)]
     pub reason: Option<String>,
     /// The battle's state before the correction.
-    pub previous_state: String,
+    #[schema(value_type = String)]
+    pub previous_state: BattleState,
     /// The result a reopening discarded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<crate::routes::battles::BattleResult>)]
     pub discarded_result: Option<serde_json::Value>,
     /// Every roll of the post-battle sequences a reopening discarded, in order per force; each
     /// names its `force_id`. These rolls changed nothing that stands.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schema(value_type = Vec<Object>)]
     pub discarded_rolls: RollLog,
 }
 
@@ -96,7 +98,7 @@ impl Battle {
 /// Inserts a battle.
 pub fn insert(conn: &mut Db, battle: &Battle) -> QueryResult<()> {
     diesel::insert_into(battles::table)
-        .values(battle)
+        .values(battle.clone())
         .execute(conn)
         .map(|_| ())
 }
@@ -143,7 +145,7 @@ pub fn update_if_version(conn: &mut Db, next: &Battle) -> QueryResult<bool> {
             .filter(battles::version.eq(next.version - 1)),
     )
     .set((
-        battles::state.eq(&next.state),
+        battles::state.eq(next.state.as_str()),
         battles::result.eq(&next.result),
         battles::result_by.eq(&next.result_by),
         battles::confirmed_by.eq(&next.confirmed_by),
@@ -153,4 +155,59 @@ pub fn update_if_version(conn: &mut Db, next: &Battle) -> QueryResult<bool> {
     ))
     .execute(conn)?;
     Ok(changed == 1)
+}
+
+/// Takes the battle's row lock for the rest of the transaction and bumps its version: battle
+/// writes of one battle then run one after the other, across server processes too, and each
+/// sees what the previous one committed. One statement (`UPDATE … RETURNING`); `None` when no
+/// such battle.
+pub fn lock(conn: &mut Db, battle_id: &str) -> QueryResult<Option<Battle>> {
+    diesel::update(battles::table.filter(battles::id.eq(battle_id)))
+        .set((
+            battles::version.eq(battles::version + 1),
+            battles::updated_at.eq(crate::store::now()),
+        ))
+        // `RETURNING` every column, in the table's order (as `Battle` is declared).
+        .get_result::<Battle>(conn)
+        .optional()
+}
+
+/// [`lock`] without changing the row: for a write that may be a side's secret (a scenario
+/// step), whose battle `version` and `updated_at` must not move unless what everyone sees
+/// changed ([`touch`]).
+pub fn lock_quietly(conn: &mut Db, battle_id: &str) -> QueryResult<Option<Battle>> {
+    diesel::update(battles::table.filter(battles::id.eq(battle_id)))
+        .set(battles::version.eq(battles::version))
+        .get_result::<Battle>(conn)
+        .optional()
+}
+
+/// Bumps a battle's version and `updated_at` (after [`lock_quietly`]).
+pub fn touch(conn: &mut Db, battle_id: &str) -> QueryResult<()> {
+    diesel::update(battles::table.filter(battles::id.eq(battle_id)))
+        .set((
+            battles::version.eq(battles::version + 1),
+            battles::updated_at.eq(crate::store::now()),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Which of `force_ids` `user_id` owns, in `force_ids` order. One statement whatever the
+/// number of forces.
+pub fn owned_by(conn: &mut Db, user_id: &str, force_ids: &[String]) -> QueryResult<Vec<String>> {
+    use crate::schema::forces as f;
+    if force_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let owned: Vec<String> = f::table
+        .filter(f::id.eq_any(force_ids))
+        .filter(f::owner_id.eq(user_id))
+        .select(f::id)
+        .load(conn)?;
+    Ok(force_ids
+        .iter()
+        .filter(|id| owned.contains(id))
+        .cloned()
+        .collect())
 }

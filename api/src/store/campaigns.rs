@@ -50,7 +50,7 @@ pub struct Campaign {
     pub description: Option<String>,
     /// [`CampaignSettings`] as JSON; read it with [`Campaign::settings`].
     pub settings: String,
-    /// Optimistic-concurrency version, starting at 1, bumped by every change.
+    /// Optimistic-concurrency version of the name and description, starting at 1.
     pub version: i64,
     /// The user who created it.
     pub created_by: String,
@@ -58,6 +58,9 @@ pub struct Campaign {
     pub created_at: NaiveDateTime,
     /// Last change (UTC).
     pub updated_at: NaiveDateTime,
+    /// Optimistic-concurrency version of the settings, starting at 1: separate from
+    /// `version`, so a rename never makes a settings edit stale, nor the other way round.
+    pub settings_version: i64,
 }
 
 impl Campaign {
@@ -109,8 +112,8 @@ pub fn list_for_user(
     query.load(conn)
 }
 
-/// Replaces the settings when the stored version is `expected_version`; returns the updated
-/// campaign, or `None` when the version is stale (or the campaign is gone).
+/// Replaces the settings when the stored settings version is `expected_version`; returns the
+/// updated campaign, or `None` when the version is stale (or the campaign is gone).
 pub fn update_settings_if_version(
     conn: &mut Db,
     id: &str,
@@ -123,11 +126,11 @@ pub fn update_settings_if_version(
     let changed = diesel::update(
         campaigns::table
             .filter(campaigns::id.eq(id))
-            .filter(campaigns::version.eq(expected_version)),
+            .filter(campaigns::settings_version.eq(expected_version)),
     )
     .set((
         campaigns::settings.eq(json),
-        campaigns::version.eq(expected_version + 1),
+        campaigns::settings_version.eq(expected_version + 1),
         campaigns::updated_at.eq(now),
     ))
     .execute(conn)?;

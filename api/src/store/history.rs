@@ -62,10 +62,8 @@ impl HistoryCause {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct FieldChange {
     /// The value before (`null` when absent).
-    #[schema(value_type = Object)]
     pub before: Value,
     /// The value after (`null` when absent).
-    #[schema(value_type = Object)]
     pub after: Value,
 }
 

@@ -6,6 +6,7 @@ pub mod api_keys;
 pub mod battle_scenarios;
 pub mod battles;
 pub mod campaigns;
+pub mod events;
 pub mod forces;
 pub mod history;
 pub mod idempotency;
@@ -17,6 +18,7 @@ pub mod scenarios;
 pub mod share_links;
 pub mod standings;
 pub mod users;
+pub mod webhooks;
 
 use chrono::{NaiveDateTime, SubsecRound, Utc};
 

@@ -6,25 +6,29 @@
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer, Nullable, Text};
 
+use fad_domain::lifecycle::BattleState;
+
 use crate::db::Db;
 
 /// One force: `kind` 0, `a` id, `b` name, `c` owner, `d` roster JSON, `n` CP earned, `e` the
 /// owner's shown name (display name, else username). One
 /// complete battle: `kind` 1, `a` sides JSON, `b` result JSON. Forces come first, oldest first.
-/// `$1` is the only bind: SQLite reads the repeated `$1` as the same parameter too.
+/// `$1` is the void state's word, `$2` the campaign, `$3` the complete state's word. SQLite
+/// numbers `$n` names in order of first appearance, so they must first appear in that order; it
+/// reads the repeated `$2` as the same parameter.
 const STANDINGS_SQL: &str = "\
 SELECT 0 AS kind, f.id AS a, f.name AS b, f.owner_id AS c, f.roster AS d, \
        (SELECT CAST(COALESCE(SUM(l.amount), 0) AS BIGINT) FROM force_ledger l \
          WHERE l.force_id = f.id AND l.kind = 'earned' AND l.cause_kind <> 'void' \
            AND NOT (l.cause_kind = 'battle' AND EXISTS (SELECT 1 FROM battles v \
-                     WHERE v.id = l.cause_id AND v.state = 'void'))) AS n, \
+                     WHERE v.id = l.cause_id AND v.state = $1))) AS n, \
        f.created_at AS t, COALESCE(u.display_name, u.username) AS e \
   FROM forces f JOIN users u ON u.id = f.owner_id \
- WHERE f.campaign_id = $1 AND f.archived_at IS NULL \
+ WHERE f.campaign_id = $2 AND f.archived_at IS NULL \
 UNION ALL \
 SELECT 1, b.sides, b.result, NULL, NULL, NULL, b.created_at, NULL \
   FROM battles b \
- WHERE b.campaign_id = $1 AND b.state = 'complete' \
+ WHERE b.campaign_id = $2 AND b.state = $3 \
 ORDER BY kind, t, a";
 
 #[derive(QueryableByName)]
@@ -75,7 +79,9 @@ pub struct BattleLine {
 /// The active forces (oldest first) and complete battles of `campaign_id`.
 pub fn load(conn: &mut Db, campaign_id: &str) -> QueryResult<(Vec<ForceLine>, Vec<BattleLine>)> {
     let lines: Vec<Line> = diesel::sql_query(STANDINGS_SQL)
+        .bind::<Text, _>(BattleState::Void.as_str())
         .bind::<Text, _>(campaign_id)
+        .bind::<Text, _>(BattleState::Complete.as_str())
         .load(conn)?;
     let mut forces = Vec::new();
     let mut battles = Vec::new();

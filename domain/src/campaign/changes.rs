@@ -14,6 +14,7 @@ use crate::traits::Trait;
 
 /// The campaign-relevant ratings of a unit at one moment.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct UnitSnapshot {
     /// Figures.
     pub strength: u32,
@@ -57,6 +58,7 @@ impl UnitSnapshot {
 
 /// One thing that happened to a unit in the sequence, in order (`{"event": "...", ...}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum UnitEvent {
     /// The battle's losses (C2) and vehicle damage (C16).
@@ -134,6 +136,7 @@ pub enum UnitEvent {
 
 /// An event and the unit it happened to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct UnitEventRecord {
     /// The unit.
     pub unit_id: String,
@@ -153,6 +156,7 @@ impl UnitEventRecord {
 
 /// The change to one unit across the sequence so far.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct UnitChange {
     /// The unit.
     pub unit_id: String,

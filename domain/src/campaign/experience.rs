@@ -113,6 +113,7 @@ pub fn campaign_points_earned(battle_start: &Force) -> u32 {
 
 /// One purchase (API.md `purchases[]`: `{item, unit_id?, personality?, trait?}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Purchase {
     /// The item.
     pub item: PurchaseItem,

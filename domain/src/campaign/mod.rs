@@ -12,6 +12,7 @@ pub mod reinforcements;
 pub mod replacements;
 pub mod report;
 pub mod resolve_change;
+pub mod revert;
 pub mod roll_steps;
 pub mod sequence;
 pub mod vehicle_replacements;

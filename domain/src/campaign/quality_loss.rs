@@ -11,6 +11,7 @@ use crate::ladder::{Ladder, Quality};
 
 /// A row of the QUALITY LOSS table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum QualityLoss {
     /// 1–2: Quality drops one level (never below Rabble).

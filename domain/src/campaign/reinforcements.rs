@@ -31,6 +31,7 @@ pub const NEW_SQUAD_RESOLVE: Resolve = Resolve::Uncertain;
 
 /// Troopers for one unit (API.md `allocations[]`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Allocation {
     /// The unit.
     pub unit_id: String,
@@ -40,6 +41,7 @@ pub struct Allocation {
 
 /// A platoon named by its index in the force or by its name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(untagged)]
 pub enum PlatoonRef {
     /// Index into `platoons`, from 0.
@@ -50,6 +52,7 @@ pub enum PlatoonRef {
 
 /// The optional new squad (API.md `new_squad`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NewSquad {
     /// Its name.
     pub name: String,
@@ -70,6 +73,7 @@ pub struct NewSquad {
 
 /// What the new squad got, for the answer (C10).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FormedSquad {
     /// Its unit id.
     pub unit_id: String,
@@ -98,6 +102,7 @@ pub struct FormedSquad {
 
 /// How the player spends the pool (API.md reinforcements body).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ReinforcementChoice {
     /// Troopers to existing units.
     #[serde(default)]

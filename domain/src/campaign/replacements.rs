@@ -12,6 +12,7 @@ use crate::roster::Unit;
 
 /// A row of the INFANTRY REPLACEMENTS table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum InfantryReplacement {
     /// 1–2: no replacements available.

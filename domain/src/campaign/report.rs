@@ -26,6 +26,7 @@ named_enum! {
 
 /// One unit's line of the battle report (API.md `losses[]`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct UnitLosses {
     /// The unit.
     pub unit_id: String,
@@ -45,6 +46,7 @@ pub struct UnitLosses {
 
 /// The battle report for one force.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct BattleReport {
     /// Per-unit losses; units not listed lost nothing.
     #[serde(default)]
@@ -53,6 +55,7 @@ pub struct BattleReport {
 
 /// What one unit lost, after the report was checked against the roster.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AppliedLoss {
     /// L: figures lost (for a vehicle, crew losses; they trigger only the Resolve roll, C15).
     pub figures: u32,

@@ -13,6 +13,7 @@ use crate::roster::{Unit, UnitKind, UnitStatus};
 
 /// A row of the RESOLVE CHANGE table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ResolveChange {
     /// 1–2: Resolve drops one level (never below Reluctant).

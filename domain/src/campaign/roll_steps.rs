@@ -37,6 +37,7 @@ pub const UNKNOWN_RESOLVE: [Resolve; 6] = crate::forcegen::basic::SQUAD_RESOLVE;
 
 /// One roll the next step makes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DueRoll {
     /// The step, as in the roll log and the `dice` object.
     pub step: RollStep,

@@ -34,6 +34,7 @@ use crate::roster::{Force, Problem};
 
 /// One force's post-battle sequence between steps (stored as JSON by the service).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Aftermath {
     /// The force.
     pub force_id: String,
@@ -73,11 +74,13 @@ pub struct Aftermath {
     pub replaced: BTreeMap<String, (u32, u32)>,
     /// Entered values no roll called for, over every roll step so far.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::dice::EnteredDiceSchema))]
     pub unused_dice: EnteredDice,
 }
 
 /// Campaign points of one sequence, for the ledger (C12, C13).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CampaignPoints {
     /// On the account before.
     pub banked_before: u32,
@@ -93,6 +96,7 @@ pub struct CampaignPoints {
 
 /// A purchase with its price.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PricedPurchase {
     /// The purchase.
     #[serde(flatten)]
@@ -103,6 +107,7 @@ pub struct PricedPurchase {
 
 /// The reinforcement pool and where it went.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Pool {
     /// The step-5 dice.
     pub dice: Vec<u8>,
@@ -123,6 +128,7 @@ pub struct Pool {
 
 /// What the sequence produced (so far, or final).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Outcome {
     /// The force.
     pub force_id: String,
@@ -143,6 +149,7 @@ pub struct Outcome {
 /// A player's choices for the one-call sequence: `{purchases: [...], allocations: [...],
 /// new_squad: {...}}`, the same field paths as the step requests.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Choices {
     /// Experience purchases.
     #[serde(default)]

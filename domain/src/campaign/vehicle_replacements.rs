@@ -11,6 +11,7 @@ use crate::kit::VehicleState;
 
 /// A row of the VEHICLE REPLACEMENTS table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum VehicleReplacement {
     /// 1–2: vehicle not repaired or replaced.
@@ -38,6 +39,7 @@ pub fn vehicle_replacement(d6: u8) -> VehicleReplacement {
 
 /// What happened to one vehicle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum VehicleFate {
     /// A damaged vehicle was repaired.

@@ -210,6 +210,7 @@ impl AdditionalChange {
 
 /// One additional change for one platoon (JSON `{"kind": "human_wave", "squads": [0, 2]}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AdditionalChangeChoice {
     /// Which change.
     pub kind: AdditionalChange,
@@ -221,6 +222,7 @@ pub struct AdditionalChangeChoice {
 /// Rolls a player declares before rolling ("as an option, a player may elect to roll
 /// individually ... but they must declare this prior to rolling").
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct Declarations {
     /// Squad strength rolled per squad instead of once.
@@ -234,6 +236,7 @@ pub struct Declarations {
 /// The order in which squads receive each Quantity-Test award (JSON `award_squads`); each list
 /// is cycled, and an absent list means every squad in order, 0, 1, 2, ...
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct AwardSquads {
     /// Rifle grenades and the Top plasma rifle.
@@ -283,6 +286,7 @@ fn award_order(
 
 /// The choices of advanced generation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AdvancedChoices {
     /// Force name (default "Generated force").
     #[serde(default)]

@@ -242,6 +242,7 @@ pub const CANCELLING_PAIRS: [(Enhancement, Limitation); 4] = [
 
 /// A squad of a platoon.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SquadRef {
     /// Platoon index.
     pub platoon: usize,
@@ -251,6 +252,7 @@ pub struct SquadRef {
 
 /// The force's variation (JSON `{"kind": "more_support", "squads": [...], "support_weapon": ..}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VariationChoice {
     /// Which variation.
     pub kind: Variation,
@@ -265,6 +267,7 @@ pub struct VariationChoice {
 
 /// One platoon's enhancement (JSON `{"kind": "veterans", "squads": [1]}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EnhancementChoice {
     /// Which enhancement.
     pub kind: Enhancement,
@@ -275,6 +278,7 @@ pub struct EnhancementChoice {
 
 /// One platoon's limitation (JSON `{"kind": "war_weary", "squads": [0, 2]}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LimitationChoice {
     /// Which limitation.
     pub kind: Limitation,
@@ -285,6 +289,7 @@ pub struct LimitationChoice {
 
 /// The choices of basic generation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct BasicChoices {
     /// Force name (default "Generated force").
     #[serde(default)]

@@ -39,6 +39,7 @@ pub const MAX_PLATOONS: u32 = 8;
 
 /// The request: `{"method": "basic" | "advanced", "platoons": n, ...choices}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "method", rename_all = "snake_case")]
 pub enum GenerationChoices {
     /// Basic force generation (docs/rules.md §4.1).
@@ -64,6 +65,7 @@ named_enum! {
 
 /// An effect on one platoon.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PlatoonEffect {
     /// Platoon index.
     pub platoon: usize,
@@ -90,6 +92,7 @@ named_enum! {
 /// Awards won but not given out because the choices ran out (e.g. more trait successes than
 /// listed traits); the player assigns them by editing the roster.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PendingAward {
     /// Platoon index.
     pub platoon: usize,
@@ -101,6 +104,7 @@ pub struct PendingAward {
 
 /// The outcome of force generation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Generated {
     /// The roster.
     pub force: Force,
@@ -118,7 +122,7 @@ pub struct Generated {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum GenerationError {
     /// The choices are invalid; nothing was rolled.
-    #[error("invalid force generation choices")]
+    #[error("the force generation choices break the rules: {} problem(s)", .0.len())]
     Invalid(Vec<Problem>),
     /// Entered dice did not fit a roll.
     #[error(transparent)]

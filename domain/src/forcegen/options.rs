@@ -26,6 +26,7 @@ use crate::traits::Trait;
 
 /// The options of both methods (JSON `options`; every flag defaults to off).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct GenerationOptions {
     /// Basic: Resolve is left unknown (`null`) and rolled the first time the unit takes

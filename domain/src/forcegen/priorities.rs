@@ -63,6 +63,7 @@ named_enum! {
 /// A player's allocation of the Force Priority points (JSON: `{"manpower": 2, ...}`; absent
 /// categories are 0).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct Priorities {
     /// Manpower points.

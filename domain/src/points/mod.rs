@@ -78,6 +78,7 @@ pub const VEHICLE_PASSENGER_WEAPON_COST: f64 = 1.0;
 
 /// How a unit's points were reached, for display and audit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PointsBreakdown {
     /// Figures priced (current strength, or E for establishment points).
     pub figures: u32,
@@ -97,6 +98,7 @@ pub struct PointsBreakdown {
 /// fire control. Absent entries cost 0. JSON: `{"vehicle_properties": {"smoke": 2},
 /// "fire_control": {"extensive": 5}}`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct HousePoints {
     /// Points per vehicle property.

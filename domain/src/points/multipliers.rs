@@ -19,6 +19,7 @@ pub const NO_RANGED_ATTACKS_MULTIPLIER: f64 = 0.7;
 
 /// Options of the traits that have more than one price (docs/rules.md §1.13).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct TraitOptions {
     /// Droid Troopers are self-less (×1.6) instead of self-preserving (×1.3).

@@ -35,6 +35,7 @@ pub const MARKERS_PER_BATCH: u32 = 5;
 
 /// A side's contact markers (identities are never shown to the opponent).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ContactMarkers {
     /// True markers.
     #[serde(rename = "true")]
@@ -125,6 +126,7 @@ pub fn first_to_place(dice: &mut impl Dice, sides: [(&str, u32); 2]) -> Result<u
 
 /// One batch of the placement: `side` places `count` markers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PlacementBatch {
     /// Side index.
     pub side: usize,

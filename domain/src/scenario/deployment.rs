@@ -29,6 +29,7 @@ pub fn deployment_zone_inches(stance: Stance) -> u32 {
 
 /// One field defence (S21).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FieldDefenceKind {
     /// A 4" trench section.
@@ -61,6 +62,7 @@ impl FieldDefenceKind {
 
 /// Where a set of three field defences comes from (S2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FieldDefenceSource {
     /// Defensive stance.
@@ -74,6 +76,7 @@ pub enum FieldDefenceSource {
 /// A side's field defences: up to three per set, or one Light Bunker per set (S2, S21: a
 /// defence is a 4" trench section, a sandbag position, a barbed-wire section or a minefield).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FieldDefences {
     /// The sets granted, in the order granted.
     pub sets: Vec<FieldDefenceSource>,

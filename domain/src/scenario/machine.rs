@@ -60,6 +60,7 @@ pub const BONUS_SNIPER_ID: &str = "bonus_sniper";
 
 /// The step the scenario waits at (API.md `state`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ScenarioState {
     /// Steps 1–3: stance, attitude and recon duty from every player side.
@@ -76,6 +77,7 @@ pub enum ScenarioState {
 
 /// Options of one scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct ScenarioConfig {
     /// The campaign's house rules (S11 `missions_hidden`, S14 `strict_one_marker_per_unit`).
@@ -103,6 +105,7 @@ impl Default for ScenarioConfig {
 
 /// One side as it enters the scenario.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SideSetup {
     /// The force's id (used in rolls and views).
     pub force_id: String,
@@ -115,6 +118,7 @@ pub struct SideSetup {
 
 /// A player's steps 1–3 (API.md orders).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Orders {
     /// Step 1.
     pub stance: Stance,
@@ -133,6 +137,7 @@ pub struct Orders {
 
 /// A mission-bonus trait and the unit it goes to (absent only when nothing is fielded).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct BonusTrait {
     /// The trait.
     #[serde(rename = "trait")]
@@ -147,6 +152,7 @@ pub struct BonusTrait {
 
 /// Escalating Engagement's own set-up (S19).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EscalatingSetup {
     /// The edge chooser places first; then the players alternate.
     pub first_to_place: usize,
@@ -158,6 +164,7 @@ pub struct EscalatingSetup {
 
 /// One side's state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SideState {
     /// Force id.
     pub force_id: String,
@@ -274,6 +281,7 @@ impl SideState {
 
 /// Who the scenario waits for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StateInfo {
     /// The step.
     pub state: ScenarioState,
@@ -286,6 +294,7 @@ pub struct StateInfo {
 
 /// A scenario under way or finished.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Scenario {
     /// Options.
     pub config: ScenarioConfig,

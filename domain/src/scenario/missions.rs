@@ -165,6 +165,7 @@ pub fn resolve_missions(a: Mission, b: Mission) -> (Mission, Mission, bool) {
 
 /// What a mission's bonus gives the force for this battle only (docs/rules.md §3.10, C21).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MissionBonus {
     /// Traits to give to one unit or split between two.
     pub traits: Vec<Trait>,
@@ -315,6 +316,7 @@ crate::named_enum! {
 
 /// A figure the Strike mission could target.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CommandCandidate {
     /// Unit or figure id.
     pub id: String,

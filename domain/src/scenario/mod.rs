@@ -34,10 +34,10 @@ pub use view::{ScenarioView, Viewer};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ScenarioError {
     /// The input does not fit the current step (HTTP 409): a closed step, not this side's turn.
-    #[error("conflict: {0}")]
+    #[error("{0}")]
     Conflict(String),
     /// The input is invalid (HTTP 422), every problem at once.
-    #[error("invalid input: {} problem(s)", .0.len())]
+    #[error("the step's input breaks the rules: {} problem(s)", .0.len())]
     Invalid(Vec<Problem>),
     /// Entered dice did not fit a roll (HTTP 422).
     #[error("{0}")]

@@ -105,6 +105,7 @@ pub fn npf_recon(
 
 /// The NP side's orders when not chosen: a rolled stance and attitude.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NonPlayerSetup {
     /// Chosen stance, rolled when absent.
     #[serde(default)]

@@ -35,6 +35,7 @@ impl Sector {
 
 /// One objective marker.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Objective {
     /// `o1` … `o6`, in placement order.
     pub id: String,

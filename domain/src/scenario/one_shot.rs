@@ -18,6 +18,7 @@ use crate::scenario::non_player::NonPlayerSetup;
 
 /// One side of a one-shot request.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct OneShotSide {
     /// Force id (a stored force's id, or any label for an inline force).
     pub force_id: String,

@@ -147,6 +147,7 @@ impl PreBattleTable {
 
 /// One event that happened.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PreBattleEvent {
     /// The unit (or `bonus_sniper`, `offensive_artillery`, `interfere_artillery` for the
     /// battle-only units of S20 and Strike).

@@ -11,6 +11,7 @@ use crate::roster::{Force, Problem, Unit, UnitKind, UnitStatus};
 
 /// What happened to a unit sent on recon duty.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ReconOutcome {
     /// 1: destroyed by an ambush; remove the unit and one True marker (eliminated, C2).
@@ -33,6 +34,7 @@ pub const RECON_TRAIT_RETURN_BONUS: u8 = 1;
 
 /// One recon-duty unit and its fate.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ReconDuty {
     /// The unit.
     pub unit_id: String,

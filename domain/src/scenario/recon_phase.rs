@@ -37,6 +37,7 @@ pub fn auto_reveal(distance_inches: f64, after_move: bool) -> bool {
 
 /// What a side submits during step 7 (`action` tag, API.md recon-actions).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum ReconAction {
     /// Move up to two friendly markers up to 6" each.
@@ -59,6 +60,7 @@ pub enum ReconAction {
 
 /// The kind of a logged action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ReconActionKind {
     /// Move.
@@ -73,6 +75,7 @@ pub enum ReconActionKind {
 
 /// How a logged action ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ReconResult {
     /// Not decided yet (a Block may still come).
@@ -89,6 +92,7 @@ pub enum ReconResult {
 
 /// One line of the step-7 log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ReconEntry {
     /// Side index.
     pub side: usize,
@@ -109,6 +113,7 @@ pub struct ReconEntry {
 
 /// A side that is asked whether to Block.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PendingReaction {
     /// The side asked.
     pub reactor: usize,
@@ -120,6 +125,7 @@ pub struct PendingReaction {
 
 /// The state of step 7.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ReconPhase {
     /// RP left per side.
     pub points: [u32; 2],
@@ -143,6 +149,7 @@ pub struct ReconPhase {
 
 /// Who the phase waits for and why.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ReconPrompt {
     /// The side's turn: move, reveal or pass.

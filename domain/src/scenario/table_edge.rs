@@ -44,6 +44,7 @@ impl Edge {
 
 /// One side's deciding table-edge roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TableEdgeRoll {
     /// The d6 of the deciding round.
     pub die: u8,

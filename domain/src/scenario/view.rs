@@ -32,6 +32,7 @@ use crate::scenario::table_edge::{Edge, TableEdgeRoll};
 
 /// Who is looking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Viewer {
     /// One side (index).
@@ -44,6 +45,7 @@ pub enum Viewer {
 
 /// One side as a viewer sees it; absent fields are unknown to the viewer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SideView {
     /// Force id.
     pub force_id: String,
@@ -132,6 +134,7 @@ pub struct SideView {
 
 /// One line of the step-7 log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ReconLogView {
     /// Who.
     pub force_id: String,
@@ -152,6 +155,7 @@ pub struct ReconLogView {
 
 /// Step 7 as everyone sees it (it is played in the open).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ReconView {
     /// RP left per force.
     pub recon_points_left: BTreeMap<String, u32>,
@@ -165,6 +169,7 @@ pub struct ReconView {
 
 /// S19 as a viewer sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EscalatingSetupView {
     /// Places the first unit.
     pub first_to_place: String,
@@ -176,6 +181,7 @@ pub struct EscalatingSetupView {
 
 /// One marker-placement batch (S15).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PlacementView {
     /// Who places.
     pub force_id: String,
@@ -202,6 +208,7 @@ fn keep<T>(cond: bool, v: Option<T>) -> Option<T> {
 
 /// The scenario as one viewer may see it (API.md `GET .../scenario`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ScenarioView {
     /// The step it waits at.
     pub state: ScenarioState,

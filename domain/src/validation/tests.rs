@@ -856,3 +856,299 @@ proptest! {
         prop_assert_eq!(validate_force(&outcome.roster), Ok(()));
     }
 }
+
+/// Rust and serde words no message a client reads may hold (whole words, case-sensitive).
+const RUST_WORDS: &[&str] = &[
+    "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "isize", "f32", "f64",
+    "struct", "enum", "variant", "Option", "None", "Some", "unwrap", "panicked", "Vec", "String",
+    "bool", "serde", "diesel", "SQL",
+];
+/// Rust and serde phrases, likewise.
+const RUST_PHRASES: &[&str] = &[
+    "invalid type",
+    "invalid value",
+    ", expected",
+    "expected one of",
+    "a sequence",
+    "a map",
+    "..=",
+    "::",
+    "{",
+    "}",
+];
+
+/// The anchors of docs/rules.md, the project's rules reference.
+fn rule_anchors() -> std::collections::BTreeSet<String> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/rules.md");
+    let text = std::fs::read_to_string(path).unwrap();
+    text.split("<a id=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Rule ids cited in `text`: C, S or F with one or two digits as a word, and § with a number.
+fn cited_rule_ids(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut ids = Vec::new();
+    for (i, &c) in chars.iter().enumerate() {
+        let starts_word = i == 0 || !is_word(chars[i - 1]);
+        let rest = || chars[i + 1..].iter().collect::<String>();
+        if matches!(c, 'C' | 'S' | 'F') && starts_word {
+            let digits: String = rest().chars().take_while(char::is_ascii_digit).collect();
+            let ends_word = chars.get(i + 1 + digits.len()).is_none_or(|&n| !is_word(n));
+            if (1..=2).contains(&digits.len()) && ends_word {
+                ids.push(format!("{c}{digits}"));
+            }
+        }
+        if c == '§' {
+            let number: String = rest()
+                .chars()
+                .take_while(|d| d.is_ascii_digit() || *d == '.')
+                .collect();
+            ids.push(number.trim_end_matches('.').to_owned());
+        }
+    }
+    ids
+}
+
+/// What breaks the wording rules in `message`: Rust words, an empty text, unknown rule ids.
+fn wording_faults(message: &str, anchors: &std::collections::BTreeSet<String>) -> Vec<String> {
+    let mut faults = Vec::new();
+    if message.trim().is_empty() {
+        faults.push("empty".to_owned());
+    }
+    for word in message.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+        if RUST_WORDS.contains(&word) {
+            faults.push(format!("Rust word `{word}`"));
+        }
+    }
+    for phrase in RUST_PHRASES {
+        if message.contains(phrase) {
+            faults.push(format!("Rust phrase `{phrase}`"));
+        }
+    }
+    for id in cited_rule_ids(message) {
+        if !anchors.contains(&id) {
+            faults.push(format!("rule id `{id}` has no anchor in docs/rules.md"));
+        }
+    }
+    faults
+}
+
+/// Every kind of roster problem, each provoked on the valid force, reads in plain words and
+/// cites only rule ids the rules reference has; so do the dice, name and bonus errors.
+#[test]
+fn every_problem_kind_reads_in_plain_words() {
+    use crate::dice::{DiceError, RollStep};
+    use crate::names::Named;
+    use crate::odds::{BonusError, MissionBonuses};
+    use crate::orders::Mission;
+
+    type Change = fn(&mut Force);
+    let changes: Vec<(&str, Change)> = vec![
+        ("empty name", |f| f.name = String::new()),
+        ("long name", |f| f.name = "x".repeat(MAX_NAME_CHARS + 1)),
+        ("control character", |f| {
+            f.platoons[0].name = "a\u{7}".to_owned()
+        }),
+        ("no platoons", |f| f.platoons.clear()),
+        ("too many platoons", |f| {
+            let platoon = f.platoons[1].clone();
+            f.platoons = (0..=MAX_PLATOONS)
+                .map(|i| {
+                    let mut p = platoon.clone();
+                    p.units
+                        .iter_mut()
+                        .for_each(|u| u.id = format!("{}-{i}", u.id));
+                    p
+                })
+                .collect();
+        }),
+        ("no units", |f| f.platoons[1].units.clear()),
+        ("too many units", |f| {
+            f.platoons[1].units = (0..=MAX_UNITS_PER_PLATOON)
+                .map(|i| squad(&format!("x{i}"), 6))
+                .collect();
+        }),
+        ("duplicate id", |f| unit(f, 1, 2).id = "s1".to_owned()),
+        ("empty id", |f| unit(f, 0, 2).id = String::new()),
+        ("id with space", |f| unit(f, 0, 2).id = "a b".to_owned()),
+        ("long id", |f| {
+            unit(f, 0, 2).id = "i".repeat(MAX_ID_CHARS + 1)
+        }),
+        ("C9 strength", |f| unit(f, 0, 1).strength = 9),
+        ("no establishment", |f| {
+            let u = unit(f, 0, 3);
+            u.starting_strength = 0;
+            u.support_weapons.clear();
+        }),
+        ("huge strength", |f| {
+            let u = unit(f, 0, 1);
+            u.starting_strength = MAX_STRENGTH + 1;
+            u.strength = MAX_STRENGTH + 1;
+        }),
+        ("C6 status", |f| unit(f, 0, 3).status = UnitStatus::Active),
+        ("C6 eliminated with figures", |f| {
+            unit(f, 0, 1).status = UnitStatus::Eliminated
+        }),
+        ("C16 vehicle eliminated", |f| {
+            unit(f, 1, 0).status = UnitStatus::Eliminated
+        }),
+        ("C16 destroyed active", |f| {
+            unit(f, 1, 1).status = UnitStatus::Active
+        }),
+        ("C5 lone figure", |f| {
+            let u = unit(f, 1, 2);
+            u.starting_strength = 2;
+            u.strength = 2;
+        }),
+        ("C17 fanatic", |f| {
+            unit(f, 0, 6).resolve = Some(Resolve::Determined)
+        }),
+        ("elite droids", |f| {
+            let u = unit(f, 0, 1);
+            u.traits = vec![Trait::DroidTroopers];
+            u.quality = Quality::Elite;
+        }),
+        ("vehicle without profile", |f| unit(f, 1, 0).vehicle = None),
+        ("profile on a squad", |f| {
+            let profile = unit(f, 1, 0).vehicle.clone();
+            unit(f, 0, 1).vehicle = profile;
+            unit(f, 0, 1).vehicle_state = Some(VehicleState::Operational);
+        }),
+        ("armour", |f| {
+            unit(f, 1, 0).vehicle.as_mut().unwrap().armour.front = 13
+        }),
+        ("crew", |f| {
+            let p = unit(f, 1, 0).vehicle.as_mut().unwrap();
+            p.crew = MAX_VEHICLE_CREW + 1;
+            p.multi_role_crew = MAX_VEHICLE_CREW + 2;
+            p.passengers = MAX_VEHICLE_PASSENGERS + 1;
+            p.passenger_fired_weapons = MAX_VEHICLE_PASSENGERS + 2;
+        }),
+        ("squad weapons on a vehicle", |f| {
+            let u = unit(f, 1, 0);
+            u.basic_weapon = Some(BasicWeapon::AssaultRifles);
+            u.support_weapons = vec![SupportWeapon::SquadAutomaticWeapon];
+        }),
+        ("leadership on a squad", |f| {
+            let u = unit(f, 0, 1);
+            u.leadership = Some(Leadership::Heroic);
+            u.branch = Some(Branch::Gunnery);
+        }),
+        ("squad leader on a sniper", |f| {
+            unit(f, 1, 2).leader_experience = Some(LeaderExperience::Veteran);
+        }),
+        ("psionics on a sniper", |f| {
+            let u = unit(f, 1, 2);
+            u.aptitude = Some(Aptitude::Master);
+            u.psionic_strength = Some(3);
+        }),
+        ("psionic strength", |f| {
+            unit(f, 1, 3).psionic_strength = Some(MAX_PSIONIC_STRENGTH + 1)
+        }),
+        ("C18 single figure trait", |f| {
+            unit(f, 0, 1).traits = vec![Trait::Tough, Trait::Hero]
+        }),
+        ("C18 trait twice", |f| {
+            unit(f, 0, 1).traits = vec![Trait::Tough, Trait::Tough]
+        }),
+        ("powered armour weapons", |f| {
+            unit(f, 0, 6).armour = Armour::BattleDress
+        }),
+        ("support weapons per trooper", |f| {
+            let u = unit(f, 0, 1);
+            u.starting_strength = 2;
+            u.strength = 2;
+            u.support_weapons = vec![SupportWeapon::SquadAutomaticWeapon; 3];
+        }),
+        ("team without heavy weapon", |f| {
+            unit(f, 0, 4).heavy_weapons.clear()
+        }),
+        ("gear ratings", |f| {
+            let u = unit(f, 0, 1);
+            u.jammer_rating = 4;
+            u.comms_rating = Some(5);
+            u.bots = vec![Bot::MedBot];
+            u.hover_bot_upgrades = 2;
+            u.abilities = vec![Ability::DropTroops, Ability::DropTroops];
+            u.powered_armour_upgrades = vec![crate::points::gear::PoweredArmourUpgrade::Shielded];
+        }),
+        ("unpriced gear", |f| {
+            unit(f, 1, 0).basic_weapon_traits = vec![crate::points::gear::WeaponTrait::Terror];
+        }),
+        ("personalities", |f| {
+            unit(f, 1, 2).personalities = vec![Personality::Lucky, Personality::Brawler]
+        }),
+        ("long list", |f| {
+            unit(f, 0, 1).grenades = vec![crate::points::gear::Grenade::Haze; MAX_LIST_ITEMS + 1]
+        }),
+        ("trait options", |f| {
+            let o = &mut unit(f, 0, 1).trait_options;
+            o.infect_multiplier = Some(f64::INFINITY);
+            o.resilient_points = Some(1);
+        }),
+    ];
+    let anchors = rule_anchors();
+    let mut faults = Vec::new();
+    let mut messages = Vec::new();
+    for (name, change) in changes {
+        let problems = problems_after(change);
+        assert!(!problems.is_empty(), "`{name}` provoked no problem");
+        messages.extend(problems.into_iter().map(|p| (name.to_owned(), p.message)));
+    }
+    let step = RollStep::Replacement;
+    let dice = [
+        DiceError::OutOfRange {
+            step,
+            subject: "u1".into(),
+            value: 7,
+            sides: 6,
+        },
+        DiceError::WrongCount {
+            step,
+            subject: "u1".into(),
+            needed: 2,
+            given: 1,
+        },
+        DiceError::TooMany {
+            step,
+            subject: "u1".into(),
+            used: 1,
+            given: 3,
+        },
+        DiceError::UnknownSubject {
+            step,
+            subject: "u9".into(),
+        },
+    ];
+    for err in dice {
+        messages.push(("dice".to_owned(), err.message()));
+        messages.push(("dice display".to_owned(), err.to_string()));
+    }
+    messages.push((
+        "unknown name".to_owned(),
+        Mission::parse("nap").unwrap_err().to_string(),
+    ));
+    for err in [
+        BonusError::SameMission(Mission::Hold),
+        BonusError::NotRolled(Mission::EscalatingEngagement),
+        BonusError::WrongCount(3),
+    ] {
+        messages.push(("bonus".to_owned(), err.to_string()));
+    }
+    assert!(MissionBonuses::from_slice(&[Mission::Hold, Mission::Hold]).is_err());
+    for (name, message) in &messages {
+        for fault in wording_faults(message, &anchors) {
+            faults.push(format!("{name}: {fault} in {message:?}"));
+        }
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+    // The checks themselves can fail.
+    assert!(!wording_faults("invalid type: string \"x\", expected u8", &anchors).is_empty());
+    assert!(!wording_faults("breaks C99", &anchors).is_empty());
+    assert!(wording_faults("at most 8 figures (C9)", &anchors).is_empty());
+}

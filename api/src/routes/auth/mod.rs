@@ -20,9 +20,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(me::update_me);
 }
 
-/// Credentials for registration and login.
+/// Credentials for login.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"username": "alice", "password": "correct horse battery staple"}))]
 pub struct CredentialsRequest {
     /// 3–32 characters: ASCII letters, digits, `_`, `-`, `.`; starts with a letter or digit.
     /// Unique without regard to case.
@@ -36,6 +37,7 @@ pub struct CredentialsRequest {
 /// A new account: credentials and, optionally, the name other players see.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"username": "alice", "password": "correct horse battery staple", "display_name": "Alice B."}))]
 pub struct RegisterRequest {
     /// 3–32 characters: ASCII letters, digits, `_`, `-`, `.`; starts with a letter or digit.
     /// Unique without regard to case.

@@ -2,18 +2,15 @@
 //! confirms a pending result, opening the post-battle sequences. Confirming twice is harmless.
 //! Whoever recorded the result never confirms it while playing a side, organiser or not.
 
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 
 use crate::AppState;
-use crate::auth::{AuthUser, Need};
+use crate::app::battles::result as app;
+use crate::app::idempotency::Write;
+use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
-use crate::store::{self, battles};
 
-use super::{
-    BattleResponse, idempotency_key, idempotent, lock_authorized, owned_forces, player_forces,
-    states, to_value,
-};
+use super::{BattleResponse, idempotency_key, render};
 
 /// Confirms a pending result. Honours `Idempotency-Key`.
 #[utoipa::path(
@@ -45,54 +42,7 @@ pub async fn confirm_result(
 ) -> Result<HttpResponse, ApiError> {
     let battle_id = path.into_inner();
     let key = idempotency_key(&req)?;
-    let caller = user.caller();
-    let actor = user.user_id.clone();
     let scope = format!("POST /api/v1/battles/{battle_id}/result/confirm");
-    idempotent(&state, &user.user_id, scope, key, &body, move |conn| {
-        let (battle, access) = lock_authorized(conn, &caller, &battle_id, Need::Write)?;
-        let owns = !owned_forces(conn, &access, &player_forces(&battle)?)?.is_empty();
-        let forbidden = || {
-            ApiError::Forbidden(
-                "Only the other side's owner or the organiser may confirm the result.".to_owned(),
-            )
-        };
-        if !access.is_organiser() && !owns {
-            return Err(forbidden());
-        }
-        match battle.state.as_str() {
-            states::PENDING => {}
-            states::SCENARIO => {
-                return Err(ApiError::Conflict(
-                    "No result is recorded for this battle yet.".to_owned(),
-                ));
-            }
-            _ => {
-                return Ok((
-                    StatusCode::OK,
-                    to_value(&BattleResponse::load(conn, battle)?)?,
-                ));
-            }
-        }
-        let recorder = battle.result_by.as_deref() == Some(actor.as_str());
-        if recorder && (owns || !access.is_organiser()) {
-            return Err(ApiError::Forbidden(
-                "You recorded this result; the other side's owner confirms it.".to_owned(),
-            ));
-        }
-        let next = battles::Battle {
-            state: states::AFTERMATH.to_owned(),
-            confirmed_by: Some(actor),
-            version: battle.version + 1,
-            updated_at: store::now(),
-            ..battle
-        };
-        if !battles::update_if_version(conn, &next)? {
-            return Err(ApiError::Conflict("The battle changed; retry.".to_owned()));
-        }
-        Ok((
-            StatusCode::OK,
-            to_value(&BattleResponse::load(conn, next)?)?,
-        ))
-    })
-    .await
+    let write = Write::new(&user.user_id, scope, key, &body);
+    render(&app::confirm_result(&state, &user, battle_id, write).await?)
 }

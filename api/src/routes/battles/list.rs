@@ -2,25 +2,13 @@
 //! and the campaign's integration keys may read it.
 
 use actix_web::{get, web};
-use serde::Serialize;
-use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::{Caller, Need, campaign_access};
+use crate::app::battles::reads as app;
+pub use crate::app::battles::reads::BattleList;
+use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
 use crate::paging::{Page, PageParams};
-use crate::store::battles;
-
-use super::BattleResponse;
-
-/// A page of a campaign's battles.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct BattleList {
-    /// Oldest first.
-    pub battles: Vec<BattleResponse>,
-    /// Pass as `after` to read the next page; `null` on the last page.
-    pub next: Option<String>,
-}
 
 /// Lists a campaign's battles, oldest first, a page at a time.
 #[utoipa::path(
@@ -45,20 +33,6 @@ pub async fn list_battles(
 ) -> Result<web::Json<BattleList>, ApiError> {
     let campaign_id = path.into_inner();
     let page = page.keyset("battles", &campaign_id)?;
-    let (after, fetch) = (page.after.clone(), page.fetch());
-    let (battles, next) = state
-        .db
-        .read(move |conn| {
-            campaign_access(conn, &caller, &campaign_id, Need::Read)?;
-            let rows = battles::list_for_campaign(conn, &campaign_id, after.as_ref(), fetch)?;
-            let (rows, next) = page.finish(rows, |b| (b.created_at, b.id.clone()))?;
-            let mut battles = rows
-                .into_iter()
-                .map(|b| BattleResponse::load(conn, b))
-                .collect::<Result<Vec<_>, _>>()?;
-            super::names::name_sides(conn, &mut battles)?;
-            Ok((battles, next))
-        })
-        .await?;
-    Ok(web::Json(BattleList { battles, next }))
+    let list = app::list_battles(&state, caller, campaign_id, page).await?;
+    Ok(web::Json(list))
 }

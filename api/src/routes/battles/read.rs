@@ -4,12 +4,11 @@
 use actix_web::{get, web};
 
 use crate::AppState;
-use crate::auth::{Caller, Need};
+use crate::app::battles::reads as app;
+use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
-use crate::store::{aftermath as rows, battle_scenarios};
-use fad_domain::scenario::Viewer;
 
-use super::{BattleResponse, authorize_battle, scenario};
+use super::BattleResponse;
 
 /// Reads a battle. Members and the campaign's integration keys may read it.
 #[utoipa::path(
@@ -30,29 +29,6 @@ pub async fn get_battle(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<web::Json<BattleResponse>, ApiError> {
-    let battle_id = path.into_inner();
-    let battle = state
-        .db
-        .read(move |conn| {
-            let (battle, _) = authorize_battle(conn, &caller, &battle_id, Need::Read)?;
-            let aftermaths = rows::list_for_battle(conn, &battle.id)?;
-            let mut response = BattleResponse::new(battle, &aftermaths)?;
-            let mut everything = false;
-            if battle_scenarios::find(conn, &battle_id)?.is_some() {
-                let seen = scenario::read::seen_by(conn, &caller, &battle_id, None)?;
-                // Shown once something this caller sees has happened (a stored row alone
-                // would betray the other side's first secret choice).
-                if seen.version > 0 {
-                    response.scenario = Some(seen.doc.scenario.view_for(seen.viewer));
-                }
-                everything = seen.viewer == Viewer::Everything;
-            }
-            if !everything {
-                response.hide_non_player_choices();
-            }
-            super::names::name_sides(conn, std::slice::from_mut(&mut response))?;
-            Ok(response)
-        })
-        .await?;
+    let battle = app::read_battle(&state, caller, path.into_inner()).await?;
     Ok(web::Json(battle))
 }

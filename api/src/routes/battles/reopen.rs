@@ -1,37 +1,16 @@
 //! `POST /api/v1/battles/{battle_id}/reopen` (organiser): takes back a recorded result so a
-//! different one can be recorded (issue 6, corrections).
-//!
-//! Semantics: allowed while the result is `pending` or in `aftermath` and no force's
-//! post-battle sequence is finalized, i.e. while nothing of the battle has reached a roster or a
-//! ledger. In one transaction the battle goes back to `scenario` with no result, its post-battle
-//! sequences are discarded, and a `reopen` correction keeps the discarded result and every roll
-//! those sequences made (each with its `force_id`), so the roll log stays whole. Recording the
-//! next result takes fresh battle-start snapshots; its post-battle dice are new rolls. The
-//! battle's scenario (issue 7), if it has one, is kept as it was, rolls included.
-//!
-//! Once any sequence is finalized (or the battle is `complete`) reopening is 409: void the
-//! battle instead, which undoes what was committed. A battle without a result, or a void one,
-//! cannot be reopened (409). An `Idempotency-Key` used before the reopening still replays its
-//! stored response; send new keys for the new result's steps.
+//! different one can be recorded; see [`crate::app::battles::corrections`].
 
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, post, web};
-use fad_domain::campaign::Aftermath;
 
 use crate::AppState;
-use crate::auth::{AuthUser, Need};
+use crate::app::battles::corrections as app;
+use crate::app::battles::corrections::CorrectionRequest;
+use crate::app::idempotency::Write;
+use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
-use crate::store::{self, aftermath as rows, battles};
 
-use super::void::{CorrectionRequest, organiser_only, save_correction};
-use super::{
-    BattleResponse, authorize_battle, idempotency_key, idempotent, lock_battle, parse_body, states,
-    to_value,
-};
-
-fn internal(e: impl std::fmt::Display) -> ApiError {
-    ApiError::Internal(anyhow::anyhow!("{e}"))
-}
+use super::{BattleResponse, idempotency_key, parse_body, render};
 
 /// Reopens a battle's result (organiser only). Honours `Idempotency-Key`.
 #[utoipa::path(
@@ -67,68 +46,7 @@ pub async fn reopen_battle(
     // `null` reads as no reason, like an empty body (the document marks the body optional).
     let request: CorrectionRequest =
         parse_body::<Option<CorrectionRequest>>(&body)?.unwrap_or_default();
-    let reason = request.reason()?;
-    let caller = user.caller();
-    let actor = user.user_id.clone();
     let scope = format!("POST /api/v1/battles/{battle_id}/reopen");
-    idempotent(&state, &user.user_id, scope, key, &body, move |conn| {
-        let (_, access) = authorize_battle(conn, &caller, &battle_id, Need::Write)?;
-        organiser_only(&access, "reopen")?;
-        let battle = lock_battle(conn, &battle_id)?;
-        match battle.state.as_str() {
-            states::PENDING | states::AFTERMATH => {}
-            states::SCENARIO => {
-                return Err(ApiError::Conflict(
-                    "No result is recorded for this battle; there is nothing to reopen.".to_owned(),
-                ));
-            }
-            states::VOID => {
-                return Err(ApiError::Conflict(
-                    "This battle is void; a void battle cannot be reopened.".to_owned(),
-                ));
-            }
-            _ => {
-                return Err(ApiError::Conflict(
-                    "Every post-battle sequence of this battle is finalized; void the battle instead."
-                        .to_owned(),
-                ));
-            }
-        }
-        let sequences = rows::list_for_battle(conn, &battle_id)?;
-        if let Some(done) = sequences.iter().find(|r| r.stage == rows::FINALIZED) {
-            return Err(ApiError::Conflict(format!(
-                "The post-battle sequence of force {} is finalized and committed to its roster; void the battle instead.",
-                done.force_id
-            )));
-        }
-        let mut discarded_rolls = Vec::new();
-        for row in &sequences {
-            let Some(json) = &row.state else { continue };
-            let aftermath: Aftermath = serde_json::from_str(json).map_err(internal)?;
-            discarded_rolls.extend(aftermath.rolls.into_iter().map(|mut roll| {
-                roll.force_id.get_or_insert_with(|| row.force_id.clone());
-                roll
-            }));
-        }
-        let discarded_result = battle
-            .result
-            .as_deref()
-            .map(serde_json::from_str)
-            .transpose()
-            .map_err(internal)?;
-        rows::delete_for_battle(conn, &battle_id)?;
-        let correction = battles::Correction {
-            action: "reopen".to_owned(),
-            by: actor.clone(),
-            at: store::now().and_utc(),
-            reason,
-            previous_state: battle.state.clone(),
-            discarded_result,
-            discarded_rolls,
-        };
-        let next = save_correction(conn, battle, states::SCENARIO, correction, true)?;
-        tracing::info!(battle.id = %next.id, "Reopened battle");
-        Ok((StatusCode::OK, to_value(&BattleResponse::new(next, &[])?)?))
-    })
-    .await
+    let write = Write::new(&user.user_id, scope, key, &body);
+    render(&app::reopen_battle(&state, &user, battle_id, request, write).await?)
 }

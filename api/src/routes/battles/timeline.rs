@@ -1,52 +1,14 @@
 //! `GET /api/v1/campaigns/{campaign_id}/timeline`: the campaign's battles in order, each with
-//! its result and every player side's aftermath summary (stage, campaign points, changes).
-//! Readable with the campaign's integration key; it holds no secrets.
+//! its result and every player side's aftermath summary; see [`crate::app::battles::timeline`].
 
 use actix_web::{get, web};
-use serde::Serialize;
-use serde_json::Value;
-use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::{Caller, Need, campaign_access};
+use crate::app::battles::timeline as app;
+pub use crate::app::battles::timeline::{Timeline, TimelineAftermath, TimelineEntry};
+use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
 use crate::paging::{Page, PageParams};
-use crate::store::{aftermath as rows, battles};
-
-use super::BattleResponse;
-
-/// One side's aftermath in the timeline.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct TimelineAftermath {
-    /// The force.
-    pub force_id: String,
-    /// `open`, `rolled` or `finalized`.
-    pub stage: String,
-    /// Campaign points (banked before, earned, spent, forfeited, balance), once finalized.
-    #[schema(value_type = Option<Object>)]
-    pub campaign_points: Option<Value>,
-    /// Per-unit changes, once finalized.
-    #[schema(value_type = Option<Vec<Object>>)]
-    pub changes: Option<Value>,
-}
-
-/// One battle in the timeline.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct TimelineEntry {
-    /// The battle with its result.
-    pub battle: BattleResponse,
-    /// Each player side's aftermath.
-    pub aftermath: Vec<TimelineAftermath>,
-}
-
-/// A page of a campaign's timeline.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Timeline {
-    /// Battles, oldest first.
-    pub entries: Vec<TimelineEntry>,
-    /// Pass as `after` to read the next page; `null` on the last page.
-    pub next: Option<String>,
-}
 
 /// Reads a campaign's timeline, oldest battle first, a page at a time.
 #[utoipa::path(
@@ -71,42 +33,7 @@ pub async fn get_timeline(
 ) -> Result<web::Json<Timeline>, ApiError> {
     let campaign_id = path.into_inner();
     let page = page.keyset("timeline", &campaign_id)?;
-    let (after, fetch) = (page.after.clone(), page.fetch());
-    let (entries, next) = state
-        .db
-        .read(move |conn| {
-            campaign_access(conn, &caller, &campaign_id, Need::Read)?;
-            let rows = battles::list_for_campaign(conn, &campaign_id, after.as_ref(), fetch)?;
-            let (rows, next) = page.finish(rows, |b| (b.created_at, b.id.clone()))?;
-            let mut out = Vec::new();
-            for battle in rows {
-                let aftermaths = rows::list_for_battle(conn, &battle.id)?;
-                let summaries = aftermaths
-                    .iter()
-                    .map(|r| {
-                        let outcome: Option<Value> = r
-                            .outcome
-                            .as_deref()
-                            .map(serde_json::from_str)
-                            .transpose()
-                            .map_err(|e| ApiError::Internal(e.into()))?;
-                        Ok(TimelineAftermath {
-                            force_id: r.force_id.clone(),
-                            stage: r.stage.clone(),
-                            campaign_points: outcome
-                                .as_ref()
-                                .and_then(|o| o.get("campaign_points").cloned()),
-                            changes: outcome.as_ref().and_then(|o| o.get("changes").cloned()),
-                        })
-                    })
-                    .collect::<Result<Vec<_>, ApiError>>()?;
-                out.push(TimelineEntry {
-                    battle: BattleResponse::new(battle, &aftermaths)?.with_public_scenario(conn)?,
-                    aftermath: summaries,
-                });
-            }
-            Ok((out, next))
-        })
-        .await?;
-    Ok(web::Json(Timeline { entries, next }))
+    Ok(web::Json(
+        app::read_timeline(&state, caller, campaign_id, page).await?,
+    ))
 }

@@ -5,19 +5,18 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
+use crate::app::campaigns::{self, NewCampaign};
 use crate::auth::AuthUser;
-use crate::error::{ApiError, FieldError, Problem};
+use crate::error::{ApiError, Problem};
 use crate::extract::Json;
-use crate::store;
-use crate::store::campaigns::{self, Campaign, CampaignSettings};
-use crate::store::memberships::{self, Membership, Role};
 
 use super::settings::HouseRulesBody;
-use super::{CampaignResponse, etag, validate_description, validate_name};
+use super::{CampaignResponse, etag};
 
 /// A new campaign.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Operation Long Winter", "description": "Four players, one battle a fortnight.", "house_rules": {"missions_hidden": true}, "results_need_confirmation": true, "lock_rosters_after_play": true}))]
 pub struct CreateCampaignRequest {
     /// 1–100 characters.
     #[schema(example = "Operation Long Winter")]
@@ -62,51 +61,17 @@ pub async fn create_campaign(
         results_need_confirmation,
         lock_rosters_after_play,
     } = body.into_inner();
-    let mut errors = Vec::new();
-    let name = validate_name(&name)
-        .map_err(|m| errors.push(FieldError::new("name", m)))
-        .ok();
-    let description = validate_description(description)
-        .map_err(|m| errors.push(FieldError::new("description", m)))
-        .ok();
-    let (Some(name), Some(description)) = (name, description) else {
-        return Err(ApiError::Validation(errors));
-    };
-    let defaults = CampaignSettings::default();
-    let settings = CampaignSettings {
-        house_rules: house_rules.map_or(defaults.house_rules, Into::into),
-        results_need_confirmation: results_need_confirmation
-            .unwrap_or(defaults.results_need_confirmation),
-        lock_rosters_after_play: lock_rosters_after_play
-            .unwrap_or(defaults.lock_rosters_after_play),
-    };
-    let now = store::now();
-    let campaign = Campaign {
-        id: store::new_id(),
+    let input = NewCampaign {
         name,
         description,
-        settings: serde_json::to_string(&settings).map_err(|e| ApiError::Internal(e.into()))?,
-        version: 1,
-        created_by: user.user_id.clone(),
-        created_at: now,
-        updated_at: now,
+        house_rules: house_rules.map(Into::into),
+        results_need_confirmation,
+        lock_rosters_after_play,
     };
-    let stored = campaign.clone();
-    let quotas = state.config.quotas;
-    state
-        .db
-        .transaction(move |conn| {
-            quotas.check_campaigns(conn, &user.user_id)?;
-            campaigns::insert(conn, &stored)?;
-            let organiser = Membership::new(&stored.id, &user.user_id, Role::Organiser, now);
-            Ok(memberships::insert(conn, &organiser)?)
-        })
-        .await?;
-    tracing::info!(campaign.id = %campaign.id, "Created campaign {}", campaign.id);
-    let version = campaign.version;
-    let location = format!("/api/v1/campaigns/{}", campaign.id);
+    let view = campaigns::create_campaign(&state, &user.caller(), input).await?;
+    let location = format!("/api/v1/campaigns/{}", view.campaign.id);
     Ok(HttpResponse::Created()
         .insert_header(("Location", location))
-        .insert_header(etag(version))
-        .json(CampaignResponse::new(campaign, Some(Role::Organiser))?))
+        .insert_header(etag(view.campaign.version))
+        .json(CampaignResponse::from(view)))
 }

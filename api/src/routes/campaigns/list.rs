@@ -5,11 +5,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
+use crate::app::campaigns;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 use crate::paging::{Page, PageParams};
-use crate::store::campaigns;
-use crate::store::memberships::Role;
 
 use super::CampaignResponse;
 
@@ -42,23 +41,9 @@ pub async fn list_campaigns(
     state: web::Data<AppState>,
     page: Page,
 ) -> Result<web::Json<CampaignList>, ApiError> {
-    let page = page.keyset("campaigns", &user.user_id)?;
-    let (after, fetch) = (page.after.clone(), page.fetch());
-    let rows = state
-        .db
-        .run(move |conn| {
-            Ok(campaigns::list_for_user(
-                conn,
-                &user.user_id,
-                after.as_ref(),
-                fetch,
-            )?)
-        })
-        .await?;
-    let (rows, next) = page.finish(rows, |(c, _)| (c.created_at, c.id.clone()))?;
-    let campaigns = rows
-        .into_iter()
-        .map(|(campaign, role)| CampaignResponse::new(campaign, Some(Role::from_stored(&role))))
-        .collect::<Result<_, _>>()?;
-    Ok(web::Json(CampaignList { campaigns, next }))
+    let listed = campaigns::list_campaigns(&state, &user.caller(), page).await?;
+    Ok(web::Json(CampaignList {
+        campaigns: listed.items.into_iter().map(Into::into).collect(),
+        next: listed.next,
+    }))
 }

@@ -4,9 +4,9 @@
 use actix_web::{HttpResponse, get, web};
 
 use crate::AppState;
-use crate::auth::{Caller, Need, campaign_access, policy::campaign_not_found};
+use crate::app::campaigns;
+use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
-use crate::store::campaigns;
 
 use super::{CampaignResponse, etag};
 
@@ -32,17 +32,8 @@ pub async fn get_campaign(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let campaign_id = path.into_inner();
-    let (campaign, role) = state
-        .db
-        .run(move |conn| {
-            let access = campaign_access(conn, &caller, &campaign_id, Need::Read)?;
-            let campaign =
-                campaigns::find_by_id(conn, &campaign_id)?.ok_or_else(campaign_not_found)?;
-            Ok((campaign, access.role))
-        })
-        .await?;
+    let view = campaigns::read_campaign(&state, &caller, &path).await?;
     Ok(HttpResponse::Ok()
-        .insert_header(etag(campaign.version))
-        .json(CampaignResponse::new(campaign, role)?))
+        .insert_header(etag(view.campaign.version))
+        .json(CampaignResponse::from(view)))
 }

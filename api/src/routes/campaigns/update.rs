@@ -6,16 +6,17 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::{AuthUser, Need, campaign_access, policy::campaign_not_found};
-use crate::error::{ApiError, FieldError, Problem};
+use crate::app::campaigns::{self, CampaignChanges};
+use crate::auth::AuthUser;
+use crate::error::{ApiError, Problem};
 use crate::extract::Json;
-use crate::store::{self, campaigns, memberships::Role};
 
-use super::{CampaignResponse, Precondition, etag, validate_description, validate_name};
+use super::{CampaignResponse, etag, if_match};
 
 /// Changes to a campaign; absent fields stay as they are.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"version": 1, "name": "Operation Long Winter", "description": "Autumn league: four players, one battle a fortnight."}))]
 pub struct UpdateCampaignRequest {
     /// The version the change is based on. Required unless `If-Match` is sent.
     pub version: Option<i64>,
@@ -58,58 +59,19 @@ pub async fn update_campaign(
     req: HttpRequest,
     body: Json<UpdateCampaignRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let campaign_id = path.into_inner();
     let UpdateCampaignRequest {
         version,
         name,
         description,
     } = body.into_inner();
-    let mut errors = Vec::new();
-    let name = match name.map(|n| validate_name(&n)) {
-        None => None,
-        Some(Ok(n)) => Some(n),
-        Some(Err(m)) => {
-            errors.push(FieldError::new("name", m));
-            None
-        }
+    let changes = CampaignChanges {
+        version,
+        if_match: if_match(req.headers()),
+        name,
+        description,
     };
-    let description = match description.map(|d| validate_description(Some(d))) {
-        None => None,
-        Some(Ok(d)) => Some(d),
-        Some(Err(m)) => {
-            errors.push(FieldError::new("description", m));
-            None
-        }
-    };
-    if !errors.is_empty() {
-        return Err(ApiError::Validation(errors));
-    }
-    let precondition = Precondition::read(req.headers(), version)?;
-    let caller = user.caller();
-    let now = store::now();
-    let updated = state
-        .db
-        .transaction(move |conn| {
-            campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
-            let current =
-                campaigns::find_by_id(conn, &campaign_id)?.ok_or_else(campaign_not_found)?;
-            precondition.check(current.version)?;
-            let name = name.unwrap_or_else(|| current.name.clone());
-            let description = description.unwrap_or_else(|| current.description.clone());
-            campaigns::update_details_if_version(
-                conn,
-                &campaign_id,
-                current.version,
-                &name,
-                description.as_deref(),
-                now,
-            )?
-            .ok_or_else(|| ApiError::Conflict("The campaign changed meanwhile.".to_owned()))
-        })
-        .await?;
-    tracing::info!(campaign.id = %updated.id, "Updated campaign {}", updated.id);
-    let version = updated.version;
+    let view = campaigns::update_campaign(&state, &user.caller(), &path, changes).await?;
     Ok(HttpResponse::Ok()
-        .insert_header(etag(version))
-        .json(CampaignResponse::new(updated, Some(Role::Organiser))?))
+        .insert_header(etag(view.campaign.version))
+        .json(CampaignResponse::from(view)))
 }

@@ -6,16 +6,18 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::{AuthUser, Need};
+use crate::app::forces;
+use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 use crate::extract::Json;
-use crate::store::{self, forces, history::HistoryCause};
+use crate::routes::campaigns::if_match;
 
-use super::{ForceResponse, Precondition, archived, authorize_force, etag, stale};
+use super::{ForceResponse, etag};
 
 /// The version an archive is based on.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"version": 1}))]
 pub struct ArchiveForceRequest {
     /// The version the change is based on. Required unless `If-Match` is sent.
     pub version: Option<i64>,
@@ -52,25 +54,9 @@ pub async fn archive_force(
     req: HttpRequest,
     body: Json<ArchiveForceRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let force_id = path.into_inner();
-    let precondition = Precondition::read(req.headers(), body.version)?;
-    let caller = user.caller();
-    let actor = user.user_id.clone();
-    let now = store::now();
-    let updated = state
-        .db
-        .transaction(move |conn| {
-            let (current, _) = authorize_force(conn, &caller, &force_id, Need::Write)?;
-            let expected = precondition.check(current.version)?;
-            if current.archived_at.is_some() {
-                return Err(archived());
-            }
-            let cause = HistoryCause::new("archive", Some(&actor));
-            forces::archive_if_version(conn, &force_id, expected, &cause, now)?
-                .ok_or_else(|| stale(expected + 1))
-        })
-        .await?;
-    tracing::info!(force.id = %updated.id, "Archived force {}", updated.id);
+    let if_match = if_match(req.headers());
+    let updated =
+        forces::archive_force(&state, &user.caller(), &path, body.version, if_match).await?;
     Ok(HttpResponse::Ok()
         .insert_header(etag(updated.version))
         .json(ForceResponse::new(updated)?))

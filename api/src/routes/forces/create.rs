@@ -1,57 +1,23 @@
 //! `POST /api/v1/campaigns/{campaign_id}/forces`: create a force owned by the caller.
 
 use actix_web::{HttpResponse, post, web};
-use fad_domain::dice::RollLog;
-use fad_domain::roster::Force as Roster;
 
 use crate::AppState;
-use crate::auth::{AuthUser, Need, campaign_access};
+use crate::app::forces;
+use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 use crate::extract::Json;
-use crate::store::{self, forces, history::HistoryCause};
+use crate::store;
 
-use super::{ForceResponse, IdMode, RosterRequest, etag, parse_roster};
+use super::{ForceResponse, RosterRequest, etag};
 
-/// Stores a validated roster as a new force of `campaign_id` owned by `user`, with its first
-/// history entry; answers 201 with `Location` and `ETag`.
-pub async fn store_new_force(
-    state: &AppState,
-    user: &AuthUser,
-    campaign_id: String,
-    roster: Roster,
-    cause: HistoryCause,
-    rolls: RollLog,
-) -> Result<(forces::Force, HttpResponse), ApiError> {
-    let caller = user.caller();
-    let now = store::now();
-    let force = forces::Force {
-        id: store::new_id(),
-        campaign_id,
-        owner_id: user.user_id.clone(),
-        name: roster.name.clone(),
-        roster: serde_json::to_string(&roster).map_err(|e| ApiError::Internal(e.into()))?,
-        version: 1,
-        archived_at: None,
-        created_at: now,
-        updated_at: now,
-    };
-    let stored = force.clone();
-    let quotas = state.config.quotas;
-    state
-        .db
-        .transaction(move |conn| {
-            campaign_access(conn, &caller, &stored.campaign_id, Need::Write)?;
-            quotas.check_forces(conn, &stored.campaign_id)?;
-            Ok(forces::insert(conn, &stored, &roster, &cause, &rolls)?)
-        })
-        .await?;
-    tracing::info!(force.id = %force.id, "Created force {}", force.id);
+/// The 201 for a newly stored force: its URL, version and body.
+pub fn created(force: store::forces::Force) -> Result<HttpResponse, ApiError> {
     let location = format!("/api/v1/forces/{}", force.id);
-    let response = HttpResponse::Created()
+    Ok(HttpResponse::Created()
         .insert_header(("Location", location))
         .insert_header(etag(force.version))
-        .json(ForceResponse::new(force.clone())?);
-    Ok((force, response))
+        .json(ForceResponse::new(force)?))
 }
 
 /// Creates a force in a campaign, owned by the caller (any member). The server assigns every
@@ -81,10 +47,6 @@ pub async fn create_force(
     path: web::Path<String>,
     body: Json<RosterRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let campaign_id = path.into_inner();
-    let roster = parse_roster(body.into_inner(), IdMode::Renew, None)?;
-    let cause = HistoryCause::new("create", Some(&user.user_id));
-    let (_, response) =
-        store_new_force(&state, &user, campaign_id, roster, cause, Vec::new()).await?;
-    Ok(response)
+    let force = forces::create_force(&state, &user.caller(), &path, body.into_inner()).await?;
+    created(force)
 }

@@ -7,15 +7,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::{Caller, Need};
+use crate::app::forces;
+use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
 
-use super::{UnitSchema, authorize_force};
-
-/// The export format's name.
-pub const EXPORT_FORMAT: &str = "fad-force";
-/// The export format's version.
-pub const EXPORT_FORMAT_VERSION: u32 = 1;
+pub use crate::app::forces::{EXPORT_FORMAT, EXPORT_FORMAT_VERSION};
 
 /// A platoon in an export.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -23,7 +19,6 @@ pub struct ExportPlatoon {
     /// Name.
     pub name: String,
     /// Units (API.md `Unit`, without `points`).
-    #[schema(value_type = Vec<UnitSchema>)]
     pub units: Vec<fad_domain::roster::Unit>,
 }
 
@@ -60,11 +55,7 @@ pub async fn export_force(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let force_id = path.into_inner();
-    let (force, _) = state
-        .db
-        .run(move |conn| authorize_force(conn, &caller, &force_id, Need::Read))
-        .await?;
+    let force = forces::read_force(&state, &caller, &path).await?;
     let roster = force.roster().map_err(|e| ApiError::Internal(e.into()))?;
     Ok(HttpResponse::Ok().json(ForceExport {
         format: EXPORT_FORMAT.to_owned(),

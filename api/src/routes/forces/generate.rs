@@ -8,11 +8,13 @@
 
 use std::collections::BTreeMap;
 
+use std::sync::{Arc, Mutex};
+
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use fad_domain::dice::{EnteredDice, RollLog, RollStep, ServerDice, TableDice, parse_steps};
 use fad_domain::forcegen::{
-    GenerationChoices, GenerationError, PendingAward, PlatoonEffect, generate, subject_allowed,
+    GenerationChoices, PendingAward, PlatoonEffect, generate, subject_allowed,
 };
 use fad_domain::validation::validate_force;
 use serde::Serialize;
@@ -34,41 +36,31 @@ pub struct GenerateForceResponse {
     /// The stored force.
     pub force: ForceResponse,
     /// Every roll, in order (`step` `force_generation`, `detail` naming the table).
-    #[schema(value_type = Vec<Object>)]
     pub rolls: RollLog,
     /// Platoon-wide effects with no unit field (Improved Intel, Longer Range, ...).
-    #[schema(value_type = Vec<Object>)]
     pub effects: Vec<PlatoonEffect>,
     /// Awards left for the player to assign.
-    #[schema(value_type = Vec<Object>)]
     pub pending: Vec<PendingAward>,
     /// Choices that could not be applied.
     pub notes: Vec<String>,
     /// Entered dice no roll used, by step and subject.
-    #[schema(value_type = Object)]
+    #[schema(value_type = fad_domain::dice::EnteredDiceSchema)]
     pub unused_dice: EnteredDice,
 }
 
-/// The request (documentation): `{method, platoons, ...choices, dice?}`.
+/// The request as the server reads it: the choices of one method (`method` with that method's
+/// fields, at the top level) and optional player-entered `dice`. Any other field is refused.
 #[derive(Debug, ToSchema)]
-#[expect(dead_code, reason = "schema only")]
+#[schema(example = json!({"method": "basic", "platoons": 1, "name": "Red Company"}))]
 pub struct GenerateForceRequest {
-    /// `basic` (docs/rules.md §4.1) or `advanced` (§4.2).
-    method: String,
-    /// Platoons (1–8).
-    platoons: u32,
-    /// The force's name (default "Generated force").
-    name: Option<String>,
-    /// Basic: `attacker`, `variation`, `enhancements`, `limitations`, `options`. Advanced:
-    /// `priorities` (points per category, summing to the allowance), `declarations`,
-    /// `additional_changes`, `award_squads`, `options`. See docs/rules.md §4.
-    #[schema(value_type = Object)]
-    choices: Option<Value>,
+    /// `basic` (docs/rules.md §4.1) or `advanced` (§4.2), with that method's choices.
+    #[serde(flatten)]
+    pub choices: GenerationChoices,
     /// Player-entered dice: `{"force_generation": {"<subject>": [values]}}`; subjects are
     /// `force`, `force.artillery[k]`, `force.character[k]`, `platoon[i]`,
     /// `platoon[i].squad[j]`, `platoon[i].heavy_weapon[k]`.
-    #[schema(value_type = Option<Object>)]
-    dice: Option<BTreeMap<String, BTreeMap<String, Vec<u8>>>>,
+    #[serde(default)]
+    pub dice: Option<BTreeMap<String, BTreeMap<String, Vec<u8>>>>,
 }
 
 /// The choices of `method`. The method is read first and the rest into that method's type
@@ -77,11 +69,16 @@ pub struct GenerateForceRequest {
 fn parse_choices(mut map: serde_json::Map<String, Value>) -> Result<GenerationChoices, ApiError> {
     let method = match map.remove("method") {
         Some(Value::String(m)) => m,
-        None => return Err(ApiError::validation("method", "missing field `method`")),
+        None => {
+            return Err(ApiError::validation(
+                "method",
+                crate::error::plain::REQUIRED,
+            ));
+        }
         Some(_) => {
             return Err(ApiError::validation(
                 "method",
-                "must be `basic` or `advanced`",
+                "must be one of: basic, advanced",
             ));
         }
     };
@@ -95,18 +92,13 @@ fn parse_choices(mut map: serde_json::Map<String, Value>) -> Result<GenerationCh
             .map_err(strict),
         _ => Err(ApiError::validation(
             "method",
-            format!("unknown variant `{method}`, expected `basic` or `advanced`"),
+            format!("must be one of: basic, advanced, not \"{method}\""),
         )),
     }
 }
 
 fn dice_errors(errors: Vec<fad_domain::dice::DiceError>) -> ApiError {
-    ApiError::Validation(
-        errors
-            .into_iter()
-            .map(|e| FieldError::new(e.field(), e.to_string()))
-            .collect(),
-    )
+    errors.into()
 }
 
 /// Generates a force from the player's choices and stores it. Invalid choices (an
@@ -145,12 +137,15 @@ pub async fn generate_force(
     // serde_json's map is ordered, so this is a canonical form of the body for the key check.
     let canonical_body = serde_json::to_vec(&body).map_err(|e| ApiError::Internal(e.into()))?;
     let Value::Object(mut map) = body else {
-        return Err(ApiError::validation("body", "must be an object"));
+        return Err(ApiError::validation(
+            ".",
+            "the request body must be a JSON object: {\"method\": ..., \"platoons\": ...}",
+        ));
     };
     let raw_dice = match map.remove("dice") {
         None | Some(Value::Null) => BTreeMap::new(),
-        Some(value) => serde_json::from_value::<BTreeMap<String, BTreeMap<String, Vec<u8>>>>(value)
-            .map_err(|e| ApiError::validation("dice", e.to_string()))?,
+        Some(value) => deserialize_strict::<_, BTreeMap<String, BTreeMap<String, Vec<u8>>>>(value)
+            .map_err(|e| ApiError::Validation(e.into_field_errors("dice")))?,
     };
     let choices = parse_choices(map)?;
     let problems = fad_domain::forcegen::validate(&choices);
@@ -162,19 +157,7 @@ pub async fn generate_force(
                 .collect(),
         ));
     }
-    let entered = parse_steps(&raw_dice).map_err(|unknown| {
-        ApiError::Validation(
-            unknown
-                .into_iter()
-                .map(|u| {
-                    FieldError::new(
-                        format!("dice.{}", u.value),
-                        format!("unknown step; accepted: {}", u.accepted.join(", ")),
-                    )
-                })
-                .collect(),
-        )
-    })?;
+    let entered = parse_steps(&raw_dice).map_err(crate::error::unknown_dice_steps)?;
     let mut seed = [0u8; 32];
     getrandom::fill(&mut seed).map_err(|e| ApiError::Internal(anyhow::anyhow!("{e}")))?;
     let mut dice = TableDice::new(&entered, ServerDice::from_seed(seed)).map_err(dice_errors)?;
@@ -197,20 +180,12 @@ pub async fn generate_force(
         })
         .await?;
     // Generation is pure CPU: it runs on the blocking pool, not on an async worker.
-    let (generated, dice) = web::block(move || {
+    let (generated, dice) = crate::db::in_request_span(move || {
         let generated = generate(&choices, &settings.house_rules, &mut dice);
         (generated, dice)
     })
     .await?;
-    let generated = generated.map_err(|e| match e {
-        GenerationError::Invalid(problems) => ApiError::Validation(
-            problems
-                .into_iter()
-                .map(|p| FieldError::new(p.field, p.message))
-                .collect(),
-        ),
-        GenerationError::Dice(e) => dice_errors(vec![e]),
-    })?;
+    let generated = generated.map_err(ApiError::from)?;
     let mut roster = generated.force;
     for unit in roster.units_mut() {
         unit.id = crate::store::new_id();
@@ -235,9 +210,13 @@ pub async fn generate_force(
     let unused_dice = dice.unused();
     let quotas = state.config.quotas;
     let scope = format!("POST /api/v1/campaigns/{campaign_id}/forces/generate");
+    // Set when this request stored the force (not when it replays a stored response), so the
+    // log line is written once, after the commit.
+    let stored = Arc::new(Mutex::new(None::<String>));
+    let stored_id = Arc::clone(&stored);
     // The force is stored in the same transaction as the Idempotency-Key's first response, so a
     // retried or concurrent request with the key never stores a second generated force.
-    idempotent(
+    let response = idempotent(
         &state,
         &user.user_id,
         scope,
@@ -247,7 +226,11 @@ pub async fn generate_force(
             campaign_access(conn, &caller, &force.campaign_id, Need::Write)?;
             quotas.check_forces(conn, &force.campaign_id)?;
             forces::insert(conn, &force, &roster, &cause, &generated.rolls)?;
-            tracing::info!(force.id = %force.id, "Generated force {}", force.id);
+            crate::store::events::append(
+                conn,
+                &crate::store::events::Event::force_created(&force.campaign_id, &force.id),
+            )?;
+            *stored_id.lock().unwrap_or_else(|e| e.into_inner()) = Some(force.id.clone());
             let body = GenerateForceResponse {
                 force: ForceResponse::new(force)?,
                 rolls: generated.rolls,
@@ -259,5 +242,9 @@ pub async fn generate_force(
             Ok((StatusCode::CREATED, to_value(&body)?))
         },
     )
-    .await
+    .await?;
+    if let Some(id) = stored.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        tracing::info!(force.id = %id, "Generated force {id}");
+    }
+    Ok(response)
 }

@@ -8,12 +8,13 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::{Caller, Need};
+use crate::app::forces::history;
+use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
 use crate::paging::{Page, PageParams};
-use crate::store::history::{self, HistoryEntry, RosterDiff};
+use crate::store::history::{HistoryEntry, RosterDiff};
 
-use super::{RosterResponse, authorize_force};
+use super::RosterResponse;
 
 /// Why the roster changed.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -40,7 +41,6 @@ pub struct HistoryEntryResponse {
     /// Per-unit diff.
     pub diff: RosterDiff,
     /// The rolls that made it (API.md roll log).
-    #[schema(value_type = Vec<Object>)]
     pub rolls: RollLog,
     /// The roster as of this entry (only on the single-entry endpoint).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -105,22 +105,16 @@ pub async fn list_force_history(
     path: web::Path<String>,
     page: Page,
 ) -> Result<HttpResponse, ApiError> {
-    let force_id = path.into_inner();
-    let page = page.keyset::<i64>("history", &force_id)?;
-    let (before, fetch) = (page.after, page.fetch());
-    let rows = state
-        .db
-        .read(move |conn| {
-            authorize_force(conn, &caller, &force_id, Need::Read)?;
-            Ok(history::list(conn, &force_id, before, fetch)?)
-        })
-        .await?;
-    let (rows, next) = page.finish(rows, |e| e.version)?;
-    let entries = rows
+    let listed = history::list_history(&state, &caller, &path, page).await?;
+    let entries = listed
+        .items
         .into_iter()
         .map(|e| HistoryEntryResponse::new(e, false))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(HttpResponse::Ok().json(HistoryPage { entries, next }))
+    Ok(HttpResponse::Ok().json(HistoryPage {
+        entries,
+        next: listed.next,
+    }))
 }
 
 /// One history entry with the roster (and its points) as it was right after that change.
@@ -147,13 +141,6 @@ pub async fn get_force_history_entry(
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
     let (force_id, entry_id) = path.into_inner();
-    let entry = state
-        .db
-        .read(move |conn| {
-            authorize_force(conn, &caller, &force_id, Need::Read)?;
-            history::find(conn, &force_id, &entry_id)?
-                .ok_or_else(|| ApiError::NotFound("No such history entry.".to_owned()))
-        })
-        .await?;
+    let entry = history::read_history_entry(&state, &caller, &force_id, &entry_id).await?;
     Ok(HttpResponse::Ok().json(HistoryEntryResponse::new(entry, true)?))
 }

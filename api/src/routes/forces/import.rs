@@ -6,18 +6,26 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
+use crate::app::forces::{self, ForceImport};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 use crate::extract::Json;
-use crate::store::history::HistoryCause;
 
-use super::create::store_new_force;
-use super::export::{EXPORT_FORMAT, EXPORT_FORMAT_VERSION};
-use super::{ForceResponse, IdMode, PlatoonRequest, RosterRequest, parse_roster};
+use super::create::created;
+use super::{ForceResponse, PlatoonRequest, RosterRequest};
 
 /// An exported force (the body of `GET /forces/{force_id}/export`).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"format": "fad-force", "format_version": 1, "name": "Red Company", "platoons": [{"name": "1st Platoon", "units": [
+        {"name": "Alpha Squad", "kind": "squad", "quality": "regular", "resolve": "steady",
+         "strength": 8, "starting_strength": 8, "armour": "improved",
+         "basic_weapon": "assault_rifles", "traits": ["grizzled"]},
+        {"name": "Lt. Varga", "kind": "character", "quality": "regular", "resolve": "determined",
+         "strength": 1, "starting_strength": 1, "armour": "improved",
+         "basic_weapon": "assault_rifles", "leadership": "experienced", "branch": "infantry",
+         "personalities": ["lucky"]}
+    ]}]}))]
 pub struct ImportForceRequest {
     /// `fad-force` (optional).
     pub format: Option<String>,
@@ -55,28 +63,17 @@ pub async fn import_force(
     path: web::Path<String>,
     body: Json<ImportForceRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let campaign_id = path.into_inner();
     let ImportForceRequest {
         format,
         format_version,
         name,
         platoons,
     } = body.into_inner();
-    if format.as_deref().is_some_and(|f| f != EXPORT_FORMAT) {
-        return Err(ApiError::validation(
-            "format",
-            format!("must be `{EXPORT_FORMAT}`"),
-        ));
-    }
-    if format_version.is_some_and(|v| v != EXPORT_FORMAT_VERSION) {
-        return Err(ApiError::validation(
-            "format_version",
-            format!("must be {EXPORT_FORMAT_VERSION}"),
-        ));
-    }
-    let roster = parse_roster(RosterRequest { name, platoons }, IdMode::Renew, None)?;
-    let cause = HistoryCause::new("import", Some(&user.user_id));
-    let (_, response) =
-        store_new_force(&state, &user, campaign_id, roster, cause, Vec::new()).await?;
-    Ok(response)
+    let import = ForceImport {
+        format,
+        format_version,
+        roster: RosterRequest { name, platoons },
+    };
+    let force = forces::import_force(&state, &user.caller(), &path, import).await?;
+    created(force)
 }

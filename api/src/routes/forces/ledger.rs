@@ -7,16 +7,12 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::{AuthUser, Caller, Need};
-use crate::db::Db;
-use crate::error::{ApiError, FieldError, Problem};
+use crate::app::forces::history::{self, LedgerAdjustment, LedgerPage};
+use crate::auth::{AuthUser, Caller};
+use crate::error::{ApiError, Problem};
 use crate::extract::Json;
-use crate::paging::{Keyset, Page, PageParams};
-use crate::store;
-use crate::store::history::HistoryCause;
-use crate::store::ledger::{self, LedgerEntry, LedgerKind, NewLedgerEntry};
-
-use super::authorize_force;
+use crate::paging::{Page, PageParams};
+use crate::store::ledger::{LedgerEntry, LedgerKind};
 
 /// One ledger entry.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -100,40 +96,27 @@ pub async fn get_force_ledger(
     path: web::Path<String>,
     page: Page,
 ) -> Result<HttpResponse, ApiError> {
-    let force_id = path.into_inner();
-    let page = page.keyset::<i64>("ledger", &force_id)?;
-    let ledger = state
-        .db
-        .read(move |conn| {
-            authorize_force(conn, &caller, &force_id, Need::Read)?;
-            ledger_page(conn, force_id, &page)
-        })
-        .await?;
-    Ok(HttpResponse::Ok().json(ledger))
+    let ledger = history::read_ledger(&state, &caller, &path, page).await?;
+    Ok(HttpResponse::Ok().json(LedgerResponse::from(ledger)))
 }
 
-/// The totals of a force's ledger with one page of its entries.
-fn ledger_page(
-    conn: &mut Db,
-    force_id: String,
-    page: &Keyset<i64>,
-) -> Result<LedgerResponse, ApiError> {
-    let totals = ledger::totals(conn, &force_id)?;
-    let rows = ledger::list(conn, &force_id, page.after, page.fetch())?;
-    let (rows, next) = page.finish(rows, |e| e.seq)?;
-    Ok(LedgerResponse {
-        force_id,
-        balance: totals.balance,
-        earned: totals.earned,
-        spent: totals.spent,
-        entries: rows.into_iter().map(Into::into).collect(),
-        next,
-    })
+impl From<LedgerPage> for LedgerResponse {
+    fn from(page: LedgerPage) -> Self {
+        Self {
+            force_id: page.force_id,
+            balance: page.balance,
+            earned: page.earned,
+            spent: page.spent,
+            entries: page.entries.into_iter().map(Into::into).collect(),
+            next: page.next,
+        }
+    }
 }
 
 /// An organiser's adjustment to a force's campaign points.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"kind": "earned", "amount": 2, "note": "Painting competition prize"}))]
 pub struct AddLedgerEntryRequest {
     /// `earned` or `spent`.
     pub kind: LedgerKind,
@@ -173,42 +156,8 @@ pub async fn add_ledger_entry(
     page: Page,
     body: Json<AddLedgerEntryRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let force_id = path.into_inner();
-    let page = page.keyset::<i64>("ledger", &force_id)?;
     let AddLedgerEntryRequest { kind, amount, note } = body.into_inner();
-    let mut errors = Vec::new();
-    if !(1..=1000).contains(&amount) {
-        errors.push(FieldError::new("amount", "must be between 1 and 1000"));
-    }
-    let note = note.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty());
-    if note.as_ref().is_some_and(|n| n.chars().count() > 200) {
-        errors.push(FieldError::new("note", "must have at most 200 characters"));
-    }
-    if !errors.is_empty() {
-        return Err(ApiError::Validation(errors));
-    }
-    let caller = user.caller();
-    let actor = user.user_id.clone();
-    let now = store::now();
-    let id = force_id;
-    let ledger = state
-        .db
-        .transaction(move |conn| {
-            let (_, access) = authorize_force(conn, &caller, &id, Need::Write)?;
-            if !access.is_organiser() {
-                return Err(ApiError::Forbidden(
-                    "Only the campaign's organiser may adjust a ledger.".to_owned(),
-                ));
-            }
-            let entry = NewLedgerEntry {
-                kind,
-                amount,
-                cause: HistoryCause::new("adjustment", Some(&actor)),
-                note,
-            };
-            ledger::append(conn, &id, &[entry], now)?;
-            ledger_page(conn, id, &page)
-        })
-        .await?;
-    Ok(HttpResponse::Created().json(ledger))
+    let adjustment = LedgerAdjustment { kind, amount, note };
+    let ledger = history::adjust_ledger(&state, &user.caller(), &path, page, adjustment).await?;
+    Ok(HttpResponse::Created().json(LedgerResponse::from(ledger)))
 }

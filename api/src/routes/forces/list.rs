@@ -6,10 +6,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::AppState;
-use crate::auth::{Caller, Need, campaign_access};
+use crate::app::forces;
+use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
 use crate::paging::{Page, PageParams};
-use crate::store::{forces, users};
 
 use super::ForceResponse;
 
@@ -56,34 +56,22 @@ pub async fn list_forces(
     query: web::Query<ListForcesQuery>,
     page: Page,
 ) -> Result<HttpResponse, ApiError> {
-    let campaign_id = path.into_inner();
-    let page = page.keyset("forces", &campaign_id)?;
-    let (after, fetch) = (page.after.clone(), page.fetch());
-    let include_archived = query.include_archived;
-    let rows = state
-        .db
-        .read(move |conn| {
-            campaign_access(conn, &caller, &campaign_id, Need::Read)?;
-            Ok(forces::list_for_campaign(
-                conn,
-                &campaign_id,
-                include_archived,
-                after.as_ref(),
-                fetch,
-            )?)
-        })
-        .await?;
-    let (rows, next) = page.finish(rows, |(f, _)| (f.created_at, f.id.clone()))?;
+    let listed = forces::list_forces(&state, &caller, &path, query.include_archived, page).await?;
+    // The rosters come from the rendered-roster cache, already JSON: the list is assembled
+    // around them rather than serialised again.
     let mut body = String::from(r#"{"forces":["#);
-    for (i, (force, (username, display_name))) in rows.into_iter().enumerate() {
+    for (i, named) in listed.items.iter().enumerate() {
         if i > 0 {
             body.push(',');
         }
-        let owner_name = users::shown(username, display_name);
-        body.push_str(&state.rosters.force_json(&force, Some(&owner_name))?);
+        body.push_str(
+            &state
+                .rosters
+                .force_json(&named.force, Some(&named.owner_name))?,
+        );
     }
     body.push_str(r#"],"next":"#);
-    body.push_str(&serde_json::to_string(&next).map_err(|e| ApiError::Internal(e.into()))?);
+    body.push_str(&serde_json::to_string(&listed.next).map_err(|e| ApiError::Internal(e.into()))?);
     body.push('}');
     Ok(HttpResponse::Ok()
         .content_type(ContentType::json())

@@ -4,10 +4,11 @@ use actix_web::http::header::ContentType;
 use actix_web::{HttpResponse, get, web};
 
 use crate::AppState;
+use crate::app::forces;
 use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
 
-use super::{ForceResponse, authorize_named_force_read, etag};
+use super::{ForceResponse, etag};
 
 /// A force with its units and points (members and the campaign's integration keys).
 #[utoipa::path(
@@ -30,13 +31,13 @@ pub async fn get_force(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let force_id = path.into_inner();
-    let (force, owner_name) = state
-        .db
-        .run(move |conn| authorize_named_force_read(conn, &caller, &force_id))
-        .await?;
+    let named = forces::read_named_force(&state, &caller, &path).await?;
     Ok(HttpResponse::Ok()
-        .insert_header(etag(force.version))
+        .insert_header(etag(named.force.version))
         .content_type(ContentType::json())
-        .body(state.rosters.force_json(&force, Some(&owner_name))?))
+        .body(
+            state
+                .rosters
+                .force_json(&named.force, Some(&named.owner_name))?,
+        ))
 }

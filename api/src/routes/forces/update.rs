@@ -6,18 +6,25 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::{AuthUser, Need};
+use crate::app::forces::{self, ForceEdit};
+use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 use crate::extract::Json;
-use crate::store::{self, aftermath, campaigns, forces, history::HistoryCause};
+use crate::routes::campaigns::if_match;
 
-use super::{
-    ForceResponse, IdMode, PlatoonRequest, Precondition, RosterRequest, archived, authorize_force,
-    etag, lock, parse_roster, stale,
-};
+use super::{ForceResponse, PlatoonRequest, RosterRequest, etag};
 
 /// A replacement roster.
 #[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"version": 1, "name": "Red Company", "platoons": [{"name": "1st Platoon", "units": [
+        {"name": "Alpha Squad", "kind": "squad", "quality": "regular", "resolve": "steady",
+         "strength": 8, "starting_strength": 8, "armour": "improved",
+         "basic_weapon": "assault_rifles", "traits": ["grizzled"]},
+        {"name": "Lt. Varga", "kind": "character", "quality": "regular", "resolve": "determined",
+         "strength": 1, "starting_strength": 1, "armour": "improved",
+         "basic_weapon": "assault_rifles", "leadership": "experienced", "branch": "infantry",
+         "personalities": ["lucky"]}
+    ]}]}))]
 pub struct ReplaceForceRequest {
     /// The version the change is based on. Required unless `If-Match` is sent.
     pub version: Option<i64>,
@@ -31,61 +38,6 @@ pub struct ReplaceForceRequest {
     /// that is locked after play (the change is then recorded as a `correction`).
     #[serde(default)]
     pub reason: Option<String>,
-}
-
-/// Longest accepted reason.
-const REASON_MAX_CHARS: usize = 500;
-
-/// The reason, trimmed; `None` when absent or blank; 422 when too long.
-fn checked_reason(reason: Option<String>) -> Result<Option<String>, ApiError> {
-    let reason = reason
-        .map(|r| r.trim().to_owned())
-        .filter(|r| !r.is_empty());
-    if reason
-        .as_ref()
-        .is_some_and(|r| r.chars().count() > REASON_MAX_CHARS)
-    {
-        return Err(ApiError::validation(
-            "reason",
-            format!("at most {REASON_MAX_CHARS} characters"),
-        ));
-    }
-    Ok(reason)
-}
-
-/// The history cause of an edit, or the refusal of a raise on a roster locked after play
-/// (`lock_rosters_after_play`): the owner gets a 422 naming each raised field; the organiser
-/// must give a reason and the edit is recorded as a `correction`.
-fn edit_cause(
-    conn: &mut crate::db::Db,
-    force: &forces::Force,
-    access: &crate::auth::CampaignAccess,
-    raised: Vec<crate::error::FieldError>,
-    reason: Option<String>,
-    actor: &str,
-) -> Result<HistoryCause, ApiError> {
-    let edit = |reason| Ok(HistoryCause::new("edit", Some(actor)).with_reason(reason));
-    if raised.is_empty() {
-        return edit(reason);
-    }
-    let settings = campaigns::find_by_id(conn, &force.campaign_id)?
-        .map(|c| c.settings())
-        .transpose()
-        .map_err(|e| ApiError::Internal(e.into()))?
-        .unwrap_or_default();
-    if !settings.lock_rosters_after_play || !aftermath::has_fought(conn, &force.id)? {
-        return edit(reason);
-    }
-    if !access.is_organiser() {
-        return Err(ApiError::Validation(raised));
-    }
-    match reason {
-        Some(reason) => Ok(HistoryCause::new("correction", Some(actor)).with_reason(Some(reason))),
-        None => Err(ApiError::validation(
-            "reason",
-            "this edit raises a roster locked after play: as the organiser, give a reason; it is recorded as a correction in the force's history",
-        )),
-    }
 }
 
 /// Replaces a force's roster. Nothing changes on a stale version, an invalid roster or an
@@ -124,44 +76,19 @@ pub async fn replace_force(
     req: HttpRequest,
     body: Json<ReplaceForceRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let force_id = path.into_inner();
     let ReplaceForceRequest {
         version,
         name,
         platoons,
         reason,
     } = body.into_inner();
-    let reason = checked_reason(reason)?;
-    let precondition = Precondition::read(req.headers(), version)?;
-    let caller = user.caller();
-    let actor = user.user_id.clone();
-    let now = store::now();
-    let request = RosterRequest { name, platoons };
-    let updated = state
-        .db
-        .transaction(move |conn| {
-            let (current, access) = authorize_force(conn, &caller, &force_id, Need::Write)?;
-            let expected = precondition.check(current.version)?;
-            if current.archived_at.is_some() {
-                return Err(archived());
-            }
-            let before = current.roster().map_err(|e| ApiError::Internal(e.into()))?;
-            let roster = parse_roster(request, IdMode::Replace, Some(&before))?;
-            let raised = lock::raises(&before, &roster);
-            let cause = edit_cause(conn, &current, &access, raised, reason, &actor)?;
-            forces::replace_roster_if_version(
-                conn,
-                &force_id,
-                expected,
-                &roster,
-                &cause,
-                &Vec::new(),
-                now,
-            )?
-            .ok_or_else(|| stale(expected + 1))
-        })
-        .await?;
-    tracing::info!(force.id = %updated.id, "Replaced force {}", updated.id);
+    let edit = ForceEdit {
+        version,
+        if_match: if_match(req.headers()),
+        roster: RosterRequest { name, platoons },
+        reason,
+    };
+    let updated = forces::replace_force(&state, &user.caller(), &path, edit).await?;
     Ok(HttpResponse::Ok()
         .insert_header(etag(updated.version))
         .json(ForceResponse::new(updated)?))

@@ -57,7 +57,7 @@ impl ChanceBody {
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct MissionChanceBody {
     /// The mission (one of the eight rolled missions).
-    #[schema(value_type = String, example = "assault")]
+    #[schema(value_type = fad_domain::orders::RolledMission, example = "assault")]
     pub mission: Mission,
     /// Its chance.
     #[serde(flatten)]
@@ -68,13 +68,13 @@ pub struct MissionChanceBody {
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct MissionOddsResponse {
     /// The stance asked about.
-    #[schema(value_type = String, example = "offensive")]
+    #[schema(example = "offensive")]
     pub stance: Stance,
     /// The attitude asked about.
-    #[schema(value_type = String, example = "aggressive")]
+    #[schema(example = "aggressive")]
     pub attitude: Attitude,
     /// The two +1 bonuses, or empty.
-    #[schema(value_type = Vec<String>)]
+    #[schema(value_type = Vec<fad_domain::orders::RolledMission>)]
     pub bonuses: Vec<Mission>,
     /// The common denominator of every numerator: 6^8 × 840.
     pub denominator: u64,
@@ -144,16 +144,19 @@ fn one<T: Named>(pairs: &[(String, String)], key: &str, errors: &mut Vec<FieldEr
     match values.as_slice() {
         [] => errors.push(FieldError::new(
             key,
-            format!("required; one of: {}", accepted::<T>()),
+            format!("is required; give one of: {}", accepted::<T>()),
         )),
         [value] => match T::parse(value) {
             Ok(v) => return Some(v),
             Err(_) => errors.push(FieldError::new(
                 key,
-                format!("unknown value {value:?}; one of: {}", accepted::<T>()),
+                format!("must be one of: {}, not \"{value}\"", accepted::<T>()),
             )),
         },
-        _ => errors.push(FieldError::new(key, "give it once")),
+        _ => errors.push(FieldError::new(
+            key,
+            "is given more than once; give it once",
+        )),
     }
     None
 }
@@ -165,7 +168,7 @@ pub fn parse_query(pairs: &[(String, String)]) -> Result<OddsQuery, ApiError> {
         if !["stance", "attitude", "bonus"].contains(&key.as_str()) {
             errors.push(FieldError::new(
                 key.clone(),
-                "unknown parameter; expected stance, attitude, bonus",
+                "is not a parameter of this request; use stance, attitude and bonus",
             ));
         }
     }
@@ -178,7 +181,7 @@ pub fn parse_query(pairs: &[(String, String)]) -> Result<OddsQuery, ApiError> {
             Err(_) => errors.push(FieldError::new(
                 "bonus",
                 format!(
-                    "unknown mission {value:?}; one of: {}",
+                    "must be a rolled mission, one of: {}, not \"{value}\"",
                     Mission::ROLLED
                         .iter()
                         .map(|m| m.name())

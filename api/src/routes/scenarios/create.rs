@@ -13,12 +13,12 @@ use std::collections::BTreeMap;
 use fad_domain::roster::Force;
 
 use crate::AppState;
+use crate::app::authorization::authorize_force;
 use crate::auth::secret::hash_secret;
 use crate::auth::{AuthUser, Need};
 use crate::error::{ApiError, Problem};
 use crate::extract::parse_json;
-use crate::routes::forces::authorize_force;
-use crate::store::idempotency::{self, IdempotentResponse, MAX_KEY_LEN};
+use crate::store::idempotency::{self, IdempotentResponse};
 use crate::store::{
     self,
     scenarios::{self, ScenarioRow},
@@ -29,19 +29,6 @@ use super::{ScenarioResponse, generate};
 
 /// The idempotency scope of this endpoint.
 const SCOPE: &str = "POST /api/v1/scenarios";
-
-/// Reads the optional `Idempotency-Key` header.
-fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
-    let Some(value) = req.headers().get("idempotency-key") else {
-        return Ok(None);
-    };
-    match value.to_str() {
-        Ok(v) if !v.is_empty() && v.len() <= MAX_KEY_LEN => Ok(Some(v.to_owned())),
-        _ => Err(ApiError::bad_request(format!(
-            "Idempotency-Key must be 1–{MAX_KEY_LEN} visible ASCII characters."
-        ))),
-    }
-}
 
 /// The stored forces the request names that the caller may read, by id, as (name, roster). A
 /// force that is unknown or not readable is left out, and `prepare` refuses it (422, same text).
@@ -86,13 +73,11 @@ async fn load_stored_forces(
     request_body = CreateScenarioRequest,
     params(("Idempotency-Key" = Option<String>, Header, description = "Repeat-safe key: the same key and body answer the first response again")),
     responses(
-        (status = 201, description = "The scenario, with every roll", body = ScenarioResponse),
-        (status = 200, description = "A repeat of an earlier request with the same Idempotency-Key", body = ScenarioResponse),
+        (status = 201, description = "The scenario, with every roll; a repeat with the same Idempotency-Key and body answers the first response again", body = ScenarioResponse),
         (status = 400, description = "Malformed JSON or Idempotency-Key", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Integration keys are read-only", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The Idempotency-Key was used with another body", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid sides, choices or entered dice, an unknown field or a count beyond the rules (every problem, with its path)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The Idempotency-Key was used with another body; invalid sides, choices or entered dice, an unknown field or a count beyond the rules (every problem, with its path)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "The account generated its most scenarios in the last hour (`FAD_MAX_SCENARIOS_PER_ACCOUNT_PER_HOUR`); `Retry-After` says when to try again", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
@@ -104,7 +89,7 @@ pub async fn create_scenario(
     req: HttpRequest,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
-    let key = idempotency_key(&req)?;
+    let key = crate::extract::idempotency_key(&req)?;
     let request: CreateScenarioRequest = parse_json(&body)?;
     let share = request.share;
     let stored = load_stored_forces(&state, &user, &request).await?;
@@ -113,7 +98,7 @@ pub async fn create_scenario(
     let seed = generate::os_seed()?;
     let id = store::new_id();
     let token = if share {
-        Some(super::share_token(&state, &id)?)
+        Some(crate::app::scenarios::share_token(&state, &id)?)
     } else {
         None
     };
@@ -123,7 +108,7 @@ pub async fn create_scenario(
     // Generation and serialization are pure CPU: they run before the transaction (so SQLite's
     // one writer holds its lock only for the inserts) and off the async workers. A replay
     // discards this unseen scenario.
-    let doc = web::block(move || generate::run(prepared, seed)).await??;
+    let doc = crate::db::in_request_span(move || generate::run(prepared, seed)).await??;
     let row = ScenarioRow {
         id,
         created_by: user_id.clone(),
@@ -140,7 +125,7 @@ pub async fn create_scenario(
         (Some(replay), None) => replay.clone(),
         (_, token) => {
             if let Some(token) = token {
-                response.set_share_links(&state, token);
+                response.set_share_links(crate::app::scenarios::share_links(&state, token));
             }
             to_json(&response)?
         }
@@ -163,10 +148,7 @@ pub async fn create_scenario(
                 .transaction(move |conn| {
                     if let Some(first) = idempotency::find(conn, &user_id, SCOPE, &key)? {
                         if first.request_hash != request_hash {
-                            return Err(ApiError::Conflict(
-                                "This Idempotency-Key was used with a different request body."
-                                    .into(),
-                            ));
+                            return Err(crate::extract::idempotency_key_reused());
                         }
                         return Ok(Some(first.response));
                     }
@@ -190,12 +172,13 @@ pub async fn create_scenario(
         }
     };
     let (status, id, body) = match replayed {
-        // The first answer again, byte for byte.
+        // The first answer again, byte for byte, with its status: a retry cannot tell it
+        // from the first answer.
         Some(first) => {
             let id = serde_json::from_str::<Identified>(&first)
                 .map_err(|e| ApiError::Internal(e.into()))?
                 .id;
-            (StatusCode::OK, id, first)
+            (StatusCode::CREATED, id, first)
         }
         None => (StatusCode::CREATED, id, body),
     };

@@ -47,14 +47,14 @@ pub fn run(prepared: Prepared, seed: [u8; 32]) -> Result<ScenarioDocument, ApiEr
     let dice_error = |e: DiceError| {
         ApiError::Validation(vec![FieldError::new(
             dice_field(&entered, &force_ids, &e),
-            e.to_string(),
+            e.message(),
         )])
     };
     let mut dice =
         SideDice::new(&prepared.entered, ServerDice::from_seed(seed)).map_err(|errs| {
             ApiError::Validation(
                 errs.iter()
-                    .map(|e| FieldError::new(dice_field(&entered, &force_ids, e), e.to_string()))
+                    .map(|e| FieldError::new(dice_field(&entered, &force_ids, e), e.message()))
                     .collect(),
             )
         })?;

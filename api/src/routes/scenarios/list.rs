@@ -6,12 +6,12 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::AppState;
+use crate::app::scenarios::{self, ScenarioRecord};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 use crate::paging::{Page, PageParams};
-use crate::store::scenarios::{self, ScenarioRow};
 
-use super::{ForceRef, current_share_token, share_links};
+use super::ForceRef;
 
 /// One scenario in the list: enough to find it again; read it whole with
 /// `GET /api/v1/scenarios/{id}`.
@@ -49,13 +49,13 @@ struct Sides {
 }
 
 impl ScenarioSummary {
-    fn new(state: &AppState, row: &ScenarioRow) -> Result<Self, ApiError> {
+    fn new(scenario: ScenarioRecord) -> Result<Self, ApiError> {
+        let ScenarioRecord { row, links } = scenario;
         let sides: Sides = serde_json::from_str(&row.document)
             .map_err(|e| ApiError::Internal(anyhow::anyhow!("stored scenario {}: {e}", row.id)))?;
-        let links = current_share_token(state, row)?.map(|t| share_links(state, &t));
-        let (share_url, share_api_url) = links.unzip();
+        let (share_url, share_api_url) = links.map(|l| (l.sheet, l.api)).unzip();
         Ok(Self {
-            id: row.id.clone(),
+            id: row.id,
             created_at: row.created_at.and_utc(),
             forces: sides.forces,
             shared: row.share_token_hash.is_some(),
@@ -85,25 +85,16 @@ pub async fn list_scenarios(
     state: web::Data<AppState>,
     page: Page,
 ) -> Result<HttpResponse, ApiError> {
-    let page = page.keyset("scenarios", &user.user_id)?;
-    let (after, fetch) = (page.after.clone(), page.fetch());
-    let rows = state
-        .db
-        .run(move |conn| {
-            Ok(scenarios::list_for_creator(
-                conn,
-                &user.user_id,
-                after.as_ref(),
-                fetch,
-            )?)
-        })
-        .await?;
-    let (rows, next) = page.finish(rows, |r| (r.created_at, r.id.clone()))?;
-    let scenarios = rows
-        .iter()
-        .map(|row| ScenarioSummary::new(&state, row))
+    let listed = scenarios::list_scenarios(&state, &user.caller(), page).await?;
+    let scenarios = listed
+        .items
+        .into_iter()
+        .map(ScenarioSummary::new)
         .collect::<Result<_, _>>()?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "private, no-store"))
-        .json(ScenarioList { scenarios, next }))
+        .json(ScenarioList {
+            scenarios,
+            next: listed.next,
+        }))
 }

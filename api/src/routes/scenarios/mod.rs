@@ -23,41 +23,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::AppState;
-use crate::auth::derived::{Purpose, link_token};
-use crate::auth::secret::hash_secret;
+use crate::app::scenarios::{ScenarioRecord, ShareLinks};
 use crate::error::ApiError;
 use crate::store::scenarios::ScenarioRow;
-
-/// The share token of scenario `id`: derived from the id with the service secret, never stored
-/// (the row keeps its SHA-256 for the lookup), so the creator can read the link again while a
-/// leaked table gives nothing usable (see [`crate::auth::derived`]).
-pub fn share_token(state: &AppState, id: &str) -> Result<String, ApiError> {
-    link_token(state.jwt_secret.expose(), Purpose::ScenarioLink, id)
-}
-
-/// The share token of a shared row, when it can be recomputed (rows shared before tokens were
-/// derived, or under another service secret, cannot).
-pub fn current_share_token(
-    state: &AppState,
-    row: &ScenarioRow,
-) -> Result<Option<String>, ApiError> {
-    let Some(stored) = row.share_token_hash.as_deref() else {
-        return Ok(None);
-    };
-    let token = share_token(state, &row.id)?;
-    Ok((hash_secret(&token) == stored).then_some(token))
-}
-
-/// The printable sheet and JSON links of a share token.
-pub fn share_links(state: &AppState, token: &str) -> (String, String) {
-    (
-        state.config.link(&format!("/scenarios/shared/{token}")),
-        state
-            .config
-            .link(&format!("/api/v1/scenarios/shared/{token}")),
-    )
-}
 
 pub use request::ForceRef;
 
@@ -112,33 +80,29 @@ pub struct ScenarioResponse {
     /// `night_fighting_roll`, `recon_duty`, `bonus`, `bonus_traits` (each `{trait, unit_id,
     /// unit_name}`), `pre_battle_events`, ….
     #[serde(flatten)]
-    #[schema(value_type = Object)]
     pub scenario: ScenarioView,
     /// The circumstances of war, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
     pub narrative: Option<Narrative>,
     /// Every roll in order (API.md › Dice and the roll log).
-    #[schema(value_type = Vec<Object>)]
     pub rolls: RollLog,
     /// Entered values no roll used: force id → step → subject → values.
-    #[schema(value_type = Object)]
+    #[schema(value_type = BTreeMap<String, fad_domain::dice::EnteredDiceSchema>)]
     pub unused_dice: EnteredBySide,
 }
 
 impl ScenarioResponse {
-    /// Puts the share links of `token` in the response.
-    pub fn set_share_links(&mut self, state: &AppState, token: &str) {
-        let (sheet, api) = share_links(state, token);
-        self.share_url = Some(sheet);
-        self.share_api_url = Some(api);
+    /// Puts share links in the response.
+    pub fn set_share_links(&mut self, links: ShareLinks) {
+        self.share_url = Some(links.sheet);
+        self.share_api_url = Some(links.api);
     }
 
-    /// The response for a stored row, with its share links when they can be recomputed.
-    pub fn with_links(state: &AppState, row: &ScenarioRow) -> Result<Self, ApiError> {
-        let mut response = Self::from_row(row)?;
-        if let Some(token) = current_share_token(state, row)? {
-            response.set_share_links(state, &token);
+    /// The response for a stored scenario, with its share links when it has them.
+    pub fn with_links(scenario: &ScenarioRecord) -> Result<Self, ApiError> {
+        let mut response = Self::from_row(&scenario.row)?;
+        if let Some(links) = scenario.links.clone() {
+            response.set_share_links(links);
         }
         Ok(response)
     }

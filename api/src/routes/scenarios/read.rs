@@ -4,10 +4,9 @@
 use actix_web::{HttpResponse, get, web};
 
 use crate::AppState;
+use crate::app::scenarios;
 use crate::auth::AuthUser;
-use crate::auth::secret::hash_secret;
 use crate::error::{ApiError, Problem};
-use crate::store::scenarios;
 
 use super::ScenarioResponse;
 
@@ -31,17 +30,10 @@ pub async fn get_scenario(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = path.into_inner();
-    let row = state
-        .db
-        .run(move |conn| {
-            scenarios::find_by_id_and_creator(conn, &id, &user.user_id)?
-                .ok_or_else(|| ApiError::not_found("scenario"))
-        })
-        .await?;
+    let scenario = scenarios::read_scenario(&state, &user.caller(), &path).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "private, no-store"))
-        .json(ScenarioResponse::with_links(&state, &row)?))
+        .json(ScenarioResponse::with_links(&scenario)?))
 }
 
 /// Reads a shared scenario through its share token (no credentials needed).
@@ -60,14 +52,7 @@ pub async fn get_shared_scenario(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let hash = hash_secret(&path.into_inner());
-    let row = state
-        .db
-        .run(move |conn| {
-            scenarios::find_by_share_hash(conn, &hash)?
-                .ok_or_else(|| ApiError::not_found("scenario"))
-        })
-        .await?;
+    let row = scenarios::read_shared_scenario(&state, &path).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "private, no-store"))
         .json(ScenarioResponse::from_row(&row)?))

@@ -38,6 +38,13 @@ type RawDice = BTreeMap<String, BTreeMap<String, Vec<u8>>>;
 /// A one-shot generation request.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"sides": [
+        {"name": "Red Company", "stance": "offensive", "attitude": "aggressive",
+         "units": [{"name": "Alpha Squad", "kind": "squad", "quality": "regular", "resolve": "steady", "strength": 8},
+                   {"name": "Bravo Squad", "kind": "squad", "traits": ["infiltration"]}]},
+        {"non_player": true, "name": "Raiders",
+         "units": [{"name": "Raider Band", "kind": "squad", "quality": "conscript", "strength": 10}]}
+    ], "narrative": true, "night_fighting": false}))]
 pub struct CreateScenarioRequest {
     /// Exactly two sides; at most one non-player.
     pub sides: Vec<SideBody>,
@@ -83,16 +90,16 @@ pub struct InlinePlatoon {
 pub struct InlineUnit {
     /// Its name (unique within the force if recon duty or dice refer to it).
     pub name: String,
-    /// `squad`, `command_squad`, `weapons_team`, `vehicle`, `character`, `sniper`, `off_board_artillery`.
-    #[schema(value_type = String, example = "squad")]
+    /// Its kind.
+    #[schema(example = "squad")]
     pub kind: UnitKind,
     /// Resolve; absent or null for unknown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<String>, example = "steady")]
+    #[schema(example = "steady")]
     pub resolve: Option<Resolve>,
     /// Quality; default `regular`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<String>, example = "regular")]
+    #[schema(example = "regular")]
     pub quality: Option<Quality>,
     /// Figures (1–50); default 4 for squads, 2 for weapons teams, 1 otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -100,7 +107,6 @@ pub struct InlineUnit {
     pub strength: Option<u32>,
     /// Traits (some change recon points, markers or recon duty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schema(value_type = Vec<String>)]
     pub traits: Vec<Trait>,
 }
 
@@ -121,14 +127,14 @@ pub struct SideBody {
     #[serde(default)]
     pub non_player: bool,
     /// Step 1 (required for a player side).
-    #[schema(value_type = Option<String>, example = "offensive")]
+    #[schema(example = "offensive")]
     pub stance: Option<Stance>,
     /// Step 2 (required for a player side).
-    #[schema(value_type = Option<String>, example = "aggressive")]
+    #[schema(example = "aggressive")]
     pub attitude: Option<Attitude>,
     /// Step 5's two +1s (S8): none or two different missions.
     #[serde(default)]
-    #[schema(value_type = Vec<String>)]
+    #[schema(value_type = Vec<fad_domain::orders::RolledMission>)]
     pub mission_bonuses: Vec<Mission>,
     /// Step 3: units on recon duty, by id or name.
     #[serde(default)]
@@ -142,7 +148,6 @@ pub struct SideBody {
     pub holo_projectors: u32,
     /// Player-entered dice for this side's rolls: step → subject → values.
     #[serde(default)]
-    #[schema(value_type = Object)]
     pub dice: BTreeMap<String, BTreeMap<String, Vec<u8>>>,
 }
 
@@ -401,7 +406,7 @@ pub fn prepare(
             let Ok(step) = RollStep::parse(step_name) else {
                 errors.push(FieldError::new(
                     format!("sides[{i}].dice.{step_name}"),
-                    "unknown step; a scenario rolls table_edge, mission, mission_tie, recon_return, night_fighting, placement_order, pre_battle_event, pre_battle_event_table, npf_stance, npf_attitude, npf_recon, npf_dispersion, narrative",
+                    "is not a dice step of a scenario; use one of: table_edge, mission, mission_tie, recon_return, night_fighting, placement_order, pre_battle_event, pre_battle_event_table, npf_stance, npf_attitude, npf_recon, npf_dispersion, narrative",
                 ));
                 continue;
             };
@@ -427,7 +432,7 @@ pub fn prepare(
                 } else if let Some(bad) = values.iter().find(|v| !(1..=6).contains(*v)) {
                     errors.push(FieldError::new(
                         field,
-                        format!("value {bad} is outside 1..=6"),
+                        format!("{bad} is not a face of the die: enter values from 1 to 6"),
                     ));
                 }
                 steps.entry(step).or_default().insert(id, values.clone());

@@ -1,50 +1,20 @@
 //! `POST /api/v1/battles/{battle_id}/aftermath/{force_id}/purchases`: the experience menu
 //! (docs/rules.md §2.2, C11–C14). Redoable until `finalize`; each call replaces the list. Extra
 //! reinforcement dice join the pool; dice already rolled are kept, only new ones are rolled.
+//! See [`crate::app::battles::aftermath::purchases`].
 
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, post, web};
-use fad_domain::campaign::Purchase;
-use fad_domain::dice::RollStep;
-use serde::Deserialize;
-use serde_json::Value;
-use utoipa::ToSchema;
 
 use crate::AppState;
+use crate::app::battles::aftermath::purchases as app;
+use crate::app::idempotency::Write;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
-use crate::store::aftermath as rows;
 
-use super::super::{idempotency_key, idempotent, problems, to_value};
-use super::{
-    AftermathResponse, RawDice, begin, dice_errors, merge_unused, refuse_surplus, response_with,
-    save, scope, table_dice,
-};
+use super::super::{idempotency_key, render};
+use crate::app::battles::aftermath::purchases::{Parsed, PurchasesRequest};
 
-/// The purchases (API.md).
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct PurchasesRequest {
-    /// `[{item, unit_id?, personality?, trait?}]`, `item` one of `improve_quality`,
-    /// `improve_resolve`, `extra_reinforcement_die`, `return_lone_figure`,
-    /// `repair_vehicle`, `grant_personality`, `improve_leadership`, `replace_vehicle`,
-    /// `assign_trait`.
-    #[schema(value_type = Vec<Object>)]
-    pub purchases: Vec<Value>,
-    /// Entered dice: `reinforcements_extra` (by force id), `quality_loss` for a replaced
-    /// vehicle (by unit id).
-    #[serde(default)]
-    #[schema(value_type = Option<Object>)]
-    pub dice: Option<RawDice>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Parsed {
-    purchases: Vec<Purchase>,
-    #[serde(default)]
-    dice: Option<RawDice>,
-}
+use super::{AftermathResponse, scope};
 
 /// Sets the purchases.
 #[utoipa::path(
@@ -79,29 +49,7 @@ pub async fn purchase_aftermath(
     let (battle_id, force_id) = path.into_inner();
     let key = idempotency_key(&req)?;
     let request: Parsed = crate::extract::parse_json(&body)?;
-    let mut dice = table_dice(request.dice.as_ref())?;
-    let caller = user.caller();
     let scope = scope(&battle_id, &force_id, "purchases");
-    idempotent(&state, &user.user_id, scope, key, &body, move |conn| {
-        let mut step = begin(conn, &caller, &battle_id, &force_id)?;
-        let mut aftermath = step.rolled()?;
-        let roster = aftermath.after_rolls.clone();
-        dice.check_subjects(|s, subject| match s {
-            RollStep::ReinforcementsExtra => subject == force_id,
-            RollStep::QualityLoss => roster.unit(subject).is_some(),
-            _ => false,
-        })
-        .map_err(dice_errors)?;
-        aftermath
-            .purchase(request.purchases, &mut dice)
-            .map_err(problems)?;
-        refuse_surplus(&dice)?;
-        let unused = dice.unused();
-        merge_unused(&mut aftermath.unused_dice, unused.clone());
-        let row = save(conn, &step.row, rows::ROLLED, &aftermath, None)?;
-        let rolls = dice.take_log();
-        let answer = response_with(&row, Some(&aftermath), None, rolls, unused)?;
-        Ok((StatusCode::OK, to_value(&answer)?))
-    })
-    .await
+    let write = Write::new(&user.user_id, scope, key, &body);
+    render(&app::purchase_aftermath(&state, &user, battle_id, force_id, request, write).await?)
 }

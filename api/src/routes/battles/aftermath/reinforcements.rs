@@ -1,34 +1,20 @@
 //! `POST /api/v1/battles/{battle_id}/aftermath/{force_id}/reinforcements`: how the pool is
 //! spent (docs/rules.md C9, C10: up to each unit's establishment; an optional new squad of 5–8).
 //! Redoable until `finalize`; each call replaces the allocation.
+//! See [`crate::app::battles::aftermath::reinforcements`].
 
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, post, web};
-use fad_domain::campaign::ReinforcementChoice;
-use serde::Deserialize;
-use serde_json::Value;
-use utoipa::ToSchema;
 
 use crate::AppState;
+use crate::app::battles::aftermath::reinforcements as app;
+use crate::app::idempotency::Write;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
-use crate::store::aftermath as rows;
 
-use super::super::{idempotency_key, idempotent, problems, to_value};
-use super::{AftermathResponse, begin, response_with, save, scope};
+use super::super::{idempotency_key, render};
+use fad_domain::campaign::ReinforcementChoice;
 
-/// A reinforcement allocation (API.md).
-#[derive(Debug, Deserialize, ToSchema)]
-pub struct ReinforcementsRequest {
-    /// `[{unit_id, troopers}]`.
-    #[schema(value_type = Vec<Object>)]
-    pub allocations: Vec<Value>,
-    /// `null` or `{name, troopers, platoon?, id?, modelled_on?}`: `modelled_on` names the squad
-    /// (unit id) whose arms and armour it copies; the answer's `outcome.reinforcements.formed`
-    /// says what it got.
-    #[schema(value_type = Option<Object>)]
-    pub new_squad: Option<Value>,
-}
+use super::{AftermathResponse, scope};
 
 /// Sets the reinforcement allocation.
 #[utoipa::path(
@@ -40,7 +26,7 @@ pub struct ReinforcementsRequest {
         ("force_id" = String, Path, description = "The force"),
         ("Idempotency-Key" = Option<String>, Header, description = "Replays the first response for the same key and body"),
     ),
-    request_body = ReinforcementsRequest,
+    request_body = ReinforcementChoice,
     responses(
         (status = 200, description = "The sequence with the new allocation", body = AftermathResponse),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
@@ -63,15 +49,7 @@ pub async fn reinforce_aftermath(
     let (battle_id, force_id) = path.into_inner();
     let key = idempotency_key(&req)?;
     let choice: ReinforcementChoice = crate::extract::parse_json(&body)?;
-    let caller = user.caller();
     let scope = scope(&battle_id, &force_id, "reinforcements");
-    idempotent(&state, &user.user_id, scope, key, &body, move |conn| {
-        let mut step = begin(conn, &caller, &battle_id, &force_id)?;
-        let mut aftermath = step.rolled()?;
-        aftermath.reinforce(choice).map_err(problems)?;
-        let row = save(conn, &step.row, rows::ROLLED, &aftermath, None)?;
-        let answer = response_with(&row, Some(&aftermath), None, Vec::new(), Default::default())?;
-        Ok((StatusCode::OK, to_value(&answer)?))
-    })
-    .await
+    let write = Write::new(&user.user_id, scope, key, &body);
+    render(&app::reinforce_aftermath(&state, &user, battle_id, force_id, choice, write).await?)
 }

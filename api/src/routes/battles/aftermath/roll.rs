@@ -3,106 +3,18 @@
 //! (§4.1), resolve change, the 2d6 reinforcement pool; and 2 × P campaign points), with entered
 //! or server dice, one step per request in the order of the table or all that remain at once.
 //! Each step is rolled once.
+//! See [`crate::app::battles::aftermath::roll`].
 
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, post, web};
-use fad_domain::campaign::VehicleDamage;
-use fad_domain::campaign::{Aftermath, BattleReport, ROLL_STEPS, UnitLosses, roll_subject_allowed};
-use fad_domain::dice::RollStep;
-use fad_domain::names::Named;
-use fad_domain::roster::Force as Roster;
 
 use crate::AppState;
+use crate::app::battles::aftermath::roll as app;
+use crate::app::idempotency::Write;
 use crate::auth::AuthUser;
-use crate::error::{ApiError, FieldError, Problem};
-use crate::store::{aftermath as rows, battles};
+use crate::error::{ApiError, Problem};
 
-use super::super::{BattleResult, idempotency_key, idempotent, parse_body, problems, to_value};
-use super::{
-    AftermathResponse, DiceRequest, RawDice, begin, dice_errors, merge_unused, refuse_surplus,
-    response_with, save, scope, table_dice,
-};
-
-/// This force's lines of the recorded result.
-pub fn report_for(battle: &battles::Battle, force_id: &str) -> Result<BattleReport, ApiError> {
-    let result: BattleResult = battle
-        .result
-        .as_deref()
-        .map(serde_json::from_str)
-        .transpose()
-        .map_err(|e| ApiError::Internal(e.into()))?
-        .ok_or_else(|| ApiError::Conflict("No result is recorded.".to_owned()))?;
-    Ok(BattleReport {
-        losses: result
-            .losses
-            .into_iter()
-            .filter(|l| l.force_id == force_id)
-            .map(|l| UnitLosses {
-                unit_id: l.unit_id,
-                figures_lost: l.figures_lost,
-                eliminated: l.eliminated,
-                vehicle_damage: l.vehicle_damage.and_then(|v| VehicleDamage::parse(&v).ok()),
-                destroyed_on_recon: l.destroyed_on_recon,
-            })
-            .collect(),
-    })
-}
-
-/// Which roll step a request names, checked against the sequence's steps.
-fn requested_step(step: Option<&str>) -> Result<Option<RollStep>, ApiError> {
-    let Some(name) = step else { return Ok(None) };
-    let accepted = || {
-        ROLL_STEPS
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    match RollStep::parse(name) {
-        Ok(step) if ROLL_STEPS.contains(&step) => Ok(Some(step)),
-        _ => Err(ApiError::Validation(vec![FieldError::new(
-            "step",
-            format!(
-                "not a roll step of the post-battle sequence; the steps, in order: {}",
-                accepted()
-            ),
-        )])),
-    }
-}
-
-/// Refuses entered dice for steps this request does not roll: another step than the one named,
-/// a step already rolled, or a step that is not a post-battle roll.
-fn check_entered_steps(
-    raw: Option<&RawDice>,
-    requested: Option<RollStep>,
-    aftermath: &Aftermath,
-) -> Result<(), ApiError> {
-    let mut errors = Vec::new();
-    for name in raw.into_iter().flat_map(|d| d.keys()) {
-        let Ok(step) = RollStep::parse(name) else {
-            continue; // `table_dice` already refused unknown step names.
-        };
-        let message = if !ROLL_STEPS.contains(&step) {
-            "not a roll of the post-battle sequence".to_owned()
-        } else if requested.is_some_and(|r| r != step) {
-            format!(
-                "this request rolls the {} step only; enter these dice when that step is rolled",
-                requested.map(|r| r.to_string()).unwrap_or_default()
-            )
-        } else if aftermath.step_done(step) {
-            "this step is already rolled (or needed no dice); dice are never rolled twice"
-                .to_owned()
-        } else {
-            continue;
-        };
-        errors.push(FieldError::new(format!("dice.{name}"), message));
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(ApiError::Validation(errors))
-    }
-}
+use super::super::{idempotency_key, parse_body, render};
+use super::{AftermathResponse, DiceRequest, scope};
 
 /// Makes the post-battle rolls for one force: the step named by `step` (which must be the
 /// next one), or every step that remains. A step already rolled is 409 (with the same
@@ -140,63 +52,7 @@ pub async fn roll_aftermath(
     let (battle_id, force_id) = path.into_inner();
     let key = idempotency_key(&req)?;
     let request: DiceRequest = parse_body(&body)?;
-    let requested = requested_step(request.step.as_deref())?;
-    let mut dice = table_dice(request.dice.as_ref())?;
-    let caller = user.caller();
     let scope = scope(&battle_id, &force_id, "roll");
-    idempotent(&state, &user.user_id, scope, key, &body, move |conn| {
-        let mut step = begin(conn, &caller, &battle_id, &force_id)?;
-        let start: Roster = serde_json::from_str(&step.row.battle_start)
-            .map_err(|e| ApiError::Internal(e.into()))?;
-        let mut aftermath = match step.row.stage.as_str() {
-            rows::OPEN => {
-                let report = report_for(&step.battle, &force_id)?;
-                Aftermath::start(&force_id, &start, &report, step.balance(), &step.rules)
-                    .map_err(problems)?
-            }
-            rows::ROLLING => step.take_state()?,
-            _ => {
-                return Err(ApiError::Conflict(
-                    "The post-battle rolls for this force are already made; dice are never rolled twice."
-                        .to_owned(),
-                ));
-            }
-        };
-        if let Some(wanted) = requested {
-            match aftermath.next_step() {
-                _ if aftermath.step_done(wanted) => {
-                    return Err(ApiError::Conflict(format!(
-                        "The {wanted} step is already rolled (or needed no dice); dice are never rolled twice."
-                    )));
-                }
-                Some(next) if next != wanted => {
-                    return Err(ApiError::Conflict(format!(
-                        "Roll the {next} step first: the post-battle rolls go in the order of the table."
-                    )));
-                }
-                _ => {}
-            }
-        }
-        check_entered_steps(request.dice.as_ref(), requested, &aftermath)?;
-        dice.check_subjects(|s, subject| roll_subject_allowed(&force_id, &start, s, subject))
-            .map_err(dice_errors)?;
-        match requested {
-            Some(wanted) => aftermath.roll_step(wanted, &mut dice),
-            None => aftermath.roll_remaining(&mut dice),
-        }
-        .map_err(problems)?;
-        refuse_surplus(&dice)?;
-        let unused = dice.unused();
-        merge_unused(&mut aftermath.unused_dice, unused.clone());
-        let stage = if aftermath.fully_rolled() {
-            rows::ROLLED
-        } else {
-            rows::ROLLING
-        };
-        let row = save(conn, &step.row, stage, &aftermath, None)?;
-        let rolls = dice.take_log();
-        let answer = response_with(&row, Some(&aftermath), None, rolls, unused)?;
-        Ok((StatusCode::OK, to_value(&answer)?))
-    })
-    .await
+    let write = Write::new(&user.user_id, scope, key, &body);
+    render(&app::roll_aftermath(&state, &user, battle_id, force_id, request, write).await?)
 }

@@ -3,58 +3,19 @@
 //! any time after missions are assigned while the battle has no result; it does not hold up the
 //! steps. The target is as secret as the mission: the opponent, integration keys and the
 //! battle's public views see neither until the rules reveal the mission.
+//! See [`crate::app::battles::scenario::assault`].
 
 use actix_web::{HttpRequest, HttpResponse, post, web};
-use fad_domain::scenario::side_dice::SideDice;
-use fad_domain::scenario::{Scenario, ScenarioError};
-use serde::Deserialize;
-use utoipa::ToSchema;
 
 use crate::AppState;
+use crate::app::battles::scenario::assault as app;
+use crate::app::battles::scenario::assault::AssaultTargetRequest;
+use crate::app::idempotency::Write;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 
-use super::{BattleScenarioResponse, RawDice, Submission, submit};
-
-/// No dice are rolled for a declaration.
-static NO_DICE: RawDice = RawDice::new();
-
-/// A side's Assault target.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AssaultTargetRequest {
-    /// The side (its mission is Assault).
-    pub force_id: String,
-    /// One of the side's two far objectives (`objectives[].sector[force_id] == "far"`), e.g. `o2`.
-    #[schema(min_length = 1, max_length = 16)]
-    pub objective_id: String,
-    /// The scenario `version` the client saw (optional): a stale one is 409.
-    #[serde(default)]
-    pub version: Option<i64>,
-}
-
-impl Submission for AssaultTargetRequest {
-    fn force_id(&self) -> &str {
-        &self.force_id
-    }
-    fn dice(&self) -> &RawDice {
-        &NO_DICE
-    }
-    fn non_player_dice(&self) -> &RawDice {
-        &NO_DICE
-    }
-    fn version(&self) -> Option<i64> {
-        self.version
-    }
-    fn apply(
-        self,
-        scenario: &mut Scenario,
-        side: usize,
-        _dice: &mut SideDice,
-    ) -> Result<(), ScenarioError> {
-        scenario.declare_assault_target(side, &self.objective_id)
-    }
-}
+use super::super::{idempotency_key, render};
+use super::BattleScenarioResponse;
 
 /// Declares an Assault side's target objective (secret like the mission). Honours
 /// `Idempotency-Key`.
@@ -86,15 +47,10 @@ pub async fn declare_assault_target(
     req: HttpRequest,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
+    let battle_id = path.into_inner();
+    let key = idempotency_key(&req)?;
     let request: AssaultTargetRequest = crate::extract::parse_json(&body)?;
-    submit(
-        &state,
-        &user,
-        path.into_inner(),
-        &req,
-        &body,
-        "assault-target",
-        request,
-    )
-    .await
+    let scope = format!("POST /api/v1/battles/{battle_id}/scenario/assault-target");
+    let write = Write::new(&user.user_id, scope, key, &body);
+    render(&app::declare_assault_target(&state, &user, battle_id, request, write).await?)
 }

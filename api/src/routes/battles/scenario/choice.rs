@@ -2,66 +2,19 @@
 //! totals tie picks one of the tied missions (docs/rules.md §3.5, S9; no re-roll). Once every side's
 //! mission is settled the service assigns missions (Escalating Engagement when both are the
 //! same, S10), grants the bonuses (S12) and runs step 6.
+//! See [`crate::app::battles::scenario::choice`].
 
 use actix_web::{HttpRequest, HttpResponse, post, web};
-use fad_domain::orders::Mission;
-use fad_domain::scenario::side_dice::SideDice;
-use fad_domain::scenario::{Scenario, ScenarioError};
-use serde::Deserialize;
-use utoipa::ToSchema;
 
 use crate::AppState;
+use crate::app::battles::scenario::choice as app;
+use crate::app::battles::scenario::choice::MissionChoiceRequest;
+use crate::app::idempotency::Write;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 
-use super::NonPlayerDiceEntries;
-use super::{BattleScenarioResponse, DiceEntries, MissionName, RawDice, Submission, submit};
-
-/// A side's pick among its tied missions.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct MissionChoiceRequest {
-    /// The side.
-    pub force_id: String,
-    /// One of the side's `tied_missions`.
-    #[schema(value_type = MissionName)]
-    pub mission: Mission,
-    /// The scenario `version` the client saw (optional): a stale one is 409.
-    #[serde(default)]
-    pub version: Option<i64>,
-    /// Player-entered dice for this side's later rolls (recon return, placement order, …).
-    #[serde(default)]
-    #[schema(value_type = DiceEntries)]
-    pub dice: RawDice,
-    /// Dice rolled at the table for the battle's non-player side (otherwise the service rolls
-    /// them).
-    #[serde(default)]
-    #[schema(value_type = NonPlayerDiceEntries)]
-    pub non_player_dice: RawDice,
-}
-
-impl Submission for MissionChoiceRequest {
-    fn force_id(&self) -> &str {
-        &self.force_id
-    }
-    fn dice(&self) -> &RawDice {
-        &self.dice
-    }
-    fn non_player_dice(&self) -> &RawDice {
-        &self.non_player_dice
-    }
-    fn version(&self) -> Option<i64> {
-        self.version
-    }
-    fn apply(
-        self,
-        scenario: &mut Scenario,
-        side: usize,
-        dice: &mut SideDice,
-    ) -> Result<(), ScenarioError> {
-        scenario.submit_mission_choice(side, self.mission, dice)
-    }
-}
+use super::super::{idempotency_key, render};
+use super::BattleScenarioResponse;
 
 /// Picks one of a side's tied missions. Honours `Idempotency-Key`.
 #[utoipa::path(
@@ -92,15 +45,10 @@ pub async fn submit_mission_choice(
     req: HttpRequest,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
+    let battle_id = path.into_inner();
+    let key = idempotency_key(&req)?;
     let request: MissionChoiceRequest = crate::extract::parse_json(&body)?;
-    submit(
-        &state,
-        &user,
-        path.into_inner(),
-        &req,
-        &body,
-        "mission-choice",
-        request,
-    )
-    .await
+    let scope = format!("POST /api/v1/battles/{battle_id}/scenario/mission-choice");
+    let write = Write::new(&user.user_id, scope, key, &body);
+    render(&app::submit_mission_choice(&state, &user, battle_id, request, write).await?)
 }

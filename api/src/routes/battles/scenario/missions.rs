@@ -2,66 +2,19 @@
 //! different missions (docs/rules.md §3.5, S8), secret, after stances and attitudes are revealed.
 //! When every player side has given its bonuses (`[]` for none) the service rolls 1d6 per
 //! mission per side; a side whose top totals tie is then asked for a `mission-choice` (S9).
+//! See [`crate::app::battles::scenario::missions`].
 
 use actix_web::{HttpRequest, HttpResponse, post, web};
-use fad_domain::orders::Mission;
-use fad_domain::scenario::side_dice::SideDice;
-use fad_domain::scenario::{Scenario, ScenarioError};
-use serde::Deserialize;
-use utoipa::ToSchema;
 
 use crate::AppState;
+use crate::app::battles::scenario::missions as app;
+use crate::app::battles::scenario::missions::MissionBonusesRequest;
+use crate::app::idempotency::Write;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 
-use super::NonPlayerDiceEntries;
-use super::{BattleScenarioResponse, DiceEntries, MissionName, RawDice, Submission, submit};
-
-/// A side's mission bonuses.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct MissionBonusesRequest {
-    /// The side.
-    pub force_id: String,
-    /// None, or two different missions (+1 each).
-    #[schema(value_type = Vec<MissionName>, max_items = 2)]
-    pub missions: Vec<Mission>,
-    /// The scenario `version` the client saw (optional): a stale one is 409.
-    #[serde(default)]
-    pub version: Option<i64>,
-    /// Player-entered dice for this side's rolls (e.g. `{"mission": {"hold": [6]}}`).
-    #[serde(default)]
-    #[schema(value_type = DiceEntries)]
-    pub dice: RawDice,
-    /// Dice rolled at the table for the battle's non-player side (otherwise the service rolls
-    /// them).
-    #[serde(default)]
-    #[schema(value_type = NonPlayerDiceEntries)]
-    pub non_player_dice: RawDice,
-}
-
-impl Submission for MissionBonusesRequest {
-    fn force_id(&self) -> &str {
-        &self.force_id
-    }
-    fn dice(&self) -> &RawDice {
-        &self.dice
-    }
-    fn non_player_dice(&self) -> &RawDice {
-        &self.non_player_dice
-    }
-    fn version(&self) -> Option<i64> {
-        self.version
-    }
-    fn apply(
-        self,
-        scenario: &mut Scenario,
-        side: usize,
-        dice: &mut SideDice,
-    ) -> Result<(), ScenarioError> {
-        scenario.submit_mission_bonuses(side, self.missions, dice)
-    }
-}
+use super::super::{idempotency_key, render};
+use super::BattleScenarioResponse;
 
 /// Submits (or replaces) a side's secret mission bonuses. Honours `Idempotency-Key`.
 #[utoipa::path(
@@ -92,15 +45,10 @@ pub async fn submit_mission_bonuses(
     req: HttpRequest,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
+    let battle_id = path.into_inner();
+    let key = idempotency_key(&req)?;
     let request: MissionBonusesRequest = crate::extract::parse_json(&body)?;
-    submit(
-        &state,
-        &user,
-        path.into_inner(),
-        &req,
-        &body,
-        "mission-bonuses",
-        request,
-    )
-    .await
+    let scope = format!("POST /api/v1/battles/{battle_id}/scenario/mission-bonuses");
+    let write = Write::new(&user.user_id, scope, key, &body);
+    render(&app::submit_mission_bonuses(&state, &user, battle_id, request, write).await?)
 }

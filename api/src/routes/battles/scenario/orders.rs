@@ -3,92 +3,19 @@
 //! given orders replaces the earlier orders; afterwards 409. When the last orders arrive the
 //! service runs steps 3–4 (RP, the table-edge roll with re-rolled ties, deployment zones, field
 //! defences, objectives) and the non-player side's automatic choices (§3.12).
+//! See [`crate::app::battles::scenario::orders`].
 
 use actix_web::{HttpRequest, HttpResponse, post, web};
-use fad_domain::orders::{Attitude, Stance};
-use fad_domain::scenario::contact_markers::MAX_HOLO_PROJECTORS;
-use fad_domain::scenario::side_dice::SideDice;
-use fad_domain::scenario::{Orders, Scenario, ScenarioError};
-use serde::Deserialize;
-use utoipa::ToSchema;
 
 use crate::AppState;
+use crate::app::battles::scenario::orders as app;
+use crate::app::battles::scenario::orders::OrdersRequest;
+use crate::app::idempotency::Write;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 
-use super::NonPlayerDiceEntries;
-use super::{
-    AttitudeName, BattleScenarioResponse, DiceEntries, RawDice, StanceName, Submission, submit,
-};
-
-/// A side's orders.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct OrdersRequest {
-    /// The side (a force of the battle that the caller acts for).
-    pub force_id: String,
-    /// Step 1.
-    #[schema(value_type = StanceName)]
-    pub stance: Stance,
-    /// Step 2.
-    #[schema(value_type = AttitudeName)]
-    pub attitude: Attitude,
-    /// Step 3: units on recon duty (docs/rules.md §3.3 eligibility, S4).
-    #[serde(default)]
-    pub recon_unit_ids: Vec<String>,
-    /// S14: units deploying attached to or embarked in another unit (they share its marker).
-    #[serde(default)]
-    pub attached_unit_ids: Vec<String>,
-    /// Holo Projectors in the force (+1 dummy marker each).
-    #[serde(default)]
-    #[schema(maximum = 100)]
-    pub holo_projectors: u32,
-    /// The scenario `version` the client saw (optional): a stale one is 409.
-    #[serde(default)]
-    pub version: Option<i64>,
-    /// Player-entered dice for this side's rolls: step → subject → values.
-    #[serde(default)]
-    #[schema(value_type = DiceEntries)]
-    pub dice: RawDice,
-    /// Dice rolled at the table for the battle's non-player side (otherwise the service rolls
-    /// them).
-    #[serde(default)]
-    #[schema(value_type = NonPlayerDiceEntries)]
-    pub non_player_dice: RawDice,
-}
-
-impl Submission for OrdersRequest {
-    fn force_id(&self) -> &str {
-        &self.force_id
-    }
-    fn dice(&self) -> &RawDice {
-        &self.dice
-    }
-    fn non_player_dice(&self) -> &RawDice {
-        &self.non_player_dice
-    }
-    fn version(&self) -> Option<i64> {
-        self.version
-    }
-    fn apply(
-        self,
-        scenario: &mut Scenario,
-        side: usize,
-        dice: &mut SideDice,
-    ) -> Result<(), ScenarioError> {
-        scenario.submit_orders(
-            side,
-            Orders {
-                stance: self.stance,
-                attitude: self.attitude,
-                recon_unit_ids: self.recon_unit_ids,
-                attached_unit_ids: self.attached_unit_ids,
-                holo_projectors: self.holo_projectors,
-            },
-            dice,
-        )
-    }
-}
+use super::super::{idempotency_key, render};
+use super::BattleScenarioResponse;
 
 /// Submits (or replaces) a side's secret orders. Honours `Idempotency-Key`.
 #[utoipa::path(
@@ -119,21 +46,10 @@ pub async fn submit_orders(
     req: HttpRequest,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
+    let battle_id = path.into_inner();
+    let key = idempotency_key(&req)?;
     let request: OrdersRequest = crate::extract::parse_json(&body)?;
-    if request.holo_projectors > MAX_HOLO_PROJECTORS {
-        return Err(ApiError::validation(
-            "holo_projectors",
-            format!("at most {MAX_HOLO_PROJECTORS} Holo Projectors"),
-        ));
-    }
-    submit(
-        &state,
-        &user,
-        path.into_inner(),
-        &req,
-        &body,
-        "orders",
-        request,
-    )
-    .await
+    let scope = format!("POST /api/v1/battles/{battle_id}/scenario/orders");
+    let write = Write::new(&user.user_id, scope, key, &body);
+    render(&app::submit_orders(&state, &user, battle_id, request, write).await?)
 }

@@ -11,30 +11,9 @@ use crate::error::{ApiError, Problem};
 use crate::routes::sheets::{html, page};
 use fad_domain::scenario::Viewer;
 
-use super::read::{ScenarioQuery, Seen, seen_by};
+use crate::app::battles::scenario::read::{Seen, scenario_seen};
 
-/// The sheet's HTML for what `seen` shows (also the page a side's share link opens).
-pub fn render(seen: &Seen) -> String {
-    let seen_by_name = match seen.viewer {
-        Viewer::Side(i) => seen.doc.forces.get(i).map(|f| f.name.clone()),
-        Viewer::Everything => Some("both sides".to_owned()),
-        Viewer::Outsider => Some("an onlooker".to_owned()),
-    };
-    let created = chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string();
-    page::render_sheet(&page::Sheet {
-        label: format!(
-            "battle {} · scenario version {}",
-            seen.battle_id, seen.version
-        ),
-        created: &created,
-        scenario: &seen.doc.scenario,
-        viewer: seen.viewer,
-        forces: &seen.doc.forces,
-        narrative: None,
-        rolls: &seen.doc.rolls,
-        seen_by: seen_by_name,
-    })
-}
+use super::read::ScenarioQuery;
 
 /// The printable sheet of a battle's scenario, as the caller may see it.
 #[utoipa::path(
@@ -61,12 +40,29 @@ pub async fn get_scenario_sheet(
 ) -> Result<HttpResponse, ApiError> {
     let battle_id = path.into_inner();
     let force_id = query.into_inner().force_id;
-    let body = state
-        .db
-        .read(move |conn| {
-            let seen = seen_by(conn, &caller, &battle_id, force_id.as_deref())?;
-            Ok(render(&seen))
-        })
-        .await?;
-    Ok(html(body))
+    let seen = scenario_seen(&state, caller, battle_id, force_id).await?;
+    Ok(html(render(&seen)))
+}
+
+/// The sheet's HTML for what `seen` shows (also the page a side's share link opens).
+pub fn render(seen: &Seen) -> String {
+    let seen_by_name = match seen.viewer {
+        Viewer::Side(i) => seen.doc.forces.get(i).map(|f| f.name.clone()),
+        Viewer::Everything => Some("both sides".to_owned()),
+        Viewer::Outsider => Some("an onlooker".to_owned()),
+    };
+    let created = chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string();
+    page::render_sheet(&page::Sheet {
+        label: format!(
+            "battle {} · scenario version {}",
+            seen.battle_id, seen.version
+        ),
+        created: &created,
+        scenario: &seen.doc.scenario,
+        viewer: seen.viewer,
+        forces: &seen.doc.forces,
+        narrative: None,
+        rolls: &seen.doc.rolls,
+        seen_by: seen_by_name,
+    })
 }

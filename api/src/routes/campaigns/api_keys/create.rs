@@ -6,15 +6,15 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::secret::PlainSecret;
-use crate::auth::{AuthUser, Need, campaign_access};
+use crate::app::campaigns::api_keys;
+use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 use crate::extract::Json;
-use crate::store::{self, api_keys::NewApiKey};
 
 /// A new integration key.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "club website"}))]
 pub struct CreateApiKeyRequest {
     /// What the key is for, 1–100 characters ("club website").
     #[schema(example = "club website")]
@@ -64,43 +64,15 @@ pub async fn create_api_key(
     path: web::Path<String>,
     body: Json<CreateApiKeyRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let campaign_id = path.into_inner();
-    let name = body.into_inner().name.trim().to_owned();
-    if name.is_empty() || name.chars().count() > 100 {
-        return Err(ApiError::validation(
-            "name",
-            "must have 1 to 100 characters",
-        ));
-    }
-    let key = PlainSecret::api_key().map_err(|e| ApiError::Internal(e.into()))?;
-    let id = store::new_id();
-    let now = store::now();
-    let response = CreatedApiKeyResponse {
-        id: id.clone(),
-        key: key.expose().to_owned(),
-        campaign_id: campaign_id.clone(),
-        name: name.clone(),
-        key_prefix: key.display_prefix(),
-        created_at: now.and_utc(),
-    };
-    let (key_hash, key_prefix) = (key.hash(), key.display_prefix());
-    let caller = user.caller();
-    state
-        .db
-        .transaction(move |conn| {
-            campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
-            let new = NewApiKey {
-                id: &id,
-                campaign_id: &campaign_id,
-                name: &name,
-                key_hash: &key_hash,
-                key_prefix: &key_prefix,
-                created_by: &user.user_id,
-                created_at: now,
-            };
-            Ok(store::api_keys::insert(conn, &new)?)
-        })
-        .await?;
-    tracing::info!(campaign.id = %response.campaign_id, api_key.id = %response.id, "Created API key {}", response.id);
-    Ok(HttpResponse::Created().json(response))
+    let name = body.into_inner().name;
+    let created = api_keys::create_api_key(&state, &user.caller(), &path, &name).await?;
+    let key = created.key;
+    Ok(HttpResponse::Created().json(CreatedApiKeyResponse {
+        id: key.id,
+        key: created.secret,
+        campaign_id: key.campaign_id,
+        name: key.name,
+        key_prefix: key.key_prefix,
+        created_at: key.created_at.and_utc(),
+    }))
 }

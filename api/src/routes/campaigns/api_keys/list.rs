@@ -5,10 +5,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::{AuthUser, Need, campaign_access};
+use crate::app::campaigns::api_keys;
+use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 use crate::paging::{Page, PageParams};
-use crate::store::api_keys;
 
 use super::ApiKeyResponse;
 
@@ -43,25 +43,9 @@ pub async fn list_api_keys(
     path: web::Path<String>,
     page: Page,
 ) -> Result<web::Json<ApiKeyList>, ApiError> {
-    let campaign_id = path.into_inner();
-    let page = page.keyset("api-keys", &campaign_id)?;
-    let (after, fetch) = (page.after.clone(), page.fetch());
-    let caller = user.caller();
-    let rows = state
-        .db
-        .run(move |conn| {
-            campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
-            Ok(api_keys::list_for_campaign(
-                conn,
-                &campaign_id,
-                after.as_ref(),
-                fetch,
-            )?)
-        })
-        .await?;
-    let (rows, next) = page.finish(rows, |r| (r.created_at, r.id.clone()))?;
+    let listed = api_keys::list_api_keys(&state, &user.caller(), &path, page).await?;
     Ok(web::Json(ApiKeyList {
-        api_keys: rows.into_iter().map(ApiKeyResponse::from).collect(),
-        next,
+        api_keys: listed.items.into_iter().map(ApiKeyResponse::from).collect(),
+        next: listed.next,
     }))
 }

@@ -3,9 +3,9 @@
 use actix_web::{HttpResponse, delete, web};
 
 use crate::AppState;
-use crate::auth::{AuthUser, Need, campaign_access};
+use crate::app::campaigns::api_keys;
+use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
-use crate::store::{self, api_keys};
 
 /// Revokes an integration key (organiser); it gets 401 from then on. Revoking twice is harmless.
 #[utoipa::path(
@@ -31,20 +31,6 @@ pub async fn revoke_api_key(
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
     let (campaign_id, key_id) = path.into_inner();
-    let caller = user.caller();
-    let now = store::now();
-    let revoked = key_id.clone();
-    state
-        .db
-        .transaction(move |conn| {
-            campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
-            if api_keys::find_in_campaign(conn, &campaign_id, &key_id)?.is_none() {
-                return Err(ApiError::not_found("API key"));
-            }
-            api_keys::revoke(conn, &campaign_id, &key_id, now)?;
-            Ok(())
-        })
-        .await?;
-    tracing::info!(api_key.id = %revoked, "Revoked API key {revoked}");
+    api_keys::revoke_api_key(&state, &user.caller(), &campaign_id, &key_id).await?;
     Ok(HttpResponse::NoContent().finish())
 }

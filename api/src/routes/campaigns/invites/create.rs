@@ -1,26 +1,20 @@
 //! `POST /api/v1/campaigns/{campaign_id}/invites`: the organiser creates an invitation code.
 
 use actix_web::{HttpResponse, post, web};
-use chrono::{DateTime, TimeDelta, Utc};
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::derived::invite_code_hash;
-use crate::auth::secret::ShortCode;
-use crate::auth::{AuthUser, Need, campaign_access};
-use crate::error::{ApiError, FieldError, Problem};
+use crate::app::campaigns::invites::{self, NewInvite};
+use crate::auth::AuthUser;
+use crate::error::{ApiError, Problem};
 use crate::extract::Json;
-use crate::store::{self, invites::Invite};
-
-/// Default lifetime of an invitation: 7 days.
-pub const DEFAULT_EXPIRES_IN_SECONDS: i64 = 7 * 24 * 3600;
-/// Longest lifetime of an invitation: 90 days.
-pub const MAX_EXPIRES_IN_SECONDS: i64 = 90 * 24 * 3600;
 
 /// A new invitation.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"expires_in_seconds": 604800, "max_uses": 4}))]
 pub struct CreateInviteRequest {
     /// Seconds until the code expires: 60 to 7 776 000 (90 days). Default 604 800 (7 days).
     pub expires_in_seconds: Option<i64>,
@@ -71,56 +65,20 @@ pub async fn create_invite(
     path: web::Path<String>,
     body: Json<CreateInviteRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let campaign_id = path.into_inner();
     let CreateInviteRequest {
         expires_in_seconds,
         max_uses,
     } = body.into_inner();
-    let mut errors = Vec::new();
-    let expires_in = expires_in_seconds.unwrap_or(DEFAULT_EXPIRES_IN_SECONDS);
-    if !(60..=MAX_EXPIRES_IN_SECONDS).contains(&expires_in) {
-        errors.push(FieldError::new(
-            "expires_in_seconds",
-            format!("must be between 60 and {MAX_EXPIRES_IN_SECONDS}"),
-        ));
-    }
-    if max_uses.is_some_and(|n| !(1..=1000).contains(&n)) {
-        errors.push(FieldError::new("max_uses", "must be between 1 and 1000"));
-    }
-    if !errors.is_empty() {
-        return Err(ApiError::Validation(errors));
-    }
-    let code = ShortCode::generate().map_err(|e| ApiError::Internal(e.into()))?;
-    let normalized = ShortCode::normalize(&code).ok_or_else(|| {
-        ApiError::Internal(anyhow::anyhow!("a generated code does not read back"))
-    })?;
-    let code_hash = invite_code_hash(state.jwt_secret.expose(), &normalized)?;
-    let now = store::now();
-    let invite = Invite {
-        id: store::new_id(),
-        campaign_id: campaign_id.clone(),
-        code_hash,
-        created_by: user.user_id.clone(),
-        created_at: now,
-        expires_at: now + TimeDelta::seconds(expires_in),
+    let input = NewInvite {
+        expires_in_seconds,
         max_uses,
-        uses: 0,
-        revoked_at: None,
     };
-    let caller = user.caller();
-    let stored = invite.clone();
-    state
-        .db
-        .transaction(move |conn| {
-            campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
-            Ok(store::invites::insert(conn, &stored)?)
-        })
-        .await?;
-    tracing::info!(campaign.id = %invite.campaign_id, invite.id = %invite.id, "Created invite {}", invite.id);
+    let created = invites::create_invite(&state, &user.caller(), &path, input).await?;
+    let invite = created.invite;
     Ok(HttpResponse::Created().json(CreatedInviteResponse {
         id: invite.id,
-        url: state.config.link(&format!("/join/{code}")),
-        code,
+        code: created.code,
+        url: created.url,
         campaign_id: invite.campaign_id,
         expires_at: invite.expires_at.and_utc(),
         max_uses: invite.max_uses,

@@ -5,13 +5,11 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::derived::invite_code_hash;
-use crate::auth::secret::{ShortCode, hash_secret};
+use crate::app::campaigns::members;
 use crate::auth::{AuthRateLimited, AuthUser};
 use crate::error::{ApiError, Problem};
 use crate::extract::Json;
 use crate::routes::campaigns::members::MemberResponse;
-use crate::store::{self, invites, memberships, memberships::Membership, memberships::Role, users};
 
 /// An invitation code.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -49,32 +47,6 @@ pub async fn join_campaign(
     body: Json<JoinCampaignRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let code = body.into_inner().code;
-    let code_hash = match ShortCode::normalize(&code) {
-        Some(short) => invite_code_hash(state.jwt_secret.expose(), &short)?,
-        None => hash_secret(code.trim()),
-    };
-    let now = store::now();
-    let (membership, names) = state
-        .db
-        .transaction(move |conn| {
-            // One answer for every unusable code: no hint about which codes once existed.
-            let unusable = || ApiError::NotFound("No usable invitation with this code.".to_owned());
-            let invite = invites::find_by_code_hash(conn, &code_hash)?.ok_or_else(unusable)?;
-            if memberships::find(conn, &invite.campaign_id, &user.user_id)?.is_some() {
-                return Err(ApiError::Conflict(
-                    "You are already a member of this campaign.".to_owned(),
-                ));
-            }
-            if !invites::claim_use(conn, &invite.id, now)? {
-                return Err(unusable());
-            }
-            let membership = Membership::new(&invite.campaign_id, &user.user_id, Role::Player, now);
-            memberships::insert(conn, &membership)?;
-            let account = users::find_by_id(conn, &user.user_id)?
-                .ok_or_else(|| ApiError::Unauthorized("Unknown user.".to_owned()))?;
-            Ok((membership, (account.username, account.display_name)))
-        })
-        .await?;
-    tracing::info!(campaign.id = %membership.campaign_id, user.id = %membership.user_id, "User {} joined campaign {}", membership.user_id, membership.campaign_id);
-    Ok(HttpResponse::Created().json(MemberResponse::new(membership, names)))
+    let member = members::join_campaign(&state, &user.caller(), &code).await?;
+    Ok(HttpResponse::Created().json(MemberResponse::from(member)))
 }

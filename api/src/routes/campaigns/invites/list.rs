@@ -5,10 +5,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::{AuthUser, Need, campaign_access};
+use crate::app::campaigns::invites;
+use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 use crate::paging::{Page, PageParams};
-use crate::store::invites;
 
 use super::InviteResponse;
 
@@ -43,25 +43,9 @@ pub async fn list_invites(
     path: web::Path<String>,
     page: Page,
 ) -> Result<web::Json<InviteList>, ApiError> {
-    let campaign_id = path.into_inner();
-    let page = page.keyset("invites", &campaign_id)?;
-    let (after, fetch) = (page.after.clone(), page.fetch());
-    let caller = user.caller();
-    let rows = state
-        .db
-        .run(move |conn| {
-            campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
-            Ok(invites::list_for_campaign(
-                conn,
-                &campaign_id,
-                after.as_ref(),
-                fetch,
-            )?)
-        })
-        .await?;
-    let (rows, next) = page.finish(rows, |r| (r.created_at, r.id.clone()))?;
+    let listed = invites::list_invites(&state, &user.caller(), &path, page).await?;
     Ok(web::Json(InviteList {
-        invites: rows.into_iter().map(InviteResponse::from).collect(),
-        next,
+        invites: listed.items.into_iter().map(InviteResponse::from).collect(),
+        next: listed.next,
     }))
 }

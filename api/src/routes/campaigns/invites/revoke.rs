@@ -3,9 +3,9 @@
 use actix_web::{HttpResponse, delete, web};
 
 use crate::AppState;
-use crate::auth::{AuthUser, Need, campaign_access};
+use crate::app::campaigns::invites;
+use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
-use crate::store::{self, invites};
 
 /// Revokes an invitation (organiser); the code stops working at once. Revoking twice is
 /// harmless.
@@ -32,18 +32,6 @@ pub async fn revoke_invite(
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
     let (campaign_id, invite_id) = path.into_inner();
-    let caller = user.caller();
-    let now = store::now();
-    state
-        .db
-        .transaction(move |conn| {
-            campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
-            if invites::find_in_campaign(conn, &campaign_id, &invite_id)?.is_none() {
-                return Err(ApiError::not_found("invite"));
-            }
-            invites::revoke(conn, &campaign_id, &invite_id, now)?;
-            Ok(())
-        })
-        .await?;
+    invites::revoke_invite(&state, &user.caller(), &campaign_id, &invite_id).await?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -3,9 +3,9 @@
 use actix_web::{HttpResponse, post, web};
 
 use crate::AppState;
-use crate::auth::{AuthUser, Need, campaign_access};
+use crate::app::campaigns::members;
+use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
-use crate::store::memberships;
 
 /// Leaves a campaign. The organiser must hand the role over first (409).
 #[utoipa::path(
@@ -32,20 +32,6 @@ pub async fn leave_campaign(
     // Read (and ignore) any body: actix closes a keep-alive connection whose request body was
     // left unread, which breaks clients that reuse it. The app's payload limit bounds it.
     let _ = body.to_bytes().await;
-    let campaign_id = path.into_inner();
-    let caller = user.caller();
-    state
-        .db
-        .transaction(move |conn| {
-            let access = campaign_access(conn, &caller, &campaign_id, Need::Write)?;
-            if access.is_organiser() {
-                return Err(ApiError::Conflict(
-                    "The organiser cannot leave; hand the role over first.".to_owned(),
-                ));
-            }
-            memberships::delete(conn, &campaign_id, &user.user_id)?;
-            Ok(())
-        })
-        .await?;
+    members::leave_campaign(&state, &user.caller(), &path).await?;
     Ok(HttpResponse::NoContent().finish())
 }

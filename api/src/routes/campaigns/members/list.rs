@@ -5,10 +5,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::{Caller, Need, campaign_access};
+use crate::app::campaigns::members;
+use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
 use crate::paging::{Page, PageParams};
-use crate::store::memberships;
 
 use super::MemberResponse;
 
@@ -43,34 +43,9 @@ pub async fn list_members(
     path: web::Path<String>,
     page: Page,
 ) -> Result<web::Json<MemberList>, ApiError> {
-    let campaign_id = path.into_inner();
-    let page = page.keyset("members", &campaign_id)?;
-    let (after, fetch) = (page.after.clone(), page.fetch());
-    let is_key = caller.user_id().is_none();
-    let rows = state
-        .db
-        .run(move |conn| {
-            campaign_access(conn, &caller, &campaign_id, Need::Read)?;
-            Ok(memberships::list_with_usernames(
-                conn,
-                &campaign_id,
-                after.as_ref(),
-                fetch,
-            )?)
-        })
-        .await?;
-    let (rows, next) = page.finish(rows, |(m, _)| m.key())?;
+    let listed = members::list_members(&state, &caller, &path, page).await?;
     Ok(web::Json(MemberList {
-        members: rows
-            .into_iter()
-            .map(|(m, names)| {
-                let mut member = MemberResponse::new(m, names);
-                if is_key {
-                    member.username = None;
-                }
-                member
-            })
-            .collect(),
-        next,
+        members: listed.items.into_iter().map(Into::into).collect(),
+        next: listed.next,
     }))
 }

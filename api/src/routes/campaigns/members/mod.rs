@@ -10,8 +10,8 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::store::memberships::{MemberNames, Membership, Role};
-use crate::store::users;
+use crate::app::campaigns::members::MemberView;
+use crate::store::memberships::Role;
 
 /// A member of a campaign.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
@@ -31,15 +31,19 @@ pub struct MemberResponse {
     pub joined_at: DateTime<Utc>,
 }
 
-impl MemberResponse {
-    /// The response for a membership and the member's `(username, display_name)`.
-    pub fn new(membership: Membership, (username, display_name): MemberNames) -> Self {
+impl From<MemberView> for MemberResponse {
+    fn from(view: MemberView) -> Self {
+        let MemberView {
+            membership,
+            username,
+            display_name,
+        } = view;
         Self {
-            display_name: users::shown(username.clone(), display_name),
+            display_name,
             role: membership.role(),
             campaign_id: membership.campaign_id,
             user_id: membership.user_id,
-            username: Some(username),
+            username,
             joined_at: membership.joined_at.and_utc(),
         }
     }

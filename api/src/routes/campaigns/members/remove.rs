@@ -3,9 +3,9 @@
 use actix_web::{HttpResponse, delete, web};
 
 use crate::AppState;
-use crate::auth::{AuthUser, Need, campaign_access};
+use crate::app::campaigns::members;
+use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
-use crate::store::memberships;
 
 /// Removes a player from a campaign (organiser). The organiser cannot remove themself: hand
 /// the role over first.
@@ -33,21 +33,6 @@ pub async fn remove_member(
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
     let (campaign_id, member_id) = path.into_inner();
-    let caller = user.caller();
-    state
-        .db
-        .transaction(move |conn| {
-            campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
-            if member_id == user.user_id {
-                return Err(ApiError::Conflict(
-                    "The organiser cannot be removed; hand the role over first.".to_owned(),
-                ));
-            }
-            match memberships::delete(conn, &campaign_id, &member_id)? {
-                0 => Err(ApiError::not_found("member")),
-                _ => Ok(()),
-            }
-        })
-        .await?;
+    members::remove_member(&state, &user.caller(), &campaign_id, &member_id).await?;
     Ok(HttpResponse::NoContent().finish())
 }

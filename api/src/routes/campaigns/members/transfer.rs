@@ -5,9 +5,9 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::{AuthUser, Need, campaign_access};
+use crate::app::campaigns::members;
+use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
-use crate::store::memberships::{self, Role};
 
 use super::MemberResponse;
 
@@ -43,26 +43,7 @@ pub async fn transfer_organiser(
     path: web::Path<String>,
     body: crate::extract::Json<TransferOrganiserRequest>,
 ) -> Result<web::Json<MemberResponse>, ApiError> {
-    let campaign_id = path.into_inner();
     let target = body.into_inner().user_id;
-    let caller = user.caller();
-    let member = state
-        .db
-        .transaction(move |conn| {
-            campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
-            if memberships::find(conn, &campaign_id, &target)?.is_none() {
-                return Err(ApiError::validation(
-                    "/user_id",
-                    "is not a member of this campaign",
-                ));
-            }
-            // Demote first: the unique index allows one organiser per campaign.
-            memberships::set_role(conn, &campaign_id, &user.user_id, Role::Player)?;
-            memberships::set_role(conn, &campaign_id, &target, Role::Organiser)?;
-            memberships::find_with_username(conn, &campaign_id, &target)?
-                .ok_or_else(|| ApiError::not_found("member"))
-        })
-        .await?;
-    tracing::info!(campaign.id = %member.0.campaign_id, "Handed over organiser of campaign {}", member.0.campaign_id);
-    Ok(web::Json(MemberResponse::new(member.0, member.1)))
+    let member = members::transfer_organiser(&state, &user.caller(), &path, &target).await?;
+    Ok(web::Json(member.into()))
 }

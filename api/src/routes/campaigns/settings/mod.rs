@@ -14,7 +14,8 @@ use fad_domain::house_rules::{
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::store::campaigns::{Campaign, CampaignSettings};
+use crate::app::campaigns::settings::SettingsView;
+use crate::store::campaigns::CampaignSettings;
 
 /// C3: what "full strength" means for a 5–6 replacement roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
@@ -167,7 +168,8 @@ impl From<HouseRulesBody> for HouseRules {
 /// A campaign's settings and the version to send back when changing them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct SettingsResponse {
-    /// The campaign's version; send it (or `If-Match`) with a change.
+    /// The settings' version (separate from the campaign's name and description version); send
+    /// it (or `If-Match`) with a change.
     pub version: i64,
     /// House rules (docs/rules.md §6).
     pub house_rules: HouseRulesBody,
@@ -179,19 +181,25 @@ pub struct SettingsResponse {
 }
 
 impl SettingsResponse {
-    /// The response for a campaign with parsed settings.
-    pub fn new(campaign: &Campaign, settings: CampaignSettings) -> Self {
+    /// The response for `settings` at settings version `version`.
+    pub fn of(version: i64, settings: CampaignSettings) -> Self {
         let CampaignSettings {
             house_rules,
             results_need_confirmation,
             lock_rosters_after_play,
         } = settings;
         Self {
-            version: campaign.version,
+            version,
             house_rules: house_rules.into(),
             results_need_confirmation,
             lock_rosters_after_play,
         }
+    }
+}
+
+impl From<SettingsView> for SettingsResponse {
+    fn from(view: SettingsView) -> Self {
+        Self::of(view.version, view.settings)
     }
 }
 

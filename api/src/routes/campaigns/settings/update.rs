@@ -1,28 +1,27 @@
 //! `PUT /api/v1/campaigns/{campaign_id}/settings`: replace the settings (organiser), guarded by
-//! the campaign version.
+//! the settings' own version (a rename does not make it stale).
 
 use actix_web::{HttpRequest, HttpResponse, put, web};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::auth::{AuthUser, Need, campaign_access, policy::campaign_not_found};
+use crate::app::campaigns::settings::{self, SettingsChanges};
+use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 use crate::extract::Json;
-use crate::store::{
-    self,
-    campaigns::{self, CampaignSettings},
-};
+use crate::store::campaigns::CampaignSettings;
 
-use super::super::{Precondition, etag};
+use super::super::{etag, if_match};
 use super::{HouseRulesBody, SettingsResponse};
 
 /// New settings. Omitted house-rule switches take the settled readings (this replaces the
 /// settings; it does not merge).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"version": 1, "house_rules": {"missions_hidden": false, "bank_campaign_points": true}, "results_need_confirmation": true, "lock_rosters_after_play": false}))]
 pub struct UpdateSettingsRequest {
-    /// The version the change is based on. Required unless `If-Match` is sent.
+    /// The settings version the change is based on. Required unless `If-Match` is sent.
     pub version: Option<i64>,
     /// House rules (docs/rules.md §6).
     #[serde(default)]
@@ -53,7 +52,7 @@ fn default_true() -> bool {
     request_body = UpdateSettingsRequest,
     responses(
         (status = 200, description = "The new settings", body = SettingsResponse,
-            headers(("ETag" = String, description = "The new campaign version"))),
+            headers(("ETag" = String, description = "The new settings version"))),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the organiser may change settings", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such campaign, or the caller is not a member", body = Problem, content_type = "application/problem+json"),
@@ -72,40 +71,23 @@ pub async fn update_campaign_settings(
     req: HttpRequest,
     body: Json<UpdateSettingsRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let campaign_id = path.into_inner();
     let UpdateSettingsRequest {
         version,
         house_rules,
         results_need_confirmation,
         lock_rosters_after_play,
     } = body.into_inner();
-    let precondition = Precondition::read(req.headers(), version)?;
-    let settings = CampaignSettings {
-        house_rules: house_rules.into(),
-        results_need_confirmation,
-        lock_rosters_after_play,
+    let changes = SettingsChanges {
+        version,
+        if_match: if_match(req.headers()),
+        settings: CampaignSettings {
+            house_rules: house_rules.into(),
+            results_need_confirmation,
+            lock_rosters_after_play,
+        },
     };
-    let caller = user.caller();
-    let now = store::now();
-    let updated = state
-        .db
-        .transaction(move |conn| {
-            campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
-            let current =
-                campaigns::find_by_id(conn, &campaign_id)?.ok_or_else(campaign_not_found)?;
-            precondition.check(current.version)?;
-            campaigns::update_settings_if_version(
-                conn,
-                &campaign_id,
-                current.version,
-                &settings,
-                now,
-            )?
-            .ok_or_else(|| ApiError::Conflict("The campaign changed meanwhile.".to_owned()))
-        })
-        .await?;
-    tracing::info!(campaign.id = %updated.id, "Updated settings of campaign {}", updated.id);
+    let view = settings::update_settings(&state, &user.caller(), &path, changes).await?;
     Ok(HttpResponse::Ok()
-        .insert_header(etag(updated.version))
-        .json(SettingsResponse::new(&updated, settings)))
+        .insert_header(etag(view.version))
+        .json(SettingsResponse::from(view)))
 }

@@ -28,11 +28,11 @@ pub struct NonPlayerBody {
     pub name: Option<String>,
     /// Its stance; rolled when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<String>, example = "neutral")]
+    #[schema(example = "neutral")]
     pub stance: Option<Stance>,
     /// Its attitude; rolled when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<String>, example = "cautious")]
+    #[schema(example = "cautious")]
     pub attitude: Option<Attitude>,
     /// Platoons with their units, or how many platoons it has (P, default 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1,6 +1,6 @@
-//! Undoing one committed post-battle sequence on a roster that may have changed since (a void,
-//! issue 6): a three-way revert. `before` and `after` are the roster on either side of the
-//! battle's history entry, `current` the roster now.
+//! Undoing one committed post-battle sequence on a roster that may have changed since (the
+//! organiser voids a battle): a three-way revert. `before` and `after` are the roster on either
+//! side of the battle's history entry, `current` the roster now.
 //!
 //! Each unit field the battle changed goes back to its `before` value when it still holds the
 //! battle's `after` value; a field edited since is a conflict (reverting it would throw the
@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use fad_domain::roster::{Force as Roster, Unit};
+use crate::roster::{Force as Roster, Unit};
 use serde_json::Value;
 
 /// One place where the roster changed since the battle in a way the revert cannot undo.
@@ -153,8 +153,8 @@ pub fn revert(
 
 #[cfg(test)]
 mod tests {
-    use fad_domain::ladder::{Quality, Resolve};
-    use fad_domain::roster::{Force as Roster, Platoon, Unit};
+    use crate::ladder::{Quality, Resolve};
+    use crate::roster::{Force as Roster, Platoon, Unit};
 
     use super::revert;
 

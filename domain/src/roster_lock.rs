@@ -3,11 +3,9 @@
 //! An edit that raises a unit's Quality, Resolve, strength, establishment or points, or adds a
 //! unit, needs the organiser; lowering, renaming and fixing typos stay free.
 
-use fad_domain::ladder::Ladder;
-use fad_domain::points::unit_points;
-use fad_domain::roster::{Force as Roster, Unit};
-
-use crate::error::FieldError;
+use crate::ladder::Ladder;
+use crate::points::unit_points;
+use crate::roster::{Force as Roster, Problem, Unit};
 
 /// Points differences below this are rounding, not a raise.
 const POINTS_EPSILON: f64 = 0.005;
@@ -17,8 +15,8 @@ fn raise(
     what: &str,
     from: impl std::fmt::Display,
     to: impl std::fmt::Display,
-) -> FieldError {
-    FieldError::new(
+) -> Problem {
+    Problem::new(
         field,
         format!(
             "raises {what} from {from} to {to}; after the force has fought, only the post-battle sequence or the organiser (with a reason) may raise it"
@@ -26,7 +24,7 @@ fn raise(
     )
 }
 
-fn unit_raises(before: &Unit, after: &Unit, at: &str) -> Vec<FieldError> {
+fn unit_raises(before: &Unit, after: &Unit, at: &str) -> Vec<Problem> {
     let mut out = Vec::new();
     if after.quality.index() > before.quality.index() {
         out.push(raise(
@@ -79,7 +77,7 @@ fn total_points(roster: &Roster) -> f64 {
 /// (`platoons[i].units[j].quality`, ...). Empty when the edit only lowers, renames or fixes.
 /// A kept unit (same id) is compared field by field; new units count as a raise when the
 /// force's points go up (re-entering a unit, or swapping one for a cheaper one, stays free).
-pub fn raises(before: &Roster, after: &Roster) -> Vec<FieldError> {
+pub fn raises(before: &Roster, after: &Roster) -> Vec<Problem> {
     let mut out = Vec::new();
     let (from, to) = (total_points(before), total_points(after));
     for (i, platoon) in after.platoons.iter().enumerate() {
@@ -87,7 +85,7 @@ pub fn raises(before: &Roster, after: &Roster) -> Vec<FieldError> {
             let at = format!("platoons[{i}].units[{j}]");
             match before.unit(&unit.id) {
                 Some(old) => out.extend(unit_raises(old, unit, &at)),
-                None if to > from + POINTS_EPSILON => out.push(FieldError::new(
+                None if to > from + POINTS_EPSILON => out.push(Problem::new(
                     at,
                     format!(
                         "adds a unit and raises the force's points from {from:.2} to {to:.2}; after the force has fought, only the post-battle sequence or the organiser (with a reason) may"

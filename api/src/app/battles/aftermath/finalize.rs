@@ -1,0 +1,116 @@
+//! Commits one force's post-battle sequence (docs/rules.md §2; C12 ledger), in one transaction: the
+//! new roster through the forces store (version-checked, one history entry with cause `battle` and
+//! the whole roll log), the ledger entries (earned 2 × P, spent per purchase, forfeited when
+//! banking is off), and the finalized stage. The battle is `complete` once every player side has
+//! finalized.
+
+use crate::app::idempotency::{self, Answer, Write};
+use actix_web::http::StatusCode;
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use fad_domain::lifecycle::AftermathStage;
+
+use crate::AppState;
+use crate::auth::AuthUser;
+use crate::error::ApiError;
+use crate::store::events::Event;
+use crate::store::history::HistoryCause;
+use crate::store::ledger::{self, LedgerError, LedgerKind, NewLedgerEntry};
+use crate::store::{self, aftermath as rows, forces};
+
+use super::super::{problems, to_value};
+use super::{AftermathResponse, begin, response_with, save};
+
+/// Finalizes one force's post-battle sequence. Two concurrent finalizes: exactly one succeeds,
+/// the other gets 409.
+pub async fn finalize_aftermath(
+    state: &AppState,
+    user: &AuthUser,
+    battle_id: String,
+    force_id: String,
+    write: Write,
+) -> Result<Answer<AftermathResponse>, ApiError> {
+    let caller = user.caller();
+    let actor = user.user_id.clone();
+    idempotency::run(state, write, move |conn| {
+        let mut step = begin(conn, &caller, &battle_id, &force_id)?;
+        let aftermath = step.rolled()?;
+        let outcome = aftermath.finalize().map_err(problems)?;
+        let now = store::now();
+        let cause = HistoryCause::new("battle", Some(&actor)).with_id(&battle_id);
+        // The stored roster is the battle-start snapshot while the force is still at the
+        // snapshot's version, which the update checks: no need to read it back.
+        let committed = forces::replace_roster_from(
+            conn,
+            &force_id,
+            step.row.force_version,
+            &aftermath.battle_start,
+            &outcome.roster,
+            &cause,
+            &outcome.rolls,
+            now,
+        )?;
+        if !committed {
+            return Err(ApiError::Conflict(
+                "The force changed since this battle's result was recorded; its post-battle sequence cannot be committed over that change."
+                    .to_owned(),
+            ));
+        }
+        let cp = outcome.campaign_points;
+        let mut entries = vec![NewLedgerEntry {
+            kind: LedgerKind::Earned,
+            amount: i64::from(cp.earned),
+            cause: cause.clone(),
+            note: Some("2 CP per platoon at battle start (C12)".to_owned()),
+        }];
+        for priced in &outcome.purchases {
+            entries.push(NewLedgerEntry {
+                kind: LedgerKind::Spent,
+                amount: i64::from(priced.cost),
+                cause: cause.clone(),
+                note: Some(match &priced.purchase.unit_id {
+                    Some(unit) => format!("{} ({unit})", priced.purchase.item),
+                    None => priced.purchase.item.to_string(),
+                }),
+            });
+        }
+        if cp.forfeited > 0 {
+            entries.push(NewLedgerEntry {
+                kind: LedgerKind::Spent,
+                amount: i64::from(cp.forfeited),
+                cause: cause.clone(),
+                note: Some("forfeited: campaign points are not banked".to_owned()),
+            });
+        }
+        // A ledger entry (an organiser's adjustment) committed after this step read the
+        // balance takes the next `seq` first (a unique violation here), or would leave the
+        // outcome disagreeing with the ledger. Nothing is kept; a retry reads the new balance.
+        let changed = || {
+            ApiError::Conflict(
+                "The force's campaign points changed while finalizing; retry.".to_owned(),
+            )
+        };
+        let balance = match ledger::append_after(conn, &force_id, step.ledger, &entries, now) {
+            Err(LedgerError::Db(DieselError::DatabaseError(
+                DatabaseErrorKind::UniqueViolation,
+                _,
+            ))) => return Err(changed()),
+            other => other?,
+        };
+        if balance != i64::from(cp.balance) {
+            return Err(changed());
+        }
+        let outcome_json =
+            serde_json::to_string(&outcome).map_err(|e| ApiError::Internal(e.into()))?;
+        let row = save(conn, &step.row, AftermathStage::Finalized, &aftermath, Some(outcome_json))?;
+        let event = Event::aftermath_finalized(&step.battle.campaign_id, &battle_id, &force_id);
+        store::events::append(conn, &event)?;
+        if rows::count_unfinalized(conn, &battle_id)? == 0 {
+            // The battle row is locked by this transaction since `begin`: its version is ours.
+            crate::app::battles::lifecycle::complete(conn, step.battle)?;
+        }
+        tracing::info!(battle.id = %battle_id, force.id = %force_id, "Finalized aftermath");
+        let answer = response_with(&row, None, Some(to_value(&outcome)?), Vec::new(), Default::default())?;
+        Ok((StatusCode::OK, answer))
+    })
+    .await
+}

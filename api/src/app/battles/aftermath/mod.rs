@@ -1,0 +1,440 @@
+//! One player force's post-battle sequence (docs/rules.md §2.1–§2.3, C1–C24): `roll`,
+//! `reinforcements`, `purchases`, `finalize` and the read.
+//!
+//! The domain [`Aftermath`] is stored as JSON per (battle, force) with a `version`. Each step
+//! is one transaction: lock the battle row, load, call the domain, and
+//! `UPDATE … WHERE version = ?` (0 rows: 409). Dice already rolled live in the stored state
+//! and are never rolled again; `roll` makes each roll step once, one step per request or all
+//! that remain (a step already rolled is 409).
+
+pub mod finalize;
+pub mod purchases;
+pub mod read;
+pub mod reinforcements;
+pub mod roll;
+
+use fad_domain::lifecycle::{AftermathStage, BattleState};
+use std::collections::BTreeMap;
+
+use fad_domain::campaign::reinforcements::can_take_troopers;
+use fad_domain::campaign::{Aftermath, DueRoll};
+use fad_domain::dice::{
+    DiceError, EnteredDice, RollLog, RollStep, ServerDice, TableDice, parse_steps,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::auth::{Caller, CampaignAccess, Need};
+use crate::db::Db;
+use crate::error::ApiError;
+use crate::store::{self, aftermath as rows, battles, campaigns};
+
+use super::{battle_not_found, lock_authorized, problems};
+
+/// Player-entered dice, keyed by step and then subject (API.md › Dice).
+pub type RawDice = BTreeMap<String, BTreeMap<String, Vec<u8>>>;
+
+/// What a unit may still receive from the pool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct UnitRoom {
+    /// The unit.
+    pub unit_id: String,
+    /// Its name.
+    pub name: String,
+    /// Troopers it may still receive (up to its establishment, C9).
+    pub may_receive: u32,
+}
+
+/// The choices still open before `finalize`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Pending {
+    /// Campaign points available: the banked balance plus this battle's 2 × P (C12).
+    pub cp_available: u32,
+    /// Spent by the current purchases.
+    pub cp_spent: u32,
+    /// The pool's size: the 2d6 plus the extra dice bought (C11).
+    pub pool_total: u32,
+    /// Troopers allocated by the current choice (existing units and new squad).
+    pub pool_allocated: u32,
+    /// Per multi-figure infantry unit, the troopers it may still receive.
+    pub units: Vec<UnitRoom>,
+}
+
+/// One roll the next step makes, for a form to ask for exactly those dice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct NextRoll {
+    /// The step, as in the roll log and the `dice` object.
+    #[schema(example = "replacement")]
+    pub step: RollStep,
+    /// The unit id, or the force id for the reinforcement pool.
+    pub subject: String,
+    /// The unit's name (absent for the pool).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit_name: Option<String>,
+    /// The dice, for example `1d6` or `2d6`: enter one value per die.
+    pub dice: String,
+    /// Why the rules call for the roll, and what the faces do.
+    pub why: String,
+}
+
+impl From<DueRoll> for NextRoll {
+    fn from(d: DueRoll) -> Self {
+        Self {
+            step: d.step,
+            subject: d.subject,
+            unit_name: d.unit_name,
+            dice: d.dice,
+            why: d.why,
+        }
+    }
+}
+
+/// One force's post-battle sequence.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct AftermathResponse {
+    /// The battle.
+    pub battle_id: String,
+    /// The force.
+    pub force_id: String,
+    /// `open` (nothing rolled yet), `rolling` (some roll steps made), `rolled` (every roll
+    /// made: purchases and reinforcements are open) or `finalized`.
+    pub stage: AftermathStage,
+    /// The step version.
+    pub version: i64,
+    /// The next roll step (`replacement`, `vehicle_replacement`, `quality_loss`,
+    /// `unknown_resolve`, `resolve_change`, `reinforcements`); `null` once every roll is made.
+    /// Steps that need no dice are passed.
+    #[schema(example = "replacement")]
+    pub next_step: Option<RollStep>,
+    /// The rolls the next step makes; empty once every roll is made.
+    pub next_dice: Vec<NextRoll>,
+    /// The sequence so far (roster, per-unit changes, campaign points, purchases, pool, and the
+    /// whole roll log); `null` before the first roll.
+    #[schema(value_type = Option<fad_domain::campaign::Outcome>)]
+    pub outcome: Option<Value>,
+    /// The rolls this request made (empty for a read).
+    pub rolls: RollLog,
+    /// Entered values no rule called for, by step and subject: in a step's answer, that
+    /// request's; in `GET`, every request's so far.
+    #[schema(value_type = fad_domain::dice::EnteredDiceSchema)]
+    pub unused_dice: EnteredDice,
+    /// The choices still open (absent once finalized or before every roll is made).
+    pub pending: Option<Pending>,
+}
+
+/// The body of `roll`: which step to roll (all that remain when absent) and entered dice.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DiceRequest {
+    /// The roll step to make now, which must be the next one (`next_step`); absent: every
+    /// step that remains.
+    #[serde(default)]
+    #[schema(value_type = Option<RollStep>, example = "replacement")]
+    pub step: Option<String>,
+    /// Player-entered dice, keyed by step and then unit id (force id for `reinforcements`),
+    /// one value per die.
+    #[serde(default)]
+    pub dice: Option<RawDice>,
+}
+
+fn internal(e: impl std::fmt::Display) -> ApiError {
+    ApiError::Internal(anyhow::anyhow!("{e}"))
+}
+
+/// Converts dice problems into a 422.
+pub fn dice_errors(errors: Vec<DiceError>) -> ApiError {
+    errors.into()
+}
+
+/// Refuses entered values that some roll drew from without using them all up (two values for
+/// a one-die roll): the roll would be committed with a typo in it.
+pub fn refuse_surplus(dice: &TableDice) -> Result<(), ApiError> {
+    let surplus = dice.surplus();
+    if surplus.is_empty() {
+        Ok(())
+    } else {
+        Err(dice_errors(surplus))
+    }
+}
+
+/// Adds `more` unused values to `into`, by step and subject.
+pub fn merge_unused(into: &mut EnteredDice, more: EnteredDice) {
+    for (step, subjects) in more {
+        for (subject, values) in subjects {
+            into.entry(step)
+                .or_default()
+                .entry(subject)
+                .or_default()
+                .extend(values);
+        }
+    }
+}
+
+/// Builds the dice source: entered values (checked for range and step names) with server
+/// fallback from a seed drawn from the OS.
+pub fn table_dice(raw: Option<&RawDice>) -> Result<TableDice, ApiError> {
+    let empty = RawDice::new();
+    let entered = parse_steps(raw.unwrap_or(&empty)).map_err(crate::error::unknown_dice_steps)?;
+    let mut seed = [0u8; 32];
+    getrandom::fill(&mut seed).map_err(internal)?;
+    TableDice::new(&entered, ServerDice::from_seed(seed)).map_err(dice_errors)
+}
+
+/// A step's context, loaded under the battle's row lock.
+pub struct Step {
+    /// The battle, as locked.
+    pub battle: battles::Battle,
+    /// The aftermath row.
+    pub row: rows::AftermathRow,
+    /// The caller's access.
+    pub access: CampaignAccess,
+    /// The campaign's house rules.
+    pub rules: fad_domain::house_rules::HouseRules,
+    /// The force's newest ledger entry as (seq, balance), read under the lock.
+    pub ledger: Option<(i64, i64)>,
+    /// The rolled state with the current bank (see [`with_current_bank`]); `None` unless the
+    /// stage is `rolled`.
+    state: Option<Aftermath>,
+}
+
+impl Step {
+    /// The force's campaign-point balance now.
+    pub fn balance(&self) -> u32 {
+        let balance = self.ledger.map_or(0, |(_, balance)| balance);
+        u32::try_from(balance).unwrap_or(u32::MAX)
+    }
+
+    /// The stored domain state; 409 until every roll is made and after `finalize`.
+    pub fn rolled(&mut self) -> Result<Aftermath, ApiError> {
+        match self.row.stage {
+            AftermathStage::Open => Err(not_rolled(None)),
+            AftermathStage::Finalized => Err(finalized()),
+            AftermathStage::Rolling => Err(not_rolled(
+                self.state.as_ref().and_then(Aftermath::next_step),
+            )),
+            _ => self.take_state(),
+        }
+    }
+
+    /// The stored domain state of a `rolling` or `rolled` sequence.
+    pub fn take_state(&mut self) -> Result<Aftermath, ApiError> {
+        self.state
+            .take()
+            .ok_or_else(|| internal("rolled aftermath without state"))
+    }
+}
+
+/// Authorizes a step (the force's owner or the organiser), locks the battle, and loads the row.
+/// 409 unless the battle is in `aftermath`. Three statements: the lock, the caller's
+/// membership, and the row with the force's owner, ledger balance and campaign settings.
+pub fn begin(
+    conn: &mut Db,
+    caller: &Caller,
+    battle_id: &str,
+    force_id: &str,
+) -> Result<Step, ApiError> {
+    let (battle, access) = lock_authorized(conn, caller, battle_id, Need::Write)?;
+    let loaded =
+        rows::find_for_step(conn, battle_id, force_id, &battle.campaign_id)?.ok_or_else(|| {
+            ApiError::NotFound("That force has no post-battle sequence in this battle.".to_owned())
+        })?;
+    if !access.is_user_or_organiser(&loaded.owner_id) {
+        return Err(ApiError::Forbidden(
+            "Only the force's owner or the organiser may run its post-battle sequence.".to_owned(),
+        ));
+    }
+    match battle.state {
+        BattleState::Aftermath | BattleState::Complete => {}
+        BattleState::Pending => {
+            return Err(ApiError::Conflict(
+                "The result awaits confirmation by the other side or the organiser.".to_owned(),
+            ));
+        }
+        BattleState::Void => {
+            return Err(ApiError::Conflict(
+                "This battle is void; its post-battle sequences are closed.".to_owned(),
+            ));
+        }
+        _ => {
+            return Err(ApiError::Conflict(
+                "No result is recorded for this battle yet.".to_owned(),
+            ));
+        }
+    }
+    let settings = loaded.settings.ok_or_else(battle_not_found)?;
+    let rules = serde_json::from_str::<campaigns::CampaignSettings>(&settings)
+        .map_err(internal)?
+        .house_rules;
+    let row = loaded.row;
+    let ledger = loaded.ledger;
+    let state = match row.stage {
+        AftermathStage::Rolled | AftermathStage::Rolling => {
+            parse_state(&row)?.map(|mut aftermath| {
+                // As in `with_current_bank`: the balance as it is now.
+                aftermath.cp_banked =
+                    u32::try_from(ledger.map_or(0, |(_, b)| b)).unwrap_or(u32::MAX);
+                aftermath
+            })
+        }
+        _ => None,
+    };
+    Ok(Step {
+        battle,
+        row,
+        access,
+        rules,
+        ledger,
+        state,
+    })
+}
+
+/// The row with its rolled state's banked campaign points set to the force's ledger balance
+/// as it is now (C12: available = banked + 2 × P). The roll stored the balance of its time; an
+/// organiser's ledger adjustment before `finalize` must count in the purchases' budget and in
+/// the committed outcome, or the outcome's balance would disagree with the ledger it writes.
+pub fn with_current_bank(
+    conn: &mut Db,
+    mut row: rows::AftermathRow,
+) -> Result<rows::AftermathRow, ApiError> {
+    if !row.stage.has_rolled() {
+        return Ok(row);
+    }
+    let Some(mut aftermath) = parse_state(&row)? else {
+        return Ok(row);
+    };
+    let banked = store::ledger::balance(conn, &row.force_id)?;
+    let banked = u32::try_from(banked).unwrap_or(u32::MAX);
+    if aftermath.cp_banked != banked {
+        aftermath.cp_banked = banked;
+        row.state = Some(serde_json::to_string(&aftermath).map_err(internal)?);
+    }
+    Ok(row)
+}
+
+fn not_rolled(next: Option<RollStep>) -> ApiError {
+    match next {
+        Some(step) => ApiError::Conflict(format!(
+            "Roll first: the post-battle rolls are not all made; the next step to roll is {step}."
+        )),
+        None => {
+            ApiError::Conflict("Roll first: the post-battle rolls have not been made.".to_owned())
+        }
+    }
+}
+
+fn finalized() -> ApiError {
+    ApiError::Conflict("This post-battle sequence is finalized.".to_owned())
+}
+
+fn parse_state(row: &rows::AftermathRow) -> Result<Option<Aftermath>, ApiError> {
+    row.state
+        .as_deref()
+        .map(serde_json::from_str)
+        .transpose()
+        .map_err(internal)
+}
+
+/// Saves the next state when nobody else changed the row meanwhile (else 409).
+pub fn save(
+    conn: &mut Db,
+    row: &rows::AftermathRow,
+    stage: AftermathStage,
+    state: &Aftermath,
+    outcome: Option<String>,
+) -> Result<rows::AftermathRow, ApiError> {
+    let next = rows::AftermathRow {
+        stage,
+        state: Some(serde_json::to_string(state).map_err(internal)?),
+        outcome,
+        version: row.version + 1,
+        updated_at: store::now(),
+        ..row.clone()
+    };
+    if !rows::update_if_version(conn, &next)? {
+        return Err(ApiError::Conflict(
+            "A concurrent step changed this post-battle sequence; reload and retry.".to_owned(),
+        ));
+    }
+    Ok(next)
+}
+
+/// The response for a read of a row: no rolls, every unused value so far. `preview` is the
+/// state an `open` sequence would start from, for the first step's dice.
+pub fn response(
+    row: &rows::AftermathRow,
+    preview: Option<&Aftermath>,
+) -> Result<AftermathResponse, ApiError> {
+    let state = parse_state(row)?;
+    let unused = state
+        .as_ref()
+        .map(|s| s.unused_dice.clone())
+        .unwrap_or_default();
+    response_with(row, state.as_ref().or(preview), None, Vec::new(), unused)
+}
+
+/// [`response`] from the state and outcome the step already holds, instead of parsing back
+/// the JSON it just stored: `state` is the row's state, `done` its finalized outcome (read
+/// from the row when `None`).
+pub fn response_with(
+    row: &rows::AftermathRow,
+    state: Option<&Aftermath>,
+    done: Option<Value>,
+    rolls: RollLog,
+    unused_dice: EnteredDice,
+) -> Result<AftermathResponse, ApiError> {
+    let next_dice = state
+        .filter(|_| row.outcome.is_none())
+        .map(|s| s.next_dice().into_iter().map(NextRoll::from).collect())
+        .unwrap_or_default();
+    let next_step = state
+        .filter(|_| row.outcome.is_none())
+        .and_then(Aftermath::next_step);
+    let (outcome, pending) = match (&row.outcome, state) {
+        (Some(_), _) if done.is_some() => (done, None),
+        (Some(done), _) => (Some(serde_json::from_str(done).map_err(internal)?), None),
+        // An open sequence's state is only a preview of the first step.
+        (None, _) if row.stage == AftermathStage::Open => (None, None),
+        (None, Some(aftermath)) if !aftermath.fully_rolled() => (
+            Some(serde_json::to_value(aftermath.outcome().map_err(problems)?).map_err(internal)?),
+            None,
+        ),
+        (None, Some(aftermath)) => {
+            let outcome = aftermath.outcome().map_err(problems)?;
+            let bought = aftermath.purchase_effects().map_err(problems)?;
+            let pending = Pending {
+                cp_available: aftermath.cp_available(),
+                cp_spent: outcome.campaign_points.spent,
+                pool_total: outcome.reinforcements.total,
+                pool_allocated: outcome.reinforcements.allocated + outcome.reinforcements.new_squad,
+                units: bought
+                    .roster
+                    .units()
+                    .filter(|u| can_take_troopers(u))
+                    .map(|u| UnitRoom {
+                        unit_id: u.id.clone(),
+                        name: u.name.clone(),
+                        may_receive: u.starting_strength.saturating_sub(u.strength),
+                    })
+                    .collect(),
+            };
+            (
+                Some(serde_json::to_value(&outcome).map_err(internal)?),
+                Some(pending),
+            )
+        }
+        (None, None) => (None, None),
+    };
+    Ok(AftermathResponse {
+        battle_id: row.battle_id.clone(),
+        force_id: row.force_id.clone(),
+        stage: row.stage,
+        version: row.version,
+        next_step,
+        next_dice,
+        outcome,
+        rolls,
+        unused_dice,
+        pending,
+    })
+}

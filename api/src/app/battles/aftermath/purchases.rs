@@ -1,0 +1,81 @@
+//! The experience menu (docs/rules.md §2.2, C11–C14). Redoable until `finalize`; each call replaces
+//! the list. Extra reinforcement dice join the pool; dice already rolled are kept, only new ones
+//! are rolled.
+
+use crate::app::idempotency::{self, Answer, Write};
+use actix_web::http::StatusCode;
+use fad_domain::campaign::Purchase;
+use fad_domain::dice::RollStep;
+use fad_domain::lifecycle::AftermathStage;
+use serde::Deserialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::auth::AuthUser;
+use crate::error::ApiError;
+
+use super::super::problems;
+use super::{
+    AftermathResponse, RawDice, begin, dice_errors, merge_unused, refuse_surplus, response_with,
+    save, table_dice,
+};
+
+/// The purchases (API.md).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PurchasesRequest {
+    /// `[{item, unit_id?, personality?, trait?}]`, `item` one of `improve_quality`,
+    /// `improve_resolve`, `extra_reinforcement_die`, `return_lone_figure`,
+    /// `repair_vehicle`, `grant_personality`, `improve_leadership`, `replace_vehicle`,
+    /// `assign_trait`.
+    #[schema(value_type = Vec<Purchase>)]
+    pub purchases: Vec<Value>,
+    /// Entered dice: `reinforcements_extra` (by force id), `quality_loss` for a replaced
+    /// vehicle (by unit id).
+    #[serde(default)]
+    pub dice: Option<RawDice>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Parsed {
+    pub purchases: Vec<Purchase>,
+    #[serde(default)]
+    pub dice: Option<RawDice>,
+}
+
+/// Sets the purchases.
+pub async fn purchase_aftermath(
+    state: &AppState,
+    user: &AuthUser,
+    battle_id: String,
+    force_id: String,
+    request: Parsed,
+    write: Write,
+) -> Result<Answer<AftermathResponse>, ApiError> {
+    let mut dice = table_dice(request.dice.as_ref())?;
+    let caller = user.caller();
+    idempotency::run(state, write, move |conn| {
+        let mut step = begin(conn, &caller, &battle_id, &force_id)?;
+        let mut aftermath = step.rolled()?;
+        let roster = aftermath.after_rolls.clone();
+        dice.check_subjects(|s, subject| match s {
+            RollStep::ReinforcementsExtra => subject == force_id,
+            RollStep::QualityLoss => roster.unit(subject).is_some(),
+            _ => false,
+        })
+        .map_err(dice_errors)?;
+        aftermath
+            .purchase(request.purchases, &mut dice)
+            .map_err(problems)?;
+        refuse_surplus(&dice)?;
+        let unused = dice.unused();
+        merge_unused(&mut aftermath.unused_dice, unused.clone());
+        let row = save(conn, &step.row, AftermathStage::Rolled, &aftermath, None)?;
+        let rolls = dice.take_log();
+        let answer = response_with(&row, Some(&aftermath), None, rolls, unused)?;
+        Ok((StatusCode::OK, answer))
+    })
+    .await
+}

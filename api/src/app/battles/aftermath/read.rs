@@ -1,0 +1,51 @@
+//! Reading one force's post-battle sequence with the choices still open (pool size, points
+//! available, what each unit may receive) and the whole roll log.
+
+use fad_domain::lifecycle::AftermathStage;
+
+use crate::AppState;
+use crate::auth::{Caller, Need};
+use crate::error::ApiError;
+use crate::store::{aftermath as rows, battles};
+use fad_domain::campaign::Aftermath;
+use fad_domain::house_rules::HouseRules;
+use fad_domain::roster::Force as Roster;
+
+use super::super::{authorize_battle, problems};
+use super::roll::report_for;
+use super::{AftermathResponse, response};
+
+/// The state an open sequence starts from, for its first step's dice. The house rules and the
+/// bank do not change which rolls are due, so the defaults serve.
+fn preview(row: &rows::AftermathRow, battle: &battles::Battle) -> Result<Aftermath, ApiError> {
+    let start: Roster =
+        serde_json::from_str(&row.battle_start).map_err(|e| ApiError::Internal(e.into()))?;
+    let report = report_for(battle, &row.force_id)?;
+    Aftermath::start(&row.force_id, &start, &report, 0, &HouseRules::default()).map_err(problems)
+}
+
+/// One force's post-battle sequence, with the dice its next roll step needs (before the first
+/// roll too). Members and the campaign's integration keys may read it.
+pub async fn read_aftermath(
+    state: &AppState,
+    caller: Caller,
+    battle_id: String,
+    force_id: String,
+) -> Result<AftermathResponse, ApiError> {
+    state
+        .db
+        .read(move |conn| {
+            let (battle, _) = authorize_battle(conn, &caller, &battle_id, Need::Read)?;
+            let row = rows::find(conn, &battle_id, &force_id)?.ok_or_else(|| {
+                ApiError::NotFound(
+                    "That force has no post-battle sequence in this battle.".to_owned(),
+                )
+            })?;
+            let preview = match row.stage {
+                AftermathStage::Open => Some(preview(&row, &battle)?),
+                _ => None,
+            };
+            response(&super::with_current_bank(conn, row)?, preview.as_ref())
+        })
+        .await
+}

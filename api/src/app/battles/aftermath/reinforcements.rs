@@ -1,0 +1,35 @@
+//! How the pool is spent (docs/rules.md C9, C10: up to each unit's establishment; an optional new
+//! squad of 5–8). Redoable until `finalize`; each call replaces the allocation.
+
+use crate::app::idempotency::{self, Answer, Write};
+use actix_web::http::StatusCode;
+use fad_domain::campaign::ReinforcementChoice;
+use fad_domain::lifecycle::AftermathStage;
+
+use crate::AppState;
+use crate::auth::AuthUser;
+use crate::error::ApiError;
+
+use super::super::problems;
+use super::{AftermathResponse, begin, response_with, save};
+
+/// Sets the reinforcement allocation.
+pub async fn reinforce_aftermath(
+    state: &AppState,
+    user: &AuthUser,
+    battle_id: String,
+    force_id: String,
+    choice: ReinforcementChoice,
+    write: Write,
+) -> Result<Answer<AftermathResponse>, ApiError> {
+    let caller = user.caller();
+    idempotency::run(state, write, move |conn| {
+        let mut step = begin(conn, &caller, &battle_id, &force_id)?;
+        let mut aftermath = step.rolled()?;
+        aftermath.reinforce(choice).map_err(problems)?;
+        let row = save(conn, &step.row, AftermathStage::Rolled, &aftermath, None)?;
+        let answer = response_with(&row, Some(&aftermath), None, Vec::new(), Default::default())?;
+        Ok((StatusCode::OK, answer))
+    })
+    .await
+}

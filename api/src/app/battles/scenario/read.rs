@@ -1,0 +1,106 @@
+//! Reading a battle's scenario as the caller may see it, for the JSON read and the printable
+//! sheet.
+
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use crate::AppState;
+use crate::auth::{Caller, Need};
+use crate::db::Db;
+use crate::error::ApiError;
+
+use super::super::authorize_battle;
+use super::{BattleScenarioDocument, BattleScenarioResponse, acting_sides, load, viewer_of};
+
+/// Whose view to take.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ScenarioQuery {
+    /// One of the forces the caller acts for (the caller owns it, or is an organiser who plays
+    /// neither side); without it: the only such force, or everything for a caller who acts for
+    /// both sides or referees (an organiser who plays neither side also sees a non-player
+    /// side's secrets).
+    pub force_id: Option<String>,
+}
+
+/// What a read answers: the document, its version and the viewer.
+pub struct Seen {
+    /// The battle id.
+    pub battle_id: String,
+    /// The version of what this viewer sees (0 until something it sees has changed).
+    pub version: i64,
+    /// The document.
+    pub doc: BattleScenarioDocument,
+    /// Who looks.
+    pub viewer: fad_domain::scenario::Viewer,
+}
+
+/// Loads a battle's scenario for the caller (403 when `force_id` names a side it does not act
+/// for).
+pub fn seen_by(
+    conn: &mut Db,
+    caller: &Caller,
+    battle_id: &str,
+    force_id: Option<&str>,
+) -> Result<Seen, ApiError> {
+    let (battle, access) = authorize_battle(conn, caller, battle_id, Need::Read)?;
+    let (row, doc) = load(conn, &battle)?;
+    let acting = acting_sides(conn, &access, &doc.scenario)?;
+    let viewer = match force_id {
+        // A referee sees everything, a non-player side's secrets included.
+        None if acting.referee => fad_domain::scenario::Viewer::Everything,
+        None => viewer_of(&acting.sides),
+        Some(id) => {
+            let side = doc
+                .scenario
+                .side_index(id)
+                .ok_or_else(|| ApiError::validation("force_id", "not a side of this battle"))?;
+            if !acting.sides.contains(&side) {
+                return Err(ApiError::Forbidden(
+                    "Only the force's owner, or an organiser who plays neither side, may see it in full."
+                        .to_owned(),
+                ));
+            }
+            viewer_of(&[side])
+        }
+    };
+    let version = row.map_or(0, |r| super::versions::stored(&doc, r.version).of(viewer));
+    Ok(Seen {
+        battle_id: battle.id,
+        version,
+        doc,
+        viewer,
+    })
+}
+
+/// A battle's scenario as the caller may see it (`force_id`: whose view, see
+/// [`ScenarioQuery`]). Members and the campaign's integration keys may read it; each sees only
+/// what the rules have revealed to it.
+pub async fn read_scenario(
+    state: &AppState,
+    caller: Caller,
+    battle_id: String,
+    force_id: Option<String>,
+) -> Result<BattleScenarioResponse, ApiError> {
+    let seen = scenario_seen(state, caller, battle_id, force_id).await?;
+    Ok(BattleScenarioResponse::new(
+        &seen.battle_id,
+        seen.version,
+        &seen.doc,
+        seen.viewer,
+        &seen.doc.rolls,
+    ))
+}
+
+/// What the caller sees of a battle's scenario, for its printable sheet.
+pub async fn scenario_seen(
+    state: &AppState,
+    caller: Caller,
+    battle_id: String,
+    force_id: Option<String>,
+) -> Result<Seen, ApiError> {
+    state
+        .db
+        .read(move |conn| seen_by(conn, &caller, &battle_id, force_id.as_deref()))
+        .await
+}

@@ -1,0 +1,96 @@
+//! A campaign's timeline: its battles in order, each with its result and every player side's
+//! aftermath summary (stage, campaign points, changes). Readable with the campaign's
+//! integration key; it holds no secrets.
+
+use fad_domain::lifecycle::AftermathStage;
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::auth::{Caller, Need, campaign_access};
+use crate::error::ApiError;
+use crate::paging::Keyset;
+use crate::store::{CreatedKey, aftermath as rows, battles};
+
+use super::BattleResponse;
+
+/// One side's aftermath in the timeline.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TimelineAftermath {
+    /// The force.
+    pub force_id: String,
+    /// `open`, `rolled` or `finalized`.
+    pub stage: AftermathStage,
+    /// Campaign points (banked before, earned, spent, forfeited, balance), once finalized.
+    #[schema(value_type = Option<fad_domain::campaign::CampaignPoints>)]
+    pub campaign_points: Option<Value>,
+    /// Per-unit changes, once finalized.
+    #[schema(value_type = Option<Vec<fad_domain::campaign::UnitChange>>)]
+    pub changes: Option<Value>,
+}
+
+/// One battle in the timeline.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TimelineEntry {
+    /// The battle with its result.
+    pub battle: BattleResponse,
+    /// Each player side's aftermath.
+    pub aftermath: Vec<TimelineAftermath>,
+}
+
+/// A page of a campaign's timeline.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Timeline {
+    /// Battles, oldest first.
+    pub entries: Vec<TimelineEntry>,
+    /// Pass as `after` to read the next page; `null` on the last page.
+    pub next: Option<String>,
+}
+
+/// One page of a campaign's timeline, oldest battle first.
+pub async fn read_timeline(
+    state: &AppState,
+    caller: Caller,
+    campaign_id: String,
+    page: Keyset<CreatedKey>,
+) -> Result<Timeline, ApiError> {
+    let (after, fetch) = (page.after.clone(), page.fetch());
+    let (entries, next) = state
+        .db
+        .read(move |conn| {
+            campaign_access(conn, &caller, &campaign_id, Need::Read)?;
+            let rows = battles::list_for_campaign(conn, &campaign_id, after.as_ref(), fetch)?;
+            let (rows, next) = page.finish(rows, |b| (b.created_at, b.id.clone()))?;
+            let mut out = Vec::new();
+            for battle in rows {
+                let aftermaths = rows::list_for_battle(conn, &battle.id)?;
+                let summaries = aftermaths
+                    .iter()
+                    .map(|r| {
+                        let outcome: Option<Value> = r
+                            .outcome
+                            .as_deref()
+                            .map(serde_json::from_str)
+                            .transpose()
+                            .map_err(|e| ApiError::Internal(e.into()))?;
+                        Ok(TimelineAftermath {
+                            force_id: r.force_id.clone(),
+                            stage: r.stage,
+                            campaign_points: outcome
+                                .as_ref()
+                                .and_then(|o| o.get("campaign_points").cloned()),
+                            changes: outcome.as_ref().and_then(|o| o.get("changes").cloned()),
+                        })
+                    })
+                    .collect::<Result<Vec<_>, ApiError>>()?;
+                out.push(TimelineEntry {
+                    battle: BattleResponse::new(battle, &aftermaths)?.with_public_scenario(conn)?,
+                    aftermath: summaries,
+                });
+            }
+            Ok((out, next))
+        })
+        .await?;
+    Ok(Timeline { entries, next })
+}

@@ -1,0 +1,339 @@
+//! Campaigns: create, read, list and update one, plus (in the submodules) its settings,
+//! members, invitations, integration keys and standings.
+
+pub mod api_keys;
+pub mod invites;
+pub mod members;
+pub mod settings;
+pub mod standings;
+
+use fad_domain::house_rules::HouseRules;
+
+use crate::AppState;
+use crate::app::Listed;
+use crate::app::authorization::{Need, campaign_access, campaign_not_found, person};
+use crate::auth::Caller;
+use crate::error::{ApiError, FieldError};
+use crate::paging::Page;
+use crate::store::campaigns::{self, Campaign, CampaignSettings};
+use crate::store::memberships::{self, Membership, Role};
+use crate::store::{self};
+
+/// A campaign as one member sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CampaignView {
+    /// The stored campaign.
+    pub campaign: Campaign,
+    /// Its settings, read from the stored document.
+    pub settings: CampaignSettings,
+    /// The caller's role in it; `None` for an integration key.
+    pub role: Option<Role>,
+}
+
+impl CampaignView {
+    /// The view of `campaign` for a member with `role` (`None`: an integration key).
+    pub fn new(campaign: Campaign, role: Option<Role>) -> Result<Self, ApiError> {
+        let settings = campaign
+            .settings()
+            .map_err(|e| ApiError::Internal(e.into()))?;
+        Ok(Self {
+            campaign,
+            settings,
+            role,
+        })
+    }
+}
+
+/// A new campaign, as a form or a request fills it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NewCampaign {
+    /// 1–100 characters after trimming.
+    pub name: String,
+    /// Up to 2000 characters; blank means none.
+    pub description: Option<String>,
+    /// House rules; `None` takes the settled readings.
+    pub house_rules: Option<HouseRules>,
+    /// Whether results wait for confirmation (default true).
+    pub results_need_confirmation: Option<bool>,
+    /// Whether rosters lock after a force's first battle (default true).
+    pub lock_rosters_after_play: Option<bool>,
+}
+
+/// Changes to a campaign's name or description; `None` leaves a field as it is.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CampaignChanges {
+    /// The version the change is based on (a form's hidden field, a request's `version`).
+    pub version: Option<i64>,
+    /// The text of an `If-Match` header, if one came (see [`Precondition::new`]).
+    pub if_match: Option<String>,
+    /// A new name.
+    pub name: Option<String>,
+    /// A new description; `Some("")` removes it.
+    pub description: Option<String>,
+}
+
+/// The version an edit is based on: the body's `version` and/or `If-Match: "<n>"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Precondition {
+    /// `version` from the body (or a form).
+    pub version: Option<i64>,
+    /// The version named by `If-Match`.
+    pub if_match: Option<i64>,
+}
+
+impl Precondition {
+    /// The precondition of a form: the version it was rendered with.
+    pub fn version(version: i64) -> Self {
+        Self {
+            version: Some(version),
+            if_match: None,
+        }
+    }
+
+    /// The precondition of a request: the body's `version` next to the text of its
+    /// `If-Match` header. 422 when neither is given; 412 when `If-Match` names no version of
+    /// ours (it can never match).
+    pub fn new(version: Option<i64>, if_match: Option<&str>) -> Result<Self, ApiError> {
+        let if_match = match if_match {
+            None => None,
+            Some(value) => Some(
+                value
+                    .trim()
+                    .trim_start_matches("W/")
+                    .trim_matches('"')
+                    .parse::<i64>()
+                    .map_err(|_| if_match_failed())?,
+            ),
+        };
+        if version.is_none() && if_match.is_none() {
+            return Err(ApiError::Validation(vec![FieldError::new(
+                "version",
+                "send the version the change is based on (or an If-Match header)",
+            )]));
+        }
+        Ok(Self { version, if_match })
+    }
+
+    /// 409 when the body's `version` is stale, 412 when `If-Match` is.
+    pub fn check(self, current: i64) -> Result<(), ApiError> {
+        self.check_of(current, "The campaign")
+    }
+
+    /// [`Self::check`] for a versioned part of the campaign; `what` names it in the message.
+    pub fn check_of(self, current: i64, what: &str) -> Result<(), ApiError> {
+        if self.version.is_some_and(|v| v != current) {
+            return Err(ApiError::Conflict(format!(
+                "{what} changed meanwhile: the current version is {current}. Read it again, redo your change and send version {current}."
+            )));
+        }
+        if self.if_match.is_some_and(|v| v != current) {
+            return Err(if_match_failed());
+        }
+        Ok(())
+    }
+}
+
+fn if_match_failed() -> ApiError {
+    ApiError::PreconditionFailed(
+        "If-Match does not match the current version; read it again and send its ETag.".to_owned(),
+    )
+}
+
+/// The 409 of a versioned write that lost a race after its check.
+fn changed_meanwhile() -> ApiError {
+    ApiError::Conflict("The campaign changed meanwhile.".to_owned())
+}
+
+/// Checks a campaign name: 1–100 characters after trimming. Returns the trimmed name.
+pub fn validate_name(name: &str) -> Result<String, String> {
+    let trimmed = name.trim();
+    match trimmed.chars().count() {
+        0 => Err("must not be empty".to_owned()),
+        1..=100 => Ok(trimmed.to_owned()),
+        _ => Err("must have at most 100 characters".to_owned()),
+    }
+}
+
+/// Checks a description: at most 2000 characters; blank becomes `None`.
+pub fn validate_description(description: Option<String>) -> Result<Option<String>, String> {
+    match description
+        .map(|d| d.trim().to_owned())
+        .filter(|d| !d.is_empty())
+    {
+        Some(d) if d.chars().count() > 2000 => Err("must have at most 2000 characters".to_owned()),
+        other => Ok(other),
+    }
+}
+
+/// Creates a campaign; the caller becomes its organiser.
+pub async fn create_campaign(
+    state: &AppState,
+    caller: &Caller,
+    input: NewCampaign,
+) -> Result<CampaignView, ApiError> {
+    let user_id = person(caller)?.to_owned();
+    let NewCampaign {
+        name,
+        description,
+        house_rules,
+        results_need_confirmation,
+        lock_rosters_after_play,
+    } = input;
+    let mut errors = Vec::new();
+    let name = validate_name(&name)
+        .map_err(|m| errors.push(FieldError::new("name", m)))
+        .ok();
+    let description = validate_description(description)
+        .map_err(|m| errors.push(FieldError::new("description", m)))
+        .ok();
+    let (Some(name), Some(description)) = (name, description) else {
+        return Err(ApiError::Validation(errors));
+    };
+    let defaults = CampaignSettings::default();
+    let settings = CampaignSettings {
+        house_rules: house_rules.unwrap_or(defaults.house_rules),
+        results_need_confirmation: results_need_confirmation
+            .unwrap_or(defaults.results_need_confirmation),
+        lock_rosters_after_play: lock_rosters_after_play
+            .unwrap_or(defaults.lock_rosters_after_play),
+    };
+    let now = store::now();
+    let campaign = Campaign {
+        id: store::new_id(),
+        name,
+        description,
+        settings: serde_json::to_string(&settings).map_err(|e| ApiError::Internal(e.into()))?,
+        version: 1,
+        created_by: user_id.clone(),
+        created_at: now,
+        updated_at: now,
+        settings_version: 1,
+    };
+    let stored = campaign.clone();
+    let quotas = state.config.quotas;
+    state
+        .db
+        .transaction(move |conn| {
+            quotas.check_campaigns(conn, &user_id)?;
+            campaigns::insert(conn, &stored)?;
+            let organiser = Membership::new(&stored.id, &user_id, Role::Organiser, now);
+            Ok(memberships::insert(conn, &organiser)?)
+        })
+        .await?;
+    tracing::info!(campaign.id = %campaign.id, "Created campaign {}", campaign.id);
+    Ok(CampaignView {
+        campaign,
+        settings,
+        role: Some(Role::Organiser),
+    })
+}
+
+/// Reads a campaign: members, and the campaign's integration keys (which have no role);
+/// outsiders get 404, as if it did not exist.
+pub async fn read_campaign(
+    state: &AppState,
+    caller: &Caller,
+    campaign_id: &str,
+) -> Result<CampaignView, ApiError> {
+    let (caller, campaign_id) = (caller.clone(), campaign_id.to_owned());
+    let (campaign, role) = state
+        .db
+        .run(move |conn| {
+            let access = campaign_access(conn, &caller, &campaign_id, Need::Read)?;
+            let campaign =
+                campaigns::find_by_id(conn, &campaign_id)?.ok_or_else(campaign_not_found)?;
+            Ok((campaign, access.role))
+        })
+        .await?;
+    CampaignView::new(campaign, role)
+}
+
+/// Lists the campaigns the caller belongs to, newest first, a page at a time.
+pub async fn list_campaigns(
+    state: &AppState,
+    caller: &Caller,
+    page: Page,
+) -> Result<Listed<CampaignView>, ApiError> {
+    let user_id = person(caller)?.to_owned();
+    let page = page.keyset("campaigns", &user_id)?;
+    let (after, fetch) = (page.after.clone(), page.fetch());
+    let rows = state
+        .db
+        .run(move |conn| {
+            Ok(campaigns::list_for_user(
+                conn,
+                &user_id,
+                after.as_ref(),
+                fetch,
+            )?)
+        })
+        .await?;
+    let (rows, next) = page.finish(rows, |(c, _)| (c.created_at, c.id.clone()))?;
+    let items = rows
+        .into_iter()
+        .map(|(campaign, role)| CampaignView::new(campaign, Some(Role::from_stored(&role))))
+        .collect::<Result<_, _>>()?;
+    Ok(Listed { items, next })
+}
+
+/// Renames a campaign or changes its description (organiser). A stale `version` gets 409 and
+/// a stale `If-Match` 412; neither changes anything.
+pub async fn update_campaign(
+    state: &AppState,
+    caller: &Caller,
+    campaign_id: &str,
+    changes: CampaignChanges,
+) -> Result<CampaignView, ApiError> {
+    person(caller)?;
+    let CampaignChanges {
+        version,
+        if_match,
+        name,
+        description,
+    } = changes;
+    let mut errors = Vec::new();
+    let name = match name.map(|n| validate_name(&n)) {
+        None => None,
+        Some(Ok(n)) => Some(n),
+        Some(Err(m)) => {
+            errors.push(FieldError::new("name", m));
+            None
+        }
+    };
+    let description = match description.map(|d| validate_description(Some(d))) {
+        None => None,
+        Some(Ok(d)) => Some(d),
+        Some(Err(m)) => {
+            errors.push(FieldError::new("description", m));
+            None
+        }
+    };
+    if !errors.is_empty() {
+        return Err(ApiError::Validation(errors));
+    }
+    let precondition = Precondition::new(version, if_match.as_deref())?;
+    let (caller, campaign_id) = (caller.clone(), campaign_id.to_owned());
+    let now = store::now();
+    let updated = state
+        .db
+        .transaction(move |conn| {
+            campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
+            let current =
+                campaigns::find_by_id(conn, &campaign_id)?.ok_or_else(campaign_not_found)?;
+            precondition.check(current.version)?;
+            let name = name.unwrap_or_else(|| current.name.clone());
+            let description = description.unwrap_or_else(|| current.description.clone());
+            campaigns::update_details_if_version(
+                conn,
+                &campaign_id,
+                current.version,
+                &name,
+                description.as_deref(),
+                now,
+            )?
+            .ok_or_else(changed_meanwhile)
+        })
+        .await?;
+    tracing::info!(campaign.id = %updated.id, "Updated campaign {}", updated.id);
+    CampaignView::new(updated, Some(Role::Organiser))
+}

@@ -1,0 +1,140 @@
+//! Rosters as clients send them, read into the domain roster and validated (every problem in
+//! one 422, nothing stored). Unit ids are stable: the server assigns them on create and keeps
+//! them on every edit.
+
+use std::collections::HashSet;
+
+use fad_domain::roster::{Force as Roster, Platoon, Unit};
+use fad_domain::validation::validate_force;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::error::{ApiError, FieldError};
+use crate::extract::deserialize_strict;
+use crate::store;
+
+/// A platoon in a request.
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlatoonRequest {
+    /// Name.
+    pub name: String,
+    /// Units. `points` is ignored; `id` is optional: the server assigns ids (see the
+    /// endpoint).
+    #[schema(value_type = Vec<Unit>)]
+    pub units: Vec<Value>,
+    /// Output only (ignored): the platoon's points.
+    #[serde(default)]
+    pub points: Option<f64>,
+}
+
+/// A roster as clients send it: `{name, platoons: [{name, units: [Unit]}]}`.
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
+#[schema(example = json!({"name": "Red Company", "platoons": [{"name": "1st Platoon", "units": [
+        {"name": "Alpha Squad", "kind": "squad", "quality": "regular", "resolve": "steady",
+         "strength": 8, "starting_strength": 8, "armour": "improved",
+         "basic_weapon": "assault_rifles", "traits": ["grizzled"]},
+        {"name": "Lt. Varga", "kind": "character", "quality": "regular", "resolve": "determined",
+         "strength": 1, "starting_strength": 1, "armour": "improved",
+         "basic_weapon": "assault_rifles", "leadership": "experienced", "branch": "infantry",
+         "personalities": ["lucky"]}
+    ]}]}))]
+pub struct RosterRequest {
+    /// The force's name.
+    pub name: String,
+    /// Its platoons.
+    pub platoons: Vec<PlatoonRequest>,
+}
+
+/// How request unit ids are treated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdMode {
+    /// Replacement: ids must be the force's own, each once; missing ids are new units.
+    Replace,
+    /// Create or import: every id is the server's. A client-chosen id could copy another
+    /// force's unit and draw that unit's battle losses onto this one.
+    Renew,
+}
+
+/// Reads a roster request into the domain roster and validates it: every problem (bad types,
+/// unknown enum values with the accepted ones, rule violations) in one 422.
+pub fn parse_roster(
+    request: RosterRequest,
+    mode: IdMode,
+    existing: Option<&Roster>,
+) -> Result<Roster, ApiError> {
+    let mut errors = Vec::new();
+    let known: HashSet<&str> = existing
+        .map(|r| r.units().map(|u| u.id.as_str()).collect())
+        .unwrap_or_default();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut platoons = Vec::new();
+    for (i, platoon) in request.platoons.into_iter().enumerate() {
+        let mut units = Vec::new();
+        for (j, raw) in platoon.units.into_iter().enumerate() {
+            let path = format!("platoons[{i}].units[{j}]");
+            let Value::Object(mut map) = raw else {
+                errors.push(FieldError::new(path, "must be an object"));
+                continue;
+            };
+            map.remove("points");
+            let given = match map.get("id") {
+                Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
+                Some(Value::Null) | None => None,
+                Some(Value::String(_)) => None,
+                Some(_) => {
+                    errors.push(FieldError::new(format!("{path}.id"), "must be a string"));
+                    continue;
+                }
+            };
+            let id = match (mode, given) {
+                (IdMode::Renew, _) | (_, None) => store::new_id(),
+                (IdMode::Replace, Some(id)) if !known.contains(id.as_str()) => {
+                    errors.push(FieldError::new(
+                        format!("{path}.id"),
+                        "no unit of this force has this id; omit `id` for a new unit",
+                    ));
+                    continue;
+                }
+                (IdMode::Replace, Some(id)) if seen.contains(&id) => {
+                    errors.push(FieldError::new(
+                        format!("{path}.id"),
+                        "another unit of this roster has the same id; each unit appears once",
+                    ));
+                    continue;
+                }
+                (IdMode::Replace, Some(id)) => id,
+            };
+            seen.insert(id.clone());
+            map.insert("id".to_owned(), Value::String(id));
+            match deserialize_strict::<_, Unit>(Value::Object(map)) {
+                Ok(unit) => units.push(unit),
+                Err(err) => errors.extend(err.into_field_errors(&path)),
+            }
+        }
+        platoons.push(Platoon {
+            name: platoon.name,
+            units,
+        });
+    }
+    let roster = Roster {
+        name: request.name,
+        platoons,
+    };
+    // Rule problems are only meaningful once every unit could be read.
+    if errors.is_empty()
+        && let Err(problems) = validate_force(&roster)
+    {
+        errors.extend(
+            problems
+                .into_iter()
+                .map(|p| FieldError::new(p.field, p.message)),
+        );
+    }
+    if errors.is_empty() {
+        Ok(roster)
+    } else {
+        Err(ApiError::Validation(errors))
+    }
+}

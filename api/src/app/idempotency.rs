@@ -1,0 +1,153 @@
+//! `Idempotency-Key` for writes: the same key with the same body answers the stored first
+//! answer (nothing runs again, no die is rolled twice); with another body 422. The first answer
+//! is stored in the write's own transaction, so two concurrent first uses of one key cannot both
+//! commit (the primary key decides); the loser then answers the winner's stored answer.
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::HeaderMap;
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+use crate::AppState;
+use crate::db::Db;
+use crate::error::ApiError;
+use crate::store::{self, idempotency as rows};
+
+/// A write's idempotency context: who, which endpoint and object, the key (if sent) and the
+/// body's hash.
+#[derive(Debug, Clone)]
+pub struct Write {
+    user_id: String,
+    scope: String,
+    key: Option<String>,
+    hash: String,
+}
+
+impl Write {
+    /// The context of a write by `user_id` to `scope` (method and path) with this body.
+    pub fn new(user_id: &str, scope: String, key: Option<String>, body: &[u8]) -> Self {
+        Self {
+            user_id: user_id.to_owned(),
+            scope,
+            key,
+            hash: rows::hash_body(body),
+        }
+    }
+}
+
+/// What a write answers: its status and its value, made now or replayed from storage.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer<T> {
+    /// The status of the first answer.
+    pub status: StatusCode,
+    /// The value.
+    pub body: Body<T>,
+}
+
+/// A write's value: typed when made now; the stored serialized answer when replayed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Body<T> {
+    /// Made by this request.
+    Fresh(T),
+    /// The first answer for this key, as stored.
+    Replayed(Value),
+}
+
+impl<T: Serialize> Serialize for Body<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Fresh(value) => value.serialize(serializer),
+            Self::Replayed(value) => value.serialize(serializer),
+        }
+    }
+}
+
+impl<T: Serialize> Answer<T> {
+    /// The value as JSON (object keys sorted, as stored answers are).
+    pub fn to_json(&self) -> Result<Value, ApiError> {
+        serde_json::to_value(&self.body).map_err(internal)
+    }
+}
+
+fn internal(e: impl std::fmt::Display) -> ApiError {
+    ApiError::Internal(anyhow::anyhow!("{e}"))
+}
+
+/// Reads the `Idempotency-Key` header (1 to 200 visible ASCII characters).
+pub fn key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    crate::extract::idempotency_key_in(headers)
+}
+
+/// Runs `work` in one transaction, honouring the write's key (see the module doc).
+pub async fn run<T, F>(state: &AppState, write: Write, work: F) -> Result<Answer<T>, ApiError>
+where
+    T: Serialize + Send + 'static,
+    F: FnOnce(&mut Db) -> Result<(StatusCode, T), ApiError> + Send + 'static,
+{
+    let Write {
+        user_id,
+        scope,
+        key,
+        hash,
+    } = write;
+    let (user, k, s, h) = (user_id.clone(), key.clone(), scope.clone(), hash.clone());
+    let outcome = state
+        .db
+        .transaction(move |conn| {
+            if let Some(key) = &k {
+                if let Some(stored) = rows::find(conn, &user, &s, key)? {
+                    return replay(&stored, &h);
+                }
+            }
+            let (status, value) = work(conn)?;
+            if let Some(key) = k {
+                rows::insert(
+                    conn,
+                    &rows::IdempotentResponse {
+                        user_id: user,
+                        scope: s,
+                        idempotency_key: key,
+                        request_hash: h,
+                        status: i32::from(status.as_u16()),
+                        response: serde_json::to_value(&value).map_err(internal)?.to_string(),
+                        created_at: store::now(),
+                    },
+                )?;
+            }
+            Ok(Answer {
+                status,
+                body: Body::Fresh(value),
+            })
+        })
+        .await;
+    match (outcome, key) {
+        (Ok(done), _) => Ok(done),
+        (Err(err), Some(key)) => {
+            // A concurrent first use of the same key may have won; answer as it did.
+            let stored = state
+                .db
+                .run(move |conn| Ok(rows::find(conn, &user_id, &scope, &key)?))
+                .await?;
+            match stored {
+                Some(stored) => replay(&stored, &hash),
+                None => Err(err),
+            }
+        }
+        (Err(err), None) => Err(err),
+    }
+}
+
+fn replay<T>(stored: &rows::IdempotentResponse, hash: &str) -> Result<Answer<T>, ApiError> {
+    if stored.request_hash != hash {
+        return Err(crate::extract::idempotency_key_reused());
+    }
+    let status = u16::try_from(stored.status)
+        .ok()
+        .and_then(|s| StatusCode::from_u16(s).ok())
+        .ok_or_else(|| internal("stored status"))?;
+    let value = serde_json::from_str(&stored.response).map_err(internal)?;
+    Ok(Answer {
+        status,
+        body: Body::Replayed(value),
+    })
+}
