@@ -280,3 +280,51 @@ both_backends! {
         assert_eq!(ok(r)["display_name"], "Dora the Brave");
     }
 }
+
+/// Joining spends the address's sign-in quota: beyond it, 429 with `Retry-After`.
+mod join_attempts {
+    use super::*;
+    use crate::auth::register;
+    use crate::common::Backend;
+
+    fn limited(backend: Backend) {
+        // Arrange: 4 attempts a minute per address (registering and signing in spend 2).
+        let app = TestApp::spawn_with(
+            backend,
+            &[
+                ("FAD_AUTH_RATE_PER_MINUTE", "1"),
+                ("FAD_AUTH_RATE_BURST", "4"),
+            ],
+        );
+        let user = register(&app, "guesser");
+
+        // Act: guess codes.
+        let first = join(&app, &user, "0000-0000");
+        let second = join(&app, &user, "0000-0001");
+        let third = join(&app, &user, "0000-0002");
+
+        // Assert: wrong codes get 404 until the quota is spent, then 429 with Retry-After.
+        assert_problem(first, 404);
+        assert_problem(second, 404);
+        let retry_after: u64 = third
+            .headers()
+            .get("retry-after")
+            .expect("Retry-After")
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((1..=60).contains(&retry_after), "{retry_after}");
+        assert_problem(third, 429);
+    }
+
+    #[test]
+    fn guessing_codes_gets_429_with_retry_after_beyond_the_limit_sqlite() {
+        limited(Backend::Sqlite);
+    }
+
+    #[test]
+    fn guessing_codes_gets_429_with_retry_after_beyond_the_limit_postgres() {
+        limited(Backend::Postgres);
+    }
+}

@@ -1,6 +1,8 @@
 //! Invitations: the organiser creates codes (with an expiry and an optional use limit), lists
 //! and revokes them. Joining with a code is [`super::members::join_campaign`].
 
+use std::net::IpAddr;
+
 use chrono::TimeDelta;
 
 use crate::AppState;
@@ -48,6 +50,20 @@ pub fn code_hash(state: &AppState, code: &str) -> Result<String, ApiError> {
         Some(short) => invite_code_hash(state.jwt_secret.expose(), &short),
         None => Ok(hash_secret(code.trim())),
     }
+}
+
+/// Spends one unit of `client`'s sign-in quota (the one registration and login spend) for an
+/// attempt to join with a code: short codes are few enough to guess without it. 429 with
+/// `Retry-After` beyond it.
+pub fn spend_join_attempt(state: &AppState, client: IpAddr) -> Result<(), ApiError> {
+    state
+        .auth
+        .rate_limiter
+        .check(client)
+        .map_err(|retry_after_secs| ApiError::TooManyRequests {
+            detail: format!("Too many attempts from this address; retry in {retry_after_secs} s."),
+            retry_after_secs,
+        })
 }
 
 /// A fresh short code and its stored hash.

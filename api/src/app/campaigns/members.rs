@@ -1,6 +1,8 @@
 //! Members: who plays in a campaign; leaving, removing a player, handing over the organiser
 //! role, and joining with an invitation code.
 
+use std::net::IpAddr;
+
 use crate::AppState;
 use crate::app::Listed;
 use crate::app::authorization::{Need, campaign_access, person};
@@ -155,12 +157,16 @@ pub async fn transfer_organiser(
 
 /// Joins a campaign as a player with an invitation code. Every unusable code (unknown,
 /// expired, used up, revoked) gets the same 404; a member gets 409. A short code is read in
-/// any case, with or without its dash (see [`super::invites::code_hash`]).
+/// any case, with or without its dash (see [`super::invites::code_hash`]). Every attempt
+/// spends one unit of the `client` address's sign-in quota, first
+/// ([`super::invites::spend_join_attempt`]).
 pub async fn join_campaign(
     state: &AppState,
     caller: &Caller,
+    client: IpAddr,
     code: &str,
 ) -> Result<MemberView, ApiError> {
+    super::invites::spend_join_attempt(state, client)?;
     let user_id = person(caller)?.to_owned();
     let code_hash = super::invites::code_hash(state, code)?;
     let now = store::now();

@@ -1,12 +1,14 @@
 //! `POST /api/v1/campaigns/join`: join a campaign as a player with an invitation code.
 
-use actix_web::{HttpResponse, post, web};
+use std::net::{IpAddr, Ipv4Addr};
+
+use actix_web::{HttpRequest, HttpResponse, post, web};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::app::campaigns::members;
-use crate::auth::{AuthRateLimited, AuthUser};
+use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 use crate::extract::Json;
 use crate::routes::campaigns::members::MemberResponse;
@@ -41,12 +43,16 @@ pub struct JoinCampaignRequest {
 )]
 #[post("/campaigns/join")]
 pub async fn join_campaign(
-    _limit: AuthRateLimited,
+    req: HttpRequest,
     user: AuthUser,
     state: web::Data<AppState>,
     body: Json<JoinCampaignRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let code = body.into_inner().code;
-    let member = members::join_campaign(&state, &user.caller(), &code).await?;
+    // The TCP peer, as for sign-in (behind a proxy every client shares its address).
+    let client = req
+        .peer_addr()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |a| a.ip());
+    let member = members::join_campaign(&state, &user.caller(), client, &code).await?;
     Ok(HttpResponse::Created().json(MemberResponse::from(member)))
 }
