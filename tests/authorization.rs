@@ -88,15 +88,16 @@ const VERSIONED_FORCE: &str = r#"{"version": 1, "name": "Red", "platoons": [{"na
 pub const ROWS: &[Row] = &[
     // Accounts.
     row("GET", "/api/v1/me", None, [401, 200, 200, 200, 200, 403, 401, 401]),
+    row("PATCH", "/api/v1/me", Some(r#"{"display_name": "Someone"}"#), [401, 200, 200, 200, 200, 403, 401, 401]),
     // Campaigns.
     row("POST", "/api/v1/campaigns", Some(r#"{"name": "New"}"#), [401, 201, 201, 201, 201, 403, 401, 401]),
     row("GET", "/api/v1/campaigns", None, [401, 200, 200, 200, 200, 403, 401, 401]),
-    row("GET", "/api/v1/campaigns/{campaign}", None, [401, 404, 200, 200, 200, 403, 401, 401]),
+    row("GET", "/api/v1/campaigns/{campaign}", None, [401, 404, 200, 200, 200, 200, 401, 401]),
     row("PATCH", "/api/v1/campaigns/{campaign}", Some(r#"{"version": 1, "name": "Renamed"}"#), [401, 404, 403, 403, 200, 403, 401, 401]),
     row("GET", "/api/v1/campaigns/{campaign}/settings", None, [401, 404, 200, 200, 200, 403, 401, 401]),
     row("PUT", "/api/v1/campaigns/{campaign}/settings", Some(r#"{"version": 1}"#), [401, 404, 403, 403, 200, 403, 401, 401]),
     // Members.
-    row("GET", "/api/v1/campaigns/{campaign}/members", None, [401, 404, 200, 200, 200, 403, 401, 401]),
+    row("GET", "/api/v1/campaigns/{campaign}/members", None, [401, 404, 200, 200, 200, 200, 401, 401]),
     row("DELETE", "/api/v1/campaigns/{campaign}/members/{player}", None, [401, 404, 403, 403, 204, 403, 401, 401]),
     row("POST", "/api/v1/campaigns/{campaign}/leave", Some("{}"), [401, 404, 204, 204, 409, 403, 401, 401]),
     row("POST", "/api/v1/campaigns/{campaign}/organiser", Some(r#"{"user_id": "{player}"}"#), [401, 404, 403, 403, 200, 403, 401, 401]),
@@ -116,6 +117,7 @@ pub const ROWS: &[Row] = &[
     // One-shot scenarios: any person; read back by the creator only (tests/scenarios.rs).
     row("POST", "/api/v1/scenarios", Some(r#"{"sides": [{"name": "A", "units": [{"name": "S", "kind": "squad"}], "stance": "neutral", "attitude": "passive"}, {"name": "B", "units": [{"name": "S", "kind": "squad"}], "non_player": true}]}"#), [401, 201, 201, 201, 201, 403, 401, 401]),
     row("GET", "/api/v1/scenarios/no-such-scenario", None, [401, 404, 404, 404, 404, 403, 401, 401]),
+    row("GET", "/api/v1/scenarios", None, [401, 200, 200, 200, 200, 403, 401, 401]),
     // Forces (issue 5): members read, the owner or the organiser writes, keys read.
     row("POST", "/api/v1/campaigns/{campaign}/forces", Some(FORCE), [401, 404, 201, 201, 201, 403, 401, 401]),
     row("GET", "/api/v1/campaigns/{campaign}/forces", None, [401, 404, 200, 200, 200, 200, 401, 401]),
@@ -154,6 +156,11 @@ pub const ROWS: &[Row] = &[
     row("POST", "/api/v1/battles/{scenario_battle}/scenario/mission-choice", Some(r#"{"force_id": "{force}", "mission": "hold"}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
     row("POST", "/api/v1/battles/{scenario_battle}/scenario/recon-actions", Some(r#"{"force_id": "{force}", "action": "pass"}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
     row("POST", "/api/v1/battles/{scenario_battle}/scenario/assault-target", Some(r#"{"force_id": "{force}", "objective_id": "o1"}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
+    // A side's share link: its owner, or an organiser who plays neither side; keys never. The
+    // link itself needs no credentials (tests/sharing.rs).
+    row("POST", "/api/v1/battles/{scenario_battle}/scenario/share", Some(r#"{"force_id": "{force}"}"#), [401, 404, 403, 201, 201, 403, 401, 401]),
+    row("DELETE", "/api/v1/battles/{scenario_battle}/scenario/share?force_id={force}", None, [401, 404, 403, 204, 204, 403, 401, 401]),
+    row("GET", "/sheets/shared/no-such-token", None, [404, 404, 404, 404, 404, 404, 404, 404]),
     // A battle with a result has a closed scenario.
     row("POST", "/api/v1/battles/{battle}/scenario/orders", Some(r#"{"force_id": "{force}", "stance": "neutral", "attitude": "cautious"}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
     // Corrections (organiser only): the world's battle, in `aftermath` with nothing finalized,

@@ -594,3 +594,16 @@ pub fn rolls<'a>(body: &'a Value, step: &str) -> Vec<&'a Value> {
         .filter(|r| r["step"] == step)
         .collect()
 }
+
+/// A force as a write answers it: reads add the owner's shown name (`owner_name`), which write
+/// answers leave out, so a read compares with a write's answer without it.
+pub fn as_written(read: &Value) -> Value {
+    let mut force = read.clone();
+    if let Some(object) = force.as_object_mut() {
+        assert!(
+            object.remove("owner_name").is_some_and(|n| n.is_string()),
+            "a read names the owner: {read}"
+        );
+    }
+    force
+}

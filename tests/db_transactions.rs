@@ -19,6 +19,7 @@ fn user(name: &str) -> users::User {
         username_lower: name.to_lowercase(),
         password_hash: "x".to_owned(),
         created_at: store::now(),
+        display_name: None,
     }
 }
 

@@ -47,6 +47,7 @@ mod rules_reference;
 mod scenarios;
 mod secret_choices;
 mod security_headers;
+mod sharing;
 mod sheet;
 mod soak;
 mod startup;

@@ -138,7 +138,7 @@ fn lists(world: &World, f: &str) -> Vec<(String, &'static str, bool)> {
     let c = &world.campaign_id;
     vec![
         ("/api/v1/campaigns".to_owned(), "campaigns", false),
-        (format!("/api/v1/campaigns/{c}/members"), "members", false),
+        (format!("/api/v1/campaigns/{c}/members"), "members", true),
         (format!("/api/v1/campaigns/{c}/invites"), "invites", false),
         (format!("/api/v1/campaigns/{c}/api-keys"), "api_keys", false),
         (format!("/api/v1/campaigns/{c}/forces"), "forces", true),

@@ -215,7 +215,7 @@ both_backends! {
         let shared = create(app, &gm, &shared_body);
         let api_url = shared["share_api_url"].as_str().unwrap();
         let token = api_url.rsplit('/').next().unwrap();
-        assert_eq!(token.len(), 64, "256-bit token");
+        assert_eq!(token.len(), 43, "256-bit token, base64url");
         assert_eq!(shared["share_url"], format!("/scenarios/shared/{token}"));
         let read = app.get(api_url);
         assert_eq!(read.status(), 200);

@@ -1,7 +1,8 @@
 //! Side channels on a battle's secrets: when a side makes a hidden choice (orders, orders
 //! again, mission bonuses before the dice, a tie's mission choice, an Assault target, entered
 //! dice), nothing the opponent or the campaign's integration key can fetch changes: every
-//! status, header and body byte stays the same. A non-player side's chosen stance and attitude
+//! status, header and body byte stays the same, nor does the opponent's shared sheet (opened
+//! through its share link). A non-player side's chosen stance and attitude
 //! stay out of battle reads, lists and the timeline until the rules reveal them. Both backends.
 
 use std::collections::BTreeMap;
@@ -69,6 +70,28 @@ fn capture(app: &TestApp, g: &Game, opponent: &TestUser) -> BTreeMap<String, Fet
         }
     }
     let mut out = BTreeMap::new();
+    // The opponent's side's share link, opened without credentials (the same link every time).
+    let own_side = if opponent.id == g.people.player.id {
+        g.red_id()
+    } else {
+        g.blue_id()
+    };
+    let shared = app.post_json_with_token(
+        &format!("/api/v1/battles/{battle}/scenario/share"),
+        &serde_json::json!({"force_id": own_side}),
+        &opponent.token,
+    );
+    assert!(shared.status().is_success());
+    let link = shared.json::<Value>().unwrap()["url"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let response = send(app.request(Method::GET, &link));
+    let status = response.status().as_u16();
+    out.insert(
+        "the opponent's shared sheet".to_owned(),
+        (status, BTreeMap::new(), response.text().unwrap()),
+    );
     for path in &paths {
         out.insert(
             format!("{path} as the opponent"),

@@ -16,6 +16,7 @@ fn user(conn: &mut Db, name: &str) -> String {
         username_lower: name.to_lowercase(),
         password_hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA".to_owned(),
         created_at: store::now(),
+        display_name: None,
     };
     users::insert(conn, &user).unwrap().id
 }

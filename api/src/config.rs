@@ -186,8 +186,10 @@ pub struct ServeArgs {
     #[arg(long, env = "FAD_MAX_SCENARIOS_PER_ACCOUNT_PER_HOUR", default_value_t = Quotas::default().scenarios_per_account_per_hour)]
     pub max_scenarios_per_account_per_hour: u32,
 
-    /// The address people open the web app at (e.g. `https://campaign.club.example`). When it
-    /// is `https://`, the session cookie is marked `Secure`.
+    /// The address people reach this service at (e.g. `https://fad.example.org`), used to build
+    /// the links it hands out (invitations, share links). Without it links are paths
+    /// (`/join/K7M2-QX9P`) for the client to put after the address it called. When it is
+    /// `https://`, the web app's session cookie is marked `Secure`.
     #[arg(long, env = "FAD_PUBLIC_URL")]
     pub public_url: Option<String>,
 
@@ -289,10 +291,10 @@ pub struct Config {
     pub count_db_statements: bool,
     /// Abuse quotas.
     pub quotas: Quotas,
+    /// The public address links start with, without a trailing `/`; empty for paths only.
+    pub public_url: String,
     /// Webhook delivery settings.
     pub webhooks: crate::webhooks::Settings,
-    /// The public address of the web app, without a trailing slash, if configured.
-    pub public_url: Option<String>,
 }
 
 impl Config {
@@ -336,6 +338,7 @@ impl Config {
             bail!("FAD_WORKERS (--workers) must be greater than 0");
         }
         let cors_origins = parse_cors_origins(&args.cors_origins)?;
+        let public_url = parse_public_url(args.public_url.as_deref())?;
         // An empty value (e.g. `FAD_JWT_SECRET=` from compose) means "not set".
         let jwt_secret = match args.jwt_secret.as_deref().filter(|s| !s.is_empty()) {
             Some(secret) => JwtSecret::new(secret.as_bytes(), "FAD_JWT_SECRET (--jwt-secret)")?,
@@ -356,29 +359,42 @@ impl Config {
             auth_rate_burst: args.auth_rate_burst,
             count_db_statements: args.count_db_statements,
             quotas,
+            public_url,
             webhooks,
-            public_url: parse_public_url(args.public_url.as_deref())?,
         })
+    }
+
+    /// A link to `path` (which starts with `/`) for people to open: after the public address
+    /// when one is configured, else the path alone.
+    pub fn link(&self, path: &str) -> String {
+        format!("{}{path}", self.public_url)
     }
 }
 
-/// `FAD_PUBLIC_URL`: empty means unset; otherwise an `http://` or `https://` address.
-fn parse_public_url(value: Option<&str>) -> anyhow::Result<Option<String>> {
+/// Checks `FAD_PUBLIC_URL`: an `http(s)://` address without query or fragment; an empty value
+/// means "not set". Returns it without a trailing `/`.
+fn parse_public_url(value: Option<&str>) -> anyhow::Result<String> {
     let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) else {
-        return Ok(None);
+        return Ok(String::new());
     };
-    if !(value.starts_with("https://") || value.starts_with("http://")) {
-        bail!("FAD_PUBLIC_URL (--public-url) must start with https:// or http://, got {value}");
+    let rest = value
+        .strip_prefix("https://")
+        .or_else(|| value.strip_prefix("http://"));
+    match rest {
+        Some(rest) if !rest.is_empty() && !rest.contains(['?', '#', ' ']) => {
+            Ok(value.trim_end_matches('/').to_owned())
+        }
+        _ => bail!(
+            "FAD_PUBLIC_URL (--public-url) must be an http:// or https:// address without a query, \
+             e.g. https://fad.example.org"
+        ),
     }
-    Ok(Some(value.trim_end_matches('/').to_owned()))
 }
 
 impl Config {
     /// Whether the web app is served over HTTPS (the session cookie is then `Secure`).
     pub fn serves_https(&self) -> bool {
-        self.public_url
-            .as_deref()
-            .is_some_and(|url| url.starts_with("https://"))
+        self.public_url.starts_with("https://")
     }
 }
 
@@ -507,6 +523,19 @@ mod tests {
         assert_eq!(ok, ["https://club.example", "http://localhost:3000", "*"]);
         assert!(parse_cors_origins(&["https://club.example/app".into()]).is_err());
         assert!(parse_cors_origins(&["club.example".into()]).is_err());
+    }
+
+    #[test]
+    fn public_url_is_an_http_address_kept_without_its_trailing_slash() {
+        assert_eq!(parse_public_url(None).unwrap(), "");
+        assert_eq!(parse_public_url(Some(" ")).unwrap(), "");
+        assert_eq!(
+            parse_public_url(Some("https://fad.example.org/")).unwrap(),
+            "https://fad.example.org"
+        );
+        for bad in ["fad.example.org", "ftp://x", "https://", "https://x/?a=1"] {
+            assert!(parse_public_url(Some(bad)).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -86,7 +86,9 @@ pub async fn request_context(
         }
         .map(ServiceResponse::map_into_boxed_body)
     };
+    let logged_path = loggable_path(&path);
     let access_log = |status: u16| {
+        let path = &logged_path;
         let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
         tracing::info!(
             target: "fad_api::access",
@@ -132,6 +134,20 @@ pub async fn request_context(
     }
     access_log(response.status().as_u16());
     Ok(response)
+}
+
+/// The path as the access log shows it: the secret at the end of a share link
+/// (`/…/shared/{token}`) or an invitation page (`/join/{code}`) is replaced by a placeholder,
+/// since whoever reads the logs must not be able to open the link or join.
+fn loggable_path(path: &str) -> std::borrow::Cow<'_, str> {
+    match path.rsplit_once('/') {
+        Some((head, last))
+            if !last.is_empty() && (head.ends_with("/shared") || head.ends_with("/join")) =>
+        {
+            format!("{head}/[redacted]").into()
+        }
+        _ => path.into(),
+    }
 }
 
 /// Whether the (percent-encoded) path spells a NUL character.
@@ -290,5 +306,25 @@ pub async fn fallback(req: HttpRequest, routes: RouteTable) -> Result<HttpRespon
             req.method(),
             req.path()
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::loggable_path;
+
+    #[test]
+    fn share_tokens_and_invite_codes_stay_out_of_the_access_log() {
+        assert_eq!(
+            loggable_path("/sheets/shared/abc"),
+            "/sheets/shared/[redacted]"
+        );
+        assert_eq!(
+            loggable_path("/api/v1/scenarios/shared/abc"),
+            "/api/v1/scenarios/shared/[redacted]"
+        );
+        assert_eq!(loggable_path("/join/K7M2-QX9P"), "/join/[redacted]");
+        assert_eq!(loggable_path("/api/v1/battles/b1"), "/api/v1/battles/b1");
+        assert_eq!(loggable_path("/sheets/shared/"), "/sheets/shared/");
     }
 }

@@ -15,6 +15,8 @@ diesel::table! {
         password_hash -> Text,
         /// Creation time, UTC.
         created_at -> Timestamp,
+        /// The name other players see; `None` means the username.
+        display_name -> Nullable<Text>,
     }
 }
 diesel::table! {
@@ -173,6 +175,21 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// Share links to one side's printable sheet of a battle (the token itself is derived from
+    /// `id`, never stored; see `auth::derived`).
+    battle_share_links (id) {
+        id -> Text,
+        battle_id -> Text,
+        force_id -> Text,
+        /// SHA-256 hex of the link's token.
+        token_hash -> Text,
+        created_by -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(battle_share_links -> battles (battle_id));
 diesel::joinable!(forces -> campaigns (campaign_id));
 diesel::joinable!(force_history -> forces (force_id));
 diesel::joinable!(force_ledger -> forces (force_id));
@@ -243,6 +260,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     battles,
     battle_aftermaths,
     battle_scenarios,
+    battle_share_links,
     events,
     webhooks,
     webhook_deliveries

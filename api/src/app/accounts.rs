@@ -18,13 +18,39 @@ pub const SESSION_LIFETIME_DAYS: i64 = 30;
 /// The fixed answer for an unknown name or a wrong password (the same for both).
 pub const BAD_CREDENTIALS: &str = "Invalid username or password.";
 
-/// Creates an account. Field errors name `username` and `password`; a taken name is 409.
+/// Longest display name, in characters.
+pub const MAX_DISPLAY_NAME_CHARS: usize = 50;
+
+/// Checks a display name: trimmed, at most [`MAX_DISPLAY_NAME_CHARS`] characters, no control
+/// characters. Blank means "show the username" (`None`).
+pub fn validate_display_name(name: Option<&str>) -> Result<Option<String>, String> {
+    let Some(name) = name.map(str::trim).filter(|n| !n.is_empty()) else {
+        return Ok(None);
+    };
+    if name.chars().count() > MAX_DISPLAY_NAME_CHARS {
+        return Err(format!(
+            "must have at most {MAX_DISPLAY_NAME_CHARS} characters"
+        ));
+    }
+    if name.chars().any(char::is_control) {
+        return Err("must not contain control characters such as line breaks".to_owned());
+    }
+    Ok(Some(name.to_owned()))
+}
+
+/// Creates an account. Field errors name `username`, `password` and `display_name`; a taken
+/// name is 409.
 pub async fn register(
     state: &AppState,
     username: String,
     password: String,
+    display_name: Option<String>,
 ) -> Result<users::User, ApiError> {
     let mut errors = Vec::new();
+    let display_name = validate_display_name(display_name.as_deref())
+        .map_err(|message| errors.push(FieldError::new("display_name", message)))
+        .ok()
+        .flatten();
     let username_lower = validate_username(&username)
         .map_err(|message| errors.push(FieldError::new("username", message)))
         .ok();
@@ -47,6 +73,7 @@ pub async fn register(
         username_lower,
         password_hash,
         created_at: store::now(),
+        display_name,
     };
     let user = state
         .db

@@ -47,3 +47,22 @@ pub fn authorize_force(
     }
     Ok((force, access))
 }
+
+/// [`authorize_force`] for a read that also answers the owner's shown name (display name, else
+/// username), in the same one statement.
+pub fn authorize_named_force_read(
+    conn: &mut Db,
+    caller: &Caller,
+    force_id: &str,
+) -> Result<(forces::Force, String), ApiError> {
+    let (force, membership, (username, display_name)) =
+        forces::find_named(conn, force_id, caller.user_id().unwrap_or_default())?
+            .ok_or_else(force_not_found)?;
+    access_with_membership(caller, &force.campaign_id, Need::Read, membership).map_err(
+        |e| match e {
+            ApiError::NotFound(_) => force_not_found(),
+            other => other,
+        },
+    )?;
+    Ok((force, crate::store::users::shown(username, display_name)))
+}

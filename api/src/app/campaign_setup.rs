@@ -8,7 +8,6 @@ use crate::AppState;
 use crate::app::campaigns::invites::{self as invite_cases, NewInvite as InviteInput};
 use crate::app::campaigns::{self as campaign_cases, NewCampaign};
 use crate::auth::Caller;
-use crate::auth::secret::hash_secret;
 use crate::error::ApiError;
 use crate::store::campaigns::{self, Campaign};
 use crate::store::{self, invites, memberships};
@@ -90,7 +89,7 @@ pub async fn preview_invite(
     user_id: Option<&str>,
     code: &str,
 ) -> Result<InvitePreview, ApiError> {
-    let code_hash = hash_secret(code.trim());
+    let code_hash = invite_cases::code_hash(state, code)?;
     let user_id = user_id.map(str::to_owned);
     state
         .db
@@ -118,9 +117,11 @@ pub async fn preview_invite(
 pub async fn join_with_code(
     state: &AppState,
     user_id: &str,
+    client: std::net::IpAddr,
     code: &str,
 ) -> Result<String, ApiError> {
     let joined =
-        crate::app::campaigns::members::join_campaign(state, &person(user_id), code).await?;
+        crate::app::campaigns::members::join_campaign(state, &person(user_id), client, code)
+            .await?;
     Ok(joined.membership.campaign_id)
 }

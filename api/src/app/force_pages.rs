@@ -52,8 +52,10 @@ pub async fn read_force(
                     other => other,
                 },
             )?;
-            let owner = users::find_by_id(conn, &force.owner_id)?
-                .map_or_else(|| "a former member".to_owned(), |u| u.username);
+            let owner = users::find_by_id(conn, &force.owner_id)?.map_or_else(
+                || "a former member".to_owned(),
+                |u| u.display_name.unwrap_or(u.username),
+            );
             let campaign_points = ledger::balance(conn, &force.id)?;
             let roster = force.roster().map_err(|e| ApiError::Internal(e.into()))?;
             Ok(ForceView {

@@ -13,6 +13,7 @@ pub mod forces;
 pub mod idempotency;
 pub mod overview;
 pub mod scenarios;
+pub mod sharing;
 pub mod webhooks;
 
 /// One page of a list, as the use case returns it.

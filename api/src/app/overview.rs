@@ -95,7 +95,11 @@ pub async fn home(state: &AppState, user_id: &str) -> Result<Home, ApiError> {
             let mine = campaigns::list_for_user(conn, &user_id, None, LIST_LIMIT)?;
             let mut home = Home::default();
             for (campaign, role) in mine {
-                let forces = forces::list_for_campaign(conn, &campaign.id, true, None, LIST_LIMIT)?;
+                let forces: Vec<forces::Force> =
+                    forces::list_for_campaign(conn, &campaign.id, true, None, LIST_LIMIT)?
+                        .into_iter()
+                        .map(|(force, _owner)| force)
+                        .collect();
                 let names: HashMap<String, String> = forces
                     .iter()
                     .map(|f| (f.id.clone(), f.name.clone()))
@@ -191,12 +195,13 @@ fn usernames(
     conn: &mut Db,
     campaign_id: &str,
 ) -> Result<Vec<(memberships::Membership, String)>, ApiError> {
-    Ok(memberships::list_with_usernames(
-        conn,
-        campaign_id,
-        None,
-        LIST_LIMIT,
-    )?)
+    // The name other players see: the display name, or else the username.
+    Ok(
+        memberships::list_with_usernames(conn, campaign_id, None, LIST_LIMIT)?
+            .into_iter()
+            .map(|(member, (username, display_name))| (member, display_name.unwrap_or(username)))
+            .collect(),
+    )
 }
 
 /// The campaign page's read: the caller must be a member (else 404).
@@ -220,7 +225,11 @@ pub async fn campaign_overview(
                 .iter()
                 .map(|(m, name)| (m.user_id.clone(), name.clone()))
                 .collect();
-            let force_rows = forces::list_for_campaign(conn, &campaign_id, true, None, LIST_LIMIT)?;
+            let force_rows: Vec<forces::Force> =
+                forces::list_for_campaign(conn, &campaign_id, true, None, LIST_LIMIT)?
+                    .into_iter()
+                    .map(|(force, _owner)| force)
+                    .collect();
             let names: HashMap<String, String> = force_rows
                 .iter()
                 .map(|f| (f.id.clone(), f.name.clone()))

@@ -1,29 +1,115 @@
-//! One-shot scenarios (outside any campaign): reading one as its creator, or through a share
-//! link. Creating one is still the route's own work (its Idempotency-Key replay answers the
-//! stored bytes).
+//! One-shot scenarios (outside any campaign): reading one as its creator, listing the caller's,
+//! or reading one through a share link; and the share links themselves. Creating one is still
+//! the route's own work (its Idempotency-Key replay answers the stored bytes).
 
 use crate::AppState;
+use crate::app::Listed;
 use crate::app::authorization::person;
 use crate::auth::Caller;
+use crate::auth::derived::{Purpose, link_token};
 use crate::auth::secret::hash_secret;
 use crate::error::ApiError;
+use crate::paging::Page;
 use crate::store::scenarios::{self, ScenarioRow};
 
-/// Reads a scenario the caller created (anyone else gets 404).
+/// The two links of a shared scenario.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShareLinks {
+    /// The printable sheet.
+    pub sheet: String,
+    /// The same scenario as JSON.
+    pub api: String,
+}
+
+/// A stored scenario with its share links, when it is shared and they can be made again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScenarioRecord {
+    /// The stored row.
+    pub row: ScenarioRow,
+    /// Its share links (`None`: not shared, or shared before links could be read again).
+    pub links: Option<ShareLinks>,
+}
+
+/// The share token of scenario `id`: derived from the id with the service secret, never stored
+/// (the row keeps its SHA-256 for the lookup), so the creator can read the link again while a
+/// leaked table gives nothing usable (see [`crate::auth::derived`]).
+pub fn share_token(state: &AppState, id: &str) -> Result<String, ApiError> {
+    link_token(state.jwt_secret.expose(), Purpose::ScenarioLink, id)
+}
+
+/// The share token of a shared row, when it can be recomputed (rows shared before tokens were
+/// derived, or under another service secret, cannot).
+pub fn current_share_token(
+    state: &AppState,
+    row: &ScenarioRow,
+) -> Result<Option<String>, ApiError> {
+    let Some(stored) = row.share_token_hash.as_deref() else {
+        return Ok(None);
+    };
+    let token = share_token(state, &row.id)?;
+    Ok((hash_secret(&token) == stored).then_some(token))
+}
+
+/// The printable sheet and JSON links of a share token.
+pub fn share_links(state: &AppState, token: &str) -> ShareLinks {
+    ShareLinks {
+        sheet: state.config.link(&format!("/scenarios/shared/{token}")),
+        api: state
+            .config
+            .link(&format!("/api/v1/scenarios/shared/{token}")),
+    }
+}
+
+fn record(state: &AppState, row: ScenarioRow) -> Result<ScenarioRecord, ApiError> {
+    let links = current_share_token(state, &row)?.map(|t| share_links(state, &t));
+    Ok(ScenarioRecord { row, links })
+}
+
+/// Reads a scenario the caller created, with its share links (anyone else gets 404).
 pub async fn read_scenario(
     state: &AppState,
     caller: &Caller,
     scenario_id: &str,
-) -> Result<ScenarioRow, ApiError> {
+) -> Result<ScenarioRecord, ApiError> {
     let user_id = person(caller)?.to_owned();
     let id = scenario_id.to_owned();
-    state
+    let row = state
         .db
         .run(move |conn| {
             scenarios::find_by_id_and_creator(conn, &id, &user_id)?
                 .ok_or_else(|| ApiError::not_found("scenario"))
         })
-        .await
+        .await?;
+    record(state, row)
+}
+
+/// Lists the scenarios the caller generated, newest first, a page at a time, each with its
+/// share links.
+pub async fn list_scenarios(
+    state: &AppState,
+    caller: &Caller,
+    page: Page,
+) -> Result<Listed<ScenarioRecord>, ApiError> {
+    let user_id = person(caller)?.to_owned();
+    let page = page.keyset("scenarios", &user_id)?;
+    let (after, fetch) = (page.after.clone(), page.fetch());
+    let rows = state
+        .db
+        .run(move |conn| {
+            Ok(scenarios::list_for_creator(
+                conn,
+                &user_id,
+                after.as_ref(),
+                fetch,
+            )?)
+        })
+        .await?;
+    let (rows, next) = page.finish(rows, |r| (r.created_at, r.id.clone()))?;
+    let items = rows
+        .into_iter()
+        .map(|row| record(state, row))
+        .collect::<Result<_, _>>()?;
+    Ok(Listed { items, next })
 }
 
 /// Reads a scenario through its share token (no account needed).

@@ -60,6 +60,7 @@
 
 pub mod accounts;
 pub mod caller;
+pub mod derived;
 pub mod gate;
 pub mod jwt;
 pub mod password;

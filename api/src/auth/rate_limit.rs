@@ -1,7 +1,9 @@
 //! Per-client-address rate limit for registration and login (GCRA from `governor`, the engine
 //! of `actix-governor`, re-exported by it).
 //!
-//! Handlers opt in by taking [`AuthRateLimited`] as their first argument; the limiter lives in
+//! Handlers opt in by taking [`AuthRateLimited`] as their first argument (joining a campaign
+//! spends the same quota in the application layer,
+//! [`crate::app::campaigns::invites::spend_join_attempt`]); the limiter lives in
 //! [`super::AuthState`] (in [`AppState`]), so one quota is shared by every worker. Exceeding it answers 429 with
 //! `Retry-After` (whole seconds, at least 1). The key is the TCP peer address: behind a reverse
 //! proxy every client shares the proxy's address, so size `FAD_AUTH_RATE_PER_MINUTE` for that.

@@ -72,6 +72,57 @@ pub fn hash_secret(secret: &str) -> String {
     hex::encode(Sha256::digest(secret.as_bytes()))
 }
 
+/// Short invitation codes: 8 characters of Crockford base32 (40 random bits), shown as
+/// `K7M2-QX9P` so they can be read across a table, and accepted in any case, with or without the
+/// dash, with `I`/`L` read as `1` and `O` as `0`.
+///
+/// Why 40 bits are enough: 32^8 = 2^40 ≈ 1.1e12 codes. `join` spends the per-address quota of
+/// registration and login (default 10 a minute) and needs an account; codes expire (default 7
+/// days, at most 90) and may be limited in uses. One address trying for a whole week makes at
+/// most 10 × 60 × 24 × 7 ≈ 1.0e5 guesses; with 1,000 live codes on the server each guess hits
+/// with p ≈ 1,000 / 1.1e12 ≈ 9e-10, so ≈ 1e-4 per address and week (≈ 1e-3 over 90 days).
+/// The codes are stored with a keyed hash ([`super::derived::invite_code_hash`]), since 2^40
+/// plain hashes could be tried offline.
+pub struct ShortCode;
+
+impl ShortCode {
+    /// Crockford's alphabet: digits and letters without I, L, O, U.
+    const ALPHABET: &'static [u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+    /// Characters of a code.
+    pub const LEN: usize = 8;
+
+    /// A new random code in its display form, `XXXX-XXXX`.
+    pub fn generate() -> Result<String, RandomError> {
+        let mut buf = [0u8; 5];
+        getrandom::fill(&mut buf).map_err(|e| RandomError(e.to_string()))?;
+        let bits = buf.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
+        let chars: String = (0..Self::LEN)
+            .rev()
+            .map(|i| char::from(Self::ALPHABET[((bits >> (i * 5)) & 31) as usize]))
+            .collect();
+        Ok(format!("{}-{}", &chars[..4], &chars[4..]))
+    }
+
+    /// The canonical form of what someone typed (upper case, no dash or spaces, ambiguous
+    /// letters mapped), or `None` when it is not a short code (e.g. an old 40-digit code).
+    pub fn normalize(input: &str) -> Option<String> {
+        let mut out = String::with_capacity(Self::LEN);
+        for c in input.chars() {
+            let c = match c.to_ascii_uppercase() {
+                '-' | ' ' => continue,
+                'I' | 'L' => '1',
+                'O' => '0',
+                other => other,
+            };
+            if !c.is_ascii() || !Self::ALPHABET.contains(&(c as u8)) || out.len() == Self::LEN {
+                return None;
+            }
+            out.push(c);
+        }
+        (out.len() == Self::LEN).then_some(out)
+    }
+}
+
 fn random_hex(bytes: usize) -> Result<String, RandomError> {
     let mut buf = vec![0u8; bytes];
     getrandom::fill(&mut buf).map_err(|e| RandomError(e.to_string()))?;
@@ -114,6 +165,40 @@ mod tests {
         let key = PlainSecret::api_key().unwrap();
         assert_eq!(key.display_prefix().len(), 12);
         assert!(key.expose().starts_with(&key.display_prefix()));
+    }
+
+    #[test]
+    fn short_codes_read_back_in_any_case_with_or_without_the_dash() {
+        let code = ShortCode::generate().unwrap();
+        assert_eq!(code.len(), 9);
+        assert_eq!(&code[4..5], "-");
+        let canonical = code.replace('-', "");
+        assert_eq!(
+            ShortCode::normalize(&code).as_deref(),
+            Some(canonical.as_str())
+        );
+        assert_eq!(
+            ShortCode::normalize(&code.to_lowercase()).as_deref(),
+            Some(canonical.as_str())
+        );
+        assert_eq!(
+            ShortCode::normalize("k7m2 qx9p").as_deref(),
+            Some("K7M2QX9P")
+        );
+        assert_eq!(
+            ShortCode::normalize("olIL-0000").as_deref(),
+            Some("01110000")
+        );
+        assert_ne!(code, ShortCode::generate().unwrap());
+    }
+
+    #[test]
+    fn long_codes_and_junk_are_not_short_codes() {
+        let long = PlainSecret::invite_code().unwrap();
+        assert_eq!(ShortCode::normalize(long.expose()), None);
+        for junk in ["", "K7M2-QX9", "K7M2-QX9PP", "K7M2-QX9U", "K7M2-QX9é"] {
+            assert_eq!(ShortCode::normalize(junk), None, "{junk}");
+        }
     }
 
     #[test]

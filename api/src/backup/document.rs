@@ -87,6 +87,10 @@ pub struct UserRecord {
     pub id: String,
     pub username: String,
     pub created_at: NaiveDateTime,
+    /// `null` when the account shows its username; documents written before display names
+    /// existed leave it out.
+    #[serde(default)]
+    pub display_name: Option<String>,
 }
 
 /// `memberships` row (one field per column; see schema.rs).

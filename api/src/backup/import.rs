@@ -320,6 +320,7 @@ fn write_document(
                         username_lower: user.username.to_lowercase(),
                         password_hash: unusable_password_hash()?,
                         created_at: user.created_at,
+                        display_name: user.display_name.clone(),
                     };
                     users::insert(conn, &new)
                         .with_context(|| format!("creating account {}", user.username))?;

@@ -46,6 +46,10 @@ pub const NOT_EXPORTED_TABLES: &[(&str, &str)] = &[
         "integration keys are credentials; the organiser issues new ones after a move",
     ),
     (
+        "battle_share_links",
+        "share links are credentials derived from this server's secret; players share again after a move",
+    ),
+    (
         "idempotency_keys",
         "a short-lived per-user replay cache of responses, not campaign data",
     ),

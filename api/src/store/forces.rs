@@ -13,9 +13,9 @@ use fad_domain::dice::RollLog;
 use fad_domain::roster::Force as Roster;
 
 use crate::db::Db;
-use crate::schema::{forces, memberships};
+use crate::schema::{forces, memberships, users};
 use crate::store::CreatedKey;
-use crate::store::memberships::Membership;
+use crate::store::memberships::{MemberNames, Membership};
 
 use super::history::{self, HistoryCause};
 
@@ -95,7 +95,7 @@ pub fn find_many(conn: &mut Db, ids: &[String]) -> QueryResult<Vec<Force>> {
         return Ok(Vec::new());
     }
     forces::table
-        .filter(forces::id.eq_any(ids))
+        .filter(forces::id.eq_any(ids.to_vec()))
         .select(Force::as_select())
         .load(conn)
 }
@@ -119,18 +119,43 @@ pub fn find_with_membership(
         .optional()
 }
 
-/// Up to `limit` forces of a campaign, oldest first (ties by id), after the force whose key is
-/// `after`; archived ones only when `include_archived`.
+/// The force with id `id`, `user_id`'s membership of its campaign (`None` when not a member,
+/// or for an integration key's empty id) and its owner's names, in one statement.
+pub fn find_named(
+    conn: &mut Db,
+    id: &str,
+    user_id: &str,
+) -> QueryResult<Option<(Force, Option<Membership>, MemberNames)>> {
+    forces::table
+        .inner_join(users::table.on(users::id.eq(forces::owner_id)))
+        .left_join(
+            memberships::table.on(memberships::campaign_id
+                .eq(forces::campaign_id)
+                .and(memberships::user_id.eq(user_id))),
+        )
+        .filter(forces::id.eq(id))
+        .select((
+            Force::as_select(),
+            Option::<Membership>::as_select(),
+            (users::username, users::display_name),
+        ))
+        .first(conn)
+        .optional()
+}
+
+/// Up to `limit` forces of a campaign with their owners' names, oldest first (ties by id),
+/// after the force whose key is `after`; archived ones only when `include_archived`.
 pub fn list_for_campaign(
     conn: &mut Db,
     campaign_id: &str,
     include_archived: bool,
     after: Option<&CreatedKey>,
     limit: i64,
-) -> QueryResult<Vec<Force>> {
+) -> QueryResult<Vec<(Force, MemberNames)>> {
     let mut query = forces::table
+        .inner_join(users::table.on(users::id.eq(forces::owner_id)))
         .filter(forces::campaign_id.eq(campaign_id))
-        .select(Force::as_select())
+        .select((Force::as_select(), (users::username, users::display_name)))
         .order((forces::created_at.asc(), forces::id.asc()))
         .limit(limit)
         .into_boxed();
@@ -279,4 +304,16 @@ pub fn archive_if_version(
         &roster,
     )?;
     find_by_id(conn, force_id)
+}
+
+/// The owners' names of the forces `ids`, as `(force id, names)`, in one statement.
+pub fn owner_names(conn: &mut Db, ids: &[&str]) -> QueryResult<Vec<(String, MemberNames)>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    forces::table
+        .inner_join(users::table.on(users::id.eq(forces::owner_id)))
+        .filter(forces::id.eq_any(ids))
+        .select((forces::id, (users::username, users::display_name)))
+        .load(conn)
 }

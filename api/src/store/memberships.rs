@@ -99,14 +99,17 @@ impl Membership {
     }
 }
 
-/// Up to `limit` members of a campaign with their usernames, organiser first, then by join
+/// A member's `(username, display_name)`.
+pub type MemberNames = (String, Option<String>);
+
+/// Up to `limit` members of a campaign with their names, organiser first, then by join
 /// time (ties by user id), after the member whose key is `after`.
 pub fn list_with_usernames(
     conn: &mut Db,
     campaign_id: &str,
     after: Option<&MemberKey>,
     limit: i64,
-) -> QueryResult<Vec<(Membership, String)>> {
+) -> QueryResult<Vec<(Membership, MemberNames)>> {
     let organiser = Role::Organiser.as_str();
     let mut query = memberships::table
         .inner_join(users::table)
@@ -116,7 +119,10 @@ pub fn list_with_usernames(
             memberships::joined_at.asc(),
             memberships::user_id.asc(),
         ))
-        .select((Membership::as_select(), users::username))
+        .select((
+            Membership::as_select(),
+            (users::username, users::display_name),
+        ))
         .limit(limit)
         .into_boxed();
     // A campaign has exactly one organiser, and it comes first: after it, every player follows.
@@ -139,12 +145,15 @@ pub fn find_with_username(
     conn: &mut Db,
     campaign_id: &str,
     user_id: &str,
-) -> QueryResult<Option<(Membership, String)>> {
+) -> QueryResult<Option<(Membership, MemberNames)>> {
     memberships::table
         .inner_join(users::table)
         .filter(memberships::campaign_id.eq(campaign_id))
         .filter(memberships::user_id.eq(user_id))
-        .select((Membership::as_select(), users::username))
+        .select((
+            Membership::as_select(),
+            (users::username, users::display_name),
+        ))
         .first(conn)
         .optional()
 }

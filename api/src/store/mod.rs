@@ -16,6 +16,7 @@ pub mod memberships;
 pub mod quotas;
 pub mod scenarios;
 pub mod sessions;
+pub mod share_links;
 pub mod standings;
 pub mod users;
 pub mod webhooks;

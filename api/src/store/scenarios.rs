@@ -55,3 +55,27 @@ pub fn find_by_share_hash(conn: &mut Db, token_hash: &str) -> QueryResult<Option
         .first(conn)
         .optional()
 }
+
+/// Up to `limit` of the scenarios `user_id` generated, newest first (ties by id), after the one
+/// whose key is `after`.
+pub fn list_for_creator(
+    conn: &mut Db,
+    user_id: &str,
+    after: Option<&crate::store::CreatedKey>,
+    limit: i64,
+) -> QueryResult<Vec<ScenarioRow>> {
+    let mut query = scenarios::table
+        .filter(scenarios::created_by.eq(user_id))
+        .order((scenarios::created_at.desc(), scenarios::id.asc()))
+        .select(ScenarioRow::as_select())
+        .limit(limit)
+        .into_boxed();
+    if let Some((at, id)) = after {
+        query = query.filter(
+            scenarios::created_at
+                .lt(at)
+                .or(scenarios::created_at.eq(at).and(scenarios::id.gt(id))),
+        );
+    }
+    query.load(conn)
+}

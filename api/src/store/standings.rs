@@ -10,7 +10,8 @@ use fad_domain::lifecycle::BattleState;
 
 use crate::db::Db;
 
-/// One force: `kind` 0, `a` id, `b` name, `c` owner, `d` roster JSON, `n` CP earned. One
+/// One force: `kind` 0, `a` id, `b` name, `c` owner, `d` roster JSON, `n` CP earned, `e` the
+/// owner's shown name (display name, else username). One
 /// complete battle: `kind` 1, `a` sides JSON, `b` result JSON. Forces come first, oldest first.
 /// `$1` is the void state's word, `$2` the campaign, `$3` the complete state's word. SQLite
 /// numbers `$n` names in order of first appearance, so they must first appear in that order; it
@@ -21,11 +22,11 @@ SELECT 0 AS kind, f.id AS a, f.name AS b, f.owner_id AS c, f.roster AS d, \
          WHERE l.force_id = f.id AND l.kind = 'earned' AND l.cause_kind <> 'void' \
            AND NOT (l.cause_kind = 'battle' AND EXISTS (SELECT 1 FROM battles v \
                      WHERE v.id = l.cause_id AND v.state = $1))) AS n, \
-       f.created_at AS t \
-  FROM forces f \
+       f.created_at AS t, COALESCE(u.display_name, u.username) AS e \
+  FROM forces f JOIN users u ON u.id = f.owner_id \
  WHERE f.campaign_id = $2 AND f.archived_at IS NULL \
 UNION ALL \
-SELECT 1, b.sides, b.result, NULL, NULL, NULL, b.created_at \
+SELECT 1, b.sides, b.result, NULL, NULL, NULL, b.created_at, NULL \
   FROM battles b \
  WHERE b.campaign_id = $2 AND b.state = $3 \
 ORDER BY kind, t, a";
@@ -44,6 +45,8 @@ struct Line {
     d: Option<String>,
     #[diesel(sql_type = Nullable<BigInt>)]
     n: Option<i64>,
+    #[diesel(sql_type = Nullable<Text>)]
+    e: Option<String>,
 }
 
 /// An active force of the campaign.
@@ -55,6 +58,8 @@ pub struct ForceLine {
     pub name: String,
     /// Its owner.
     pub owner_id: String,
+    /// The owner's display name (or username).
+    pub owner_name: String,
     /// The roster JSON.
     pub roster: String,
     /// Campaign points earned (ledger `earned` entries, except a void battle's and the
@@ -86,6 +91,7 @@ pub fn load(conn: &mut Db, campaign_id: &str) -> QueryResult<(Vec<ForceLine>, Ve
                 id: line.a,
                 name: line.b.unwrap_or_default(),
                 owner_id: line.c.unwrap_or_default(),
+                owner_name: line.e.unwrap_or_default(),
                 roster: line.d.unwrap_or_default(),
                 earned: line.n.unwrap_or_default(),
             });

@@ -19,6 +19,15 @@ pub struct User {
     pub password_hash: String,
     /// Creation time, UTC, microseconds.
     pub created_at: NaiveDateTime,
+    /// The name other players see; `None` shows the username.
+    pub display_name: Option<String>,
+}
+
+impl User {
+    /// The name other players see: the display name, or else the username.
+    pub fn shown_name(&self) -> &str {
+        self.display_name.as_deref().unwrap_or(&self.username)
+    }
 }
 
 impl std::fmt::Debug for User {
@@ -69,4 +78,21 @@ pub fn set_password_hash(conn: &mut Db, username: &str, password_hash: &str) -> 
     diesel::update(users::table.filter(users::username_lower.eq(username.to_lowercase())))
         .set(users::password_hash.eq(password_hash))
         .execute(conn)
+}
+
+/// Sets (or, with `None`, clears) the display name of user `id`; returns the updated row.
+pub fn set_display_name(
+    conn: &mut Db,
+    id: &str,
+    display_name: Option<&str>,
+) -> QueryResult<Option<User>> {
+    diesel::update(users::table.find(id))
+        .set(users::display_name.eq(display_name))
+        .get_result(conn)
+        .optional()
+}
+
+/// The name other players see for a joined `(username, display_name)` pair.
+pub fn shown(username: String, display_name: Option<String>) -> String {
+    display_name.unwrap_or(username)
 }

@@ -179,7 +179,9 @@ async fn submit(
     }
     let result = match which {
         Which::Register => {
-            match accounts::register(state, form.username.clone(), form.password.clone()).await {
+            match accounts::register(state, form.username.clone(), form.password.clone(), None)
+                .await
+            {
                 Ok(user) => accounts::start_session(state, user.id).await,
                 Err(error) => Err(error),
             }

@@ -96,10 +96,12 @@ pub async fn create(
 
 /// The address people open to join with `code`.
 fn join_url(req: &HttpRequest, state: &AppState, code: &str) -> String {
-    let base = state.config.public_url.clone().unwrap_or_else(|| {
+    let base = if state.config.public_url.is_empty() {
         let info = req.connection_info();
         format!("{}://{}", info.scheme(), info.host())
-    });
+    } else {
+        state.config.public_url.clone()
+    };
     format!("{base}/join/{code}")
 }
 
@@ -313,7 +315,13 @@ pub async fn join_submit(
     let user = require_user(&req, &state).await?;
     session::check_form(&req, &state, &FormKey::session(&user), form.csrf_token())
         .map_err(|_| PageError::Refused)?;
-    match campaign_setup::join_with_code(&state, &user.user_id, &path).await {
+    // The TCP peer, as for sign-in: joining spends the same per-address quota.
+    let client = req
+        .peer_addr()
+        .map_or(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED), |a| {
+            a.ip()
+        });
+    match campaign_setup::join_with_code(&state, &user.user_id, client, &path).await {
         Ok(campaign_id) => Ok(see_other(&format!("/campaigns/{campaign_id}"))),
         // Joining twice (a double tap) lands on the campaign all the same.
         Err(ApiError::Conflict(_)) => {

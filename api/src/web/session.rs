@@ -179,7 +179,7 @@ fn same_site(req: &HttpRequest, state: &AppState) -> bool {
     let Ok(origin) = origin.to_str() else {
         return false;
     };
-    if state.config.public_url.as_deref() == Some(origin) {
+    if !state.config.public_url.is_empty() && state.config.public_url == origin {
         return true;
     }
     let host = req.connection_info().host().to_owned();

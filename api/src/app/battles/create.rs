@@ -36,6 +36,12 @@ fn check_sides(sides: &[Side]) -> Result<Vec<String>, ApiError> {
     }
     let mut forces: Vec<String> = Vec::new();
     for (i, side) in sides.iter().enumerate() {
+        if side.owner_name.is_some() {
+            errors.push(FieldError::new(
+                format!("sides[{i}].owner_name"),
+                "is filled in by the server from the force's owner; leave it out",
+            ));
+        }
         match (&side.force_id, &side.non_player) {
             (Some(id), None) => {
                 if forces.contains(id) {

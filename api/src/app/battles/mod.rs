@@ -13,6 +13,7 @@ pub mod create;
 #[cfg(test)]
 mod golden;
 pub mod lifecycle;
+pub mod names;
 pub mod reads;
 pub mod result;
 pub mod scenario;
@@ -47,6 +48,11 @@ pub struct Side {
     /// them in `GET /battles/{id}` once the scenario has started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub non_player: Option<scenario::non_player::NonPlayerBody>,
+    /// The player side's owner's display name (or username), in battle reads and lists;
+    /// read-only (a request that sends it is refused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(read_only)]
+    pub owner_name: Option<String>,
 }
 
 /// The recorded result.

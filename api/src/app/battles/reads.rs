@@ -49,6 +49,7 @@ pub async fn read_battle(
             if !everything {
                 response.hide_non_player_choices();
             }
+            super::names::name_sides(conn, std::slice::from_mut(&mut response))?;
             Ok(response)
         })
         .await
@@ -68,10 +69,11 @@ pub async fn list_battles(
             campaign_access(conn, &caller, &campaign_id, Need::Read)?;
             let rows = battles::list_for_campaign(conn, &campaign_id, after.as_ref(), fetch)?;
             let (rows, next) = page.finish(rows, |b| (b.created_at, b.id.clone()))?;
-            let battles = rows
+            let mut battles = rows
                 .into_iter()
                 .map(|b| BattleResponse::load(conn, b))
                 .collect::<Result<Vec<_>, _>>()?;
+            super::names::name_sides(conn, &mut battles)?;
             Ok((battles, next))
         })
         .await?;

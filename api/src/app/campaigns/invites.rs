@@ -1,13 +1,16 @@
 //! Invitations: the organiser creates codes (with an expiry and an optional use limit), lists
 //! and revokes them. Joining with a code is [`super::members::join_campaign`].
 
+use std::net::IpAddr;
+
 use chrono::TimeDelta;
 
 use crate::AppState;
 use crate::app::Listed;
 use crate::app::authorization::{Need, campaign_access, person};
 use crate::auth::Caller;
-use crate::auth::secret::PlainSecret;
+use crate::auth::derived::invite_code_hash;
+use crate::auth::secret::{ShortCode, hash_secret};
 use crate::error::{ApiError, FieldError};
 use crate::paging::Page;
 use crate::store::{self, invites, invites::Invite};
@@ -31,8 +34,46 @@ pub struct NewInvite {
 pub struct CreatedInvite {
     /// The stored invitation.
     pub invite: Invite,
-    /// The code to hand to players.
+    /// The code to hand to players, 8 characters shown as `K7M2-QX9P`.
     pub code: String,
+    /// The page that joins with this code: `{public address}/join/{code}` (a path when the
+    /// server has no public address).
+    pub url: String,
+}
+
+/// The stored hash of an invitation code as a player typed it: a short code in any case, with
+/// or without its dash, is hashed with a key derived from the service secret (so a leaked
+/// table cannot be searched through the few short codes there are); anything else is taken
+/// as an older 40-digit code, hashed as it was stored.
+pub fn code_hash(state: &AppState, code: &str) -> Result<String, ApiError> {
+    match ShortCode::normalize(code) {
+        Some(short) => invite_code_hash(state.jwt_secret.expose(), &short),
+        None => Ok(hash_secret(code.trim())),
+    }
+}
+
+/// Spends one unit of `client`'s sign-in quota (the one registration and login spend) for an
+/// attempt to join with a code: short codes are few enough to guess without it. 429 with
+/// `Retry-After` beyond it.
+pub fn spend_join_attempt(state: &AppState, client: IpAddr) -> Result<(), ApiError> {
+    state
+        .auth
+        .rate_limiter
+        .check(client)
+        .map_err(|retry_after_secs| ApiError::TooManyRequests {
+            detail: format!("Too many attempts from this address; retry in {retry_after_secs} s."),
+            retry_after_secs,
+        })
+}
+
+/// A fresh short code and its stored hash.
+fn new_code(state: &AppState) -> Result<(String, String), ApiError> {
+    let code = ShortCode::generate().map_err(|e| ApiError::Internal(e.into()))?;
+    let normalized = ShortCode::normalize(&code).ok_or_else(|| {
+        ApiError::Internal(anyhow::anyhow!("a generated code does not read back"))
+    })?;
+    let hash = invite_code_hash(state.jwt_secret.expose(), &normalized)?;
+    Ok((code, hash))
 }
 
 /// The organiser creates an invitation code.
@@ -61,12 +102,12 @@ pub async fn create_invite(
     if !errors.is_empty() {
         return Err(ApiError::Validation(errors));
     }
-    let code = PlainSecret::invite_code().map_err(|e| ApiError::Internal(e.into()))?;
+    let (code, code_hash) = new_code(state)?;
     let now = store::now();
     let invite = Invite {
         id: store::new_id(),
         campaign_id: campaign_id.to_owned(),
-        code_hash: code.hash(),
+        code_hash,
         created_by: user_id,
         created_at: now,
         expires_at: now + TimeDelta::seconds(expires_in),
@@ -86,7 +127,8 @@ pub async fn create_invite(
     tracing::info!(campaign.id = %invite.campaign_id, invite.id = %invite.id, "Created invite {}", invite.id);
     Ok(CreatedInvite {
         invite,
-        code: code.expose().to_owned(),
+        url: state.config.link(&format!("/join/{code}")),
+        code,
     })
 }
 

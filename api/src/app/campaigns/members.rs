@@ -1,27 +1,42 @@
 //! Members: who plays in a campaign; leaving, removing a player, handing over the organiser
 //! role, and joining with an invitation code.
 
+use std::net::IpAddr;
+
 use crate::AppState;
 use crate::app::Listed;
 use crate::app::authorization::{Need, campaign_access, person};
 use crate::auth::Caller;
-use crate::auth::secret::hash_secret;
 use crate::error::ApiError;
 use crate::paging::Page;
 use crate::store::events::{self, Event};
-use crate::store::memberships::{self, Membership, Role};
+use crate::store::memberships::{self, MemberNames, Membership, Role};
 use crate::store::{self, invites, users};
 
-/// A member of a campaign with the account's username.
+/// A member of a campaign with the account's names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MemberView {
     /// The membership.
     pub membership: Membership,
-    /// The member's username.
-    pub username: String,
+    /// The member's username; `None` for an integration key, which sees display names only.
+    pub username: Option<String>,
+    /// The name to show: the display name, or else the username.
+    pub display_name: String,
 }
 
-/// Lists a campaign's members, a page at a time (anyone who may read the campaign).
+impl MemberView {
+    /// The view of `membership` with the member's `(username, display_name)`.
+    pub fn new(membership: Membership, (username, display_name): MemberNames) -> Self {
+        Self {
+            membership,
+            display_name: users::shown(username.clone(), display_name),
+            username: Some(username),
+        }
+    }
+}
+
+/// Lists a campaign's members, a page at a time (anyone who may read the campaign; the
+/// campaign's integration keys see display names but not usernames).
 pub async fn list_members(
     state: &AppState,
     caller: &Caller,
@@ -30,6 +45,7 @@ pub async fn list_members(
 ) -> Result<Listed<MemberView>, ApiError> {
     let page = page.keyset("members", campaign_id)?;
     let (after, fetch) = (page.after.clone(), page.fetch());
+    let is_key = caller.user_id().is_none();
     let (caller, campaign_id) = (caller.clone(), campaign_id.to_owned());
     let rows = state
         .db
@@ -47,9 +63,12 @@ pub async fn list_members(
     Ok(Listed {
         items: rows
             .into_iter()
-            .map(|(membership, username)| MemberView {
-                membership,
-                username,
+            .map(|(membership, names)| {
+                let mut member = MemberView::new(membership, names);
+                if is_key {
+                    member.username = None;
+                }
+                member
             })
             .collect(),
         next,
@@ -115,7 +134,7 @@ pub async fn transfer_organiser(
 ) -> Result<MemberView, ApiError> {
     let user_id = person(caller)?.to_owned();
     let (caller, campaign_id, target) = (caller.clone(), campaign_id.to_owned(), target.to_owned());
-    let (membership, username) = state
+    let (membership, names) = state
         .db
         .transaction(move |conn| {
             campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
@@ -133,23 +152,25 @@ pub async fn transfer_organiser(
         })
         .await?;
     tracing::info!(campaign.id = %membership.campaign_id, "Handed over organiser of campaign {}", membership.campaign_id);
-    Ok(MemberView {
-        membership,
-        username,
-    })
+    Ok(MemberView::new(membership, names))
 }
 
 /// Joins a campaign as a player with an invitation code. Every unusable code (unknown,
-/// expired, used up, revoked) gets the same 404; a member gets 409.
+/// expired, used up, revoked) gets the same 404; a member gets 409. A short code is read in
+/// any case, with or without its dash (see [`super::invites::code_hash`]). Every attempt
+/// spends one unit of the `client` address's sign-in quota, first
+/// ([`super::invites::spend_join_attempt`]).
 pub async fn join_campaign(
     state: &AppState,
     caller: &Caller,
+    client: IpAddr,
     code: &str,
 ) -> Result<MemberView, ApiError> {
+    super::invites::spend_join_attempt(state, client)?;
     let user_id = person(caller)?.to_owned();
-    let code_hash = hash_secret(code.trim());
+    let code_hash = super::invites::code_hash(state, code)?;
     let now = store::now();
-    let (membership, username) = state
+    let (membership, names) = state
         .db
         .transaction(move |conn| {
             // One answer for every unusable code: no hint about which codes once existed.
@@ -173,15 +194,11 @@ pub async fn join_campaign(
                     &membership.role,
                 ),
             )?;
-            let username = users::find_by_id(conn, &user_id)?
-                .ok_or_else(|| ApiError::Unauthorized("Unknown user.".to_owned()))?
-                .username;
-            Ok((membership, username))
+            let account = users::find_by_id(conn, &user_id)?
+                .ok_or_else(|| ApiError::Unauthorized("Unknown user.".to_owned()))?;
+            Ok((membership, (account.username, account.display_name)))
         })
         .await?;
     tracing::info!(campaign.id = %membership.campaign_id, user.id = %membership.user_id, "User {} joined campaign {}", membership.user_id, membership.campaign_id);
-    Ok(MemberView {
-        membership,
-        username,
-    })
+    Ok(MemberView::new(membership, names))
 }

@@ -26,13 +26,13 @@ pub struct CampaignView {
     pub campaign: Campaign,
     /// Its settings, read from the stored document.
     pub settings: CampaignSettings,
-    /// The caller's role in it.
-    pub role: Role,
+    /// The caller's role in it; `None` for an integration key.
+    pub role: Option<Role>,
 }
 
 impl CampaignView {
-    /// The view of `campaign` for a member with `role`.
-    pub fn new(campaign: Campaign, role: Role) -> Result<Self, ApiError> {
+    /// The view of `campaign` for a member with `role` (`None`: an integration key).
+    pub fn new(campaign: Campaign, role: Option<Role>) -> Result<Self, ApiError> {
         let settings = campaign
             .settings()
             .map_err(|e| ApiError::Internal(e.into()))?;
@@ -159,11 +159,12 @@ pub async fn create_campaign(
     Ok(CampaignView {
         campaign,
         settings,
-        role: Role::Organiser,
+        role: Some(Role::Organiser),
     })
 }
 
-/// Reads a campaign (members only; outsiders get 404, as if it did not exist).
+/// Reads a campaign: members, and the campaign's integration keys (which have no role);
+/// outsiders get 404, as if it did not exist.
 pub async fn read_campaign(
     state: &AppState,
     caller: &Caller,
@@ -176,7 +177,7 @@ pub async fn read_campaign(
             let access = campaign_access(conn, &caller, &campaign_id, Need::Read)?;
             let campaign =
                 campaigns::find_by_id(conn, &campaign_id)?.ok_or_else(campaign_not_found)?;
-            Ok((campaign, access.role.unwrap_or(Role::Player)))
+            Ok((campaign, access.role))
         })
         .await?;
     CampaignView::new(campaign, role)
@@ -205,7 +206,7 @@ pub async fn list_campaigns(
     let (rows, next) = page.finish(rows, |(c, _)| (c.created_at, c.id.clone()))?;
     let items = rows
         .into_iter()
-        .map(|(campaign, role)| CampaignView::new(campaign, Role::from_stored(&role)))
+        .map(|(campaign, role)| CampaignView::new(campaign, Some(Role::from_stored(&role))))
         .collect::<Result<_, _>>()?;
     Ok(Listed { items, next })
 }
@@ -269,5 +270,5 @@ pub async fn update_campaign(
         })
         .await?;
     tracing::info!(campaign.id = %updated.id, "Updated campaign {}", updated.id);
-    CampaignView::new(updated, Role::Organiser)
+    CampaignView::new(updated, Some(Role::Organiser))
 }

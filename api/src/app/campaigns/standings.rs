@@ -25,6 +25,8 @@ pub struct StandingRow {
     pub name: String,
     /// The owning player's user id.
     pub owner_id: String,
+    /// The owning player's display name (or username).
+    pub owner_name: String,
     /// Battles fought (confirmed results only).
     pub battles: i64,
     /// Battles won.
@@ -95,6 +97,7 @@ fn load_rows(conn: &mut Db, campaign_id: &str) -> Result<Vec<StandingRow>, ApiEr
                 force_id: force.id.clone(),
                 name: force.name.clone(),
                 owner_id: force.owner_id.clone(),
+                owner_name: force.owner_name.clone(),
                 battles,
                 wins,
                 draws,
@@ -172,6 +175,7 @@ mod tests {
             force_id: name.into(),
             name: name.into(),
             owner_id: "u".into(),
+            owner_name: "U".into(),
             battles: wins + losses,
             wins,
             draws: 0,

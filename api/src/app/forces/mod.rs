@@ -13,7 +13,9 @@ use fad_domain::roster_lock;
 
 use crate::AppState;
 use crate::app::Listed;
-use crate::app::authorization::{CampaignAccess, Need, authorize_force, campaign_access, person};
+use crate::app::authorization::{
+    CampaignAccess, Need, authorize_force, authorize_named_force_read, campaign_access, person,
+};
 use crate::auth::Caller;
 use crate::db::Db;
 use crate::error::{ApiError, FieldError};
@@ -22,6 +24,15 @@ use crate::store::events::{self, Event};
 use crate::store::{self, aftermath, campaigns, forces, history::HistoryCause};
 
 use roster::{IdMode, RosterRequest, parse_roster};
+
+/// A stored force with its owner's shown name (display name, else username), as reads answer it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedForce {
+    /// The stored force.
+    pub force: forces::Force,
+    /// Its owner's display name, or else username.
+    pub owner_name: String,
+}
 
 /// A force's new roster, replacing the old one whole.
 #[derive(Debug, Clone)]
@@ -201,14 +212,29 @@ pub async fn read_force(
     Ok(force)
 }
 
-/// Lists a campaign's forces, oldest first, a page at a time; archived ones only when asked.
+/// Reads a force with its owner's shown name (members and the campaign's integration keys).
+pub async fn read_named_force(
+    state: &AppState,
+    caller: &Caller,
+    force_id: &str,
+) -> Result<NamedForce, ApiError> {
+    let (caller, force_id) = (caller.clone(), force_id.to_owned());
+    let (force, owner_name) = state
+        .db
+        .run(move |conn| authorize_named_force_read(conn, &caller, &force_id))
+        .await?;
+    Ok(NamedForce { force, owner_name })
+}
+
+/// Lists a campaign's forces with their owners' shown names, oldest first, a page at a time;
+/// archived ones only when asked.
 pub async fn list_forces(
     state: &AppState,
     caller: &Caller,
     campaign_id: &str,
     include_archived: bool,
     page: Page,
-) -> Result<Listed<forces::Force>, ApiError> {
+) -> Result<Listed<NamedForce>, ApiError> {
     let page = page.keyset("forces", campaign_id)?;
     let (after, fetch) = (page.after.clone(), page.fetch());
     let (caller, campaign_id) = (caller.clone(), campaign_id.to_owned());
@@ -225,7 +251,14 @@ pub async fn list_forces(
             )?)
         })
         .await?;
-    let (items, next) = page.finish(rows, |f| (f.created_at, f.id.clone()))?;
+    let (rows, next) = page.finish(rows, |(f, _)| (f.created_at, f.id.clone()))?;
+    let items = rows
+        .into_iter()
+        .map(|(force, (username, display_name))| NamedForce {
+            force,
+            owner_name: store::users::shown(username, display_name),
+        })
+        .collect();
     Ok(Listed { items, next })
 }
 

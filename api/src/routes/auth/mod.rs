@@ -16,10 +16,11 @@ use crate::store::users::User;
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(register::register)
         .service(login::login)
-        .service(me::get_me);
+        .service(me::get_me)
+        .service(me::update_me);
 }
 
-/// Credentials for registration and login.
+/// Credentials for login.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"username": "alice", "password": "correct horse battery staple"}))]
@@ -33,6 +34,26 @@ pub struct CredentialsRequest {
     pub password: String,
 }
 
+/// A new account: credentials and, optionally, the name other players see.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"username": "alice", "password": "correct horse battery staple", "display_name": "Alice B."}))]
+pub struct RegisterRequest {
+    /// 3–32 characters: ASCII letters, digits, `_`, `-`, `.`; starts with a letter or digit.
+    /// Unique without regard to case.
+    #[schema(example = "alice")]
+    pub username: String,
+    /// At least 10 characters (at most 256).
+    #[schema(example = "correct horse battery staple")]
+    pub password: String,
+    /// The name other players (and club sites) see, 1–50 characters; absent or blank: the
+    /// username.
+    #[schema(example = "Alice B.")]
+    pub display_name: Option<String>,
+}
+
+pub use crate::app::accounts::{MAX_DISPLAY_NAME_CHARS, validate_display_name};
+
 /// An account as others may see it.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct UserResponse {
@@ -40,6 +61,8 @@ pub struct UserResponse {
     pub id: String,
     /// The username as registered.
     pub username: String,
+    /// The name other players see: the display name given, or else the username.
+    pub display_name: String,
     /// When the account was created (RFC 3339 UTC).
     pub created_at: DateTime<Utc>,
 }
@@ -47,6 +70,7 @@ pub struct UserResponse {
 impl From<User> for UserResponse {
     fn from(user: User) -> Self {
         Self {
+            display_name: user.shown_name().to_owned(),
             id: user.id,
             username: user.username,
             created_at: user.created_at.and_utc(),

@@ -7,7 +7,7 @@ use crate::error::{ApiError, Problem};
 use crate::extract::Json;
 use crate::{AppState, app};
 
-use super::{CredentialsRequest, UserResponse};
+use super::{RegisterRequest, UserResponse};
 
 /// Registers an account with a username and password.
 ///
@@ -17,7 +17,7 @@ use super::{CredentialsRequest, UserResponse};
 #[utoipa::path(
     tag = "auth",
     operation_id = "register",
-    request_body = CredentialsRequest,
+    request_body = RegisterRequest,
     responses(
         (status = 201, description = "The account was created", body = UserResponse),
         (status = 409, description = "The username is taken", body = Problem, content_type = "application/problem+json"),
@@ -31,9 +31,13 @@ use super::{CredentialsRequest, UserResponse};
 pub async fn register(
     _limit: AuthRateLimited,
     state: web::Data<AppState>,
-    body: Json<CredentialsRequest>,
+    body: Json<RegisterRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let CredentialsRequest { username, password } = body.into_inner();
-    let user = app::accounts::register(&state, username, password).await?;
+    let RegisterRequest {
+        username,
+        password,
+        display_name,
+    } = body.into_inner();
+    let user = app::accounts::register(&state, username, password, display_name).await?;
     Ok(HttpResponse::Created().json(UserResponse::from(user)))
 }

@@ -43,6 +43,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(aftermath::finalize::finalize_aftermath)
         .service(scenario::read::get_scenario)
         .service(scenario::sheet::get_scenario_sheet)
+        .service(scenario::share::share_sheet)
+        .service(scenario::share::revoke_sheet)
         .service(scenario::orders::submit_orders)
         .service(scenario::missions::submit_mission_bonuses)
         .service(scenario::choice::submit_mission_choice)

@@ -54,8 +54,9 @@ pub struct CampaignResponse {
     pub name: String,
     /// Its description, if any.
     pub description: Option<String>,
-    /// The caller's role in it.
-    pub role: Role,
+    /// The caller's role in it; absent for an integration key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<Role>,
     /// Its settings (house rules and service settings) with their own version.
     pub settings: SettingsResponse,
     /// Optimistic-concurrency version (also the `ETag`).

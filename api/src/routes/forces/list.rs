@@ -60,11 +60,15 @@ pub async fn list_forces(
     // The rosters come from the rendered-roster cache, already JSON: the list is assembled
     // around them rather than serialised again.
     let mut body = String::from(r#"{"forces":["#);
-    for (i, force) in listed.items.iter().enumerate() {
+    for (i, named) in listed.items.iter().enumerate() {
         if i > 0 {
             body.push(',');
         }
-        body.push_str(&state.rosters.force_json(force)?);
+        body.push_str(
+            &state
+                .rosters
+                .force_json(&named.force, Some(&named.owner_name))?,
+        );
     }
     body.push_str(r#"],"next":"#);
     body.push_str(&serde_json::to_string(&listed.next).map_err(|e| ApiError::Internal(e.into()))?);

@@ -121,6 +121,9 @@ pub struct ForceResponse {
     pub campaign_id: String,
     /// The owner's user id.
     pub owner_id: String,
+    /// The owner's display name (or username); in reads (`GET` of a force and of the list).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner_name: Option<String>,
     /// The force's name.
     pub name: String,
     /// Its points (docs/rules.md §4.3), 2 decimals.
@@ -152,6 +155,7 @@ impl ForceResponse {
             id: force.id,
             campaign_id: force.campaign_id,
             owner_id: force.owner_id,
+            owner_name: None,
             name,
             points,
             platoons,

@@ -31,9 +31,13 @@ pub async fn get_force(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let force = forces::read_force(&state, &caller, &path).await?;
+    let named = forces::read_named_force(&state, &caller, &path).await?;
     Ok(HttpResponse::Ok()
-        .insert_header(etag(force.version))
+        .insert_header(etag(named.force.version))
         .content_type(ContentType::json())
-        .body(state.rosters.force_json(&force)?))
+        .body(
+            state
+                .rosters
+                .force_json(&named.force, Some(&named.owner_name))?,
+        ))
 }

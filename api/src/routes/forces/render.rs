@@ -91,12 +91,17 @@ impl RenderedRosters {
 
     /// The `ForceResponse` JSON of a stored force, byte for byte what serializing
     /// [`super::ForceResponse::new`] gives.
-    pub fn force_json(&self, force: &forces::Force) -> Result<String, ApiError> {
+    pub fn force_json(
+        &self,
+        force: &forces::Force,
+        owner_name: Option<&str>,
+    ) -> Result<String, ApiError> {
         let roster = self.roster_fields(force)?;
         let head = to_json(&Head {
             id: &force.id,
             campaign_id: &force.campaign_id,
             owner_id: &force.owner_id,
+            owner_name,
         })?;
         let tail = to_json(&Tail {
             version: force.version,
@@ -124,6 +129,8 @@ struct Head<'a> {
     id: &'a str,
     campaign_id: &'a str,
     owner_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    owner_name: Option<&'a str>,
 }
 
 /// The fields of `ForceResponse` after the roster's.
@@ -196,13 +203,16 @@ mod tests {
         let cache = RenderedRosters::default();
         for archived in [false, true] {
             let first = force("f1", roster("Alpha \"A\"", 8), archived);
-            assert_eq!(cache.force_json(&first).unwrap(), expected(&first));
+            assert_eq!(cache.force_json(&first, None).unwrap(), expected(&first));
             // Remembered: the same text answers the same body.
-            assert_eq!(cache.force_json(&first).unwrap(), expected(&first));
+            assert_eq!(cache.force_json(&first, None).unwrap(), expected(&first));
             // A changed roster under the same id and version is rendered afresh.
             let changed = force("f1", roster("Alpha \"A\"", 5), archived);
             assert_ne!(expected(&changed), expected(&first));
-            assert_eq!(cache.force_json(&changed).unwrap(), expected(&changed));
+            assert_eq!(
+                cache.force_json(&changed, None).unwrap(),
+                expected(&changed)
+            );
         }
     }
 
@@ -213,7 +223,7 @@ mod tests {
         for i in 0..2000 {
             name.push('x');
             let f = force(&format!("f{i}"), roster(&name, 8), false);
-            assert_eq!(cache.force_json(&f).unwrap(), expected(&f));
+            assert_eq!(cache.force_json(&f, None).unwrap(), expected(&f));
         }
         let inner = cache.inner.lock().unwrap();
         let held: usize = inner.by_force.values().map(Entry::bytes).sum();
@@ -227,6 +237,9 @@ mod tests {
         let cache = RenderedRosters::default();
         let mut f = force("f1", roster("A", 8), false);
         f.roster = "{".to_owned();
-        assert!(matches!(cache.force_json(&f), Err(ApiError::Internal(_))));
+        assert!(matches!(
+            cache.force_json(&f, None),
+            Err(ApiError::Internal(_))
+        ));
     }
 }

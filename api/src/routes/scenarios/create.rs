@@ -30,16 +30,6 @@ use super::{ScenarioResponse, generate};
 /// The idempotency scope of this endpoint.
 const SCOPE: &str = "POST /api/v1/scenarios";
 
-/// Bytes of a share token (256 bits).
-const SHARE_TOKEN_BYTES: usize = 32;
-
-fn share_token() -> Result<String, ApiError> {
-    let mut buf = [0u8; SHARE_TOKEN_BYTES];
-    getrandom::fill(&mut buf)
-        .map_err(|e| ApiError::Internal(anyhow::anyhow!("no system randomness: {e}")))?;
-    Ok(hex::encode(buf))
-}
-
 /// The stored forces the request names that the caller may read, by id, as (name, roster). A
 /// force that is unknown or not readable is left out, and `prepare` refuses it (422, same text).
 async fn load_stored_forces(
@@ -106,7 +96,12 @@ pub async fn create_scenario(
     let prepared = prepare(request, |id| stored.get(id).cloned()).map_err(ApiError::Validation)?;
     let request_hash = idempotency::hash_body(&body);
     let seed = generate::os_seed()?;
-    let token = if share { Some(share_token()?) } else { None };
+    let id = store::new_id();
+    let token = if share {
+        Some(crate::app::scenarios::share_token(&state, &id)?)
+    } else {
+        None
+    };
     let user_id = user.user_id;
     let quotas = state.config.quotas;
     let token_hash = token.as_deref().map(hash_secret);
@@ -115,7 +110,7 @@ pub async fn create_scenario(
     // discards this unseen scenario.
     let doc = crate::db::in_request_span(move || generate::run(prepared, seed)).await??;
     let row = ScenarioRow {
-        id: store::new_id(),
+        id,
         created_by: user_id.clone(),
         share_token_hash: token_hash,
         document: to_json(&doc)?,
@@ -130,8 +125,7 @@ pub async fn create_scenario(
         (Some(replay), None) => replay.clone(),
         (_, token) => {
             if let Some(token) = token {
-                response.share_url = Some(format!("/scenarios/shared/{token}"));
-                response.share_api_url = Some(format!("/api/v1/scenarios/shared/{token}"));
+                response.set_share_links(crate::app::scenarios::share_links(&state, token));
             }
             to_json(&response)?
         }

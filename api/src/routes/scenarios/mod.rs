@@ -10,6 +10,7 @@
 
 pub mod create;
 pub mod generate;
+pub mod list;
 pub mod read;
 pub mod request;
 
@@ -22,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::app::scenarios::{ScenarioRecord, ShareLinks};
 use crate::error::ApiError;
 use crate::store::scenarios::ScenarioRow;
 
@@ -31,6 +33,7 @@ pub use request::ForceRef;
 /// path comes before `{scenario_id}`.
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(create::create_scenario)
+        .service(list::list_scenarios)
         .service(read::get_shared_scenario)
         .service(read::get_scenario);
 }
@@ -61,8 +64,8 @@ pub struct ScenarioResponse {
     pub created_at: DateTime<Utc>,
     /// Whether a share link exists.
     pub shared: bool,
-    /// The share link (the printable sheet), only in the response that created it: the token
-    /// is stored hashed.
+    /// The share link (the printable sheet), when shared (absent for scenarios shared before
+    /// links could be read again, whose token was only kept hashed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub share_url: Option<String>,
     /// The same scenario as JSON through the share link.
@@ -89,6 +92,21 @@ pub struct ScenarioResponse {
 }
 
 impl ScenarioResponse {
+    /// Puts share links in the response.
+    pub fn set_share_links(&mut self, links: ShareLinks) {
+        self.share_url = Some(links.sheet);
+        self.share_api_url = Some(links.api);
+    }
+
+    /// The response for a stored scenario, with its share links when it has them.
+    pub fn with_links(scenario: &ScenarioRecord) -> Result<Self, ApiError> {
+        let mut response = Self::from_row(&scenario.row)?;
+        if let Some(links) = scenario.links.clone() {
+            response.set_share_links(links);
+        }
+        Ok(response)
+    }
+
     /// The response for a stored row.
     pub fn from_row(row: &ScenarioRow) -> Result<Self, ApiError> {
         let doc: ScenarioDocument = serde_json::from_str(&row.document)

@@ -30,8 +30,10 @@ pub async fn get_scenario(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let row = scenarios::read_scenario(&state, &user.caller(), &path).await?;
-    Ok(HttpResponse::Ok().json(ScenarioResponse::from_row(&row)?))
+    let scenario = scenarios::read_scenario(&state, &user.caller(), &path).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "private, no-store"))
+        .json(ScenarioResponse::with_links(&scenario)?))
 }
 
 /// Reads a shared scenario through its share token (no credentials needed).

@@ -7,6 +7,7 @@
 pub mod map;
 pub mod page;
 pub mod read;
+pub mod shared_battle;
 
 use actix_web::HttpResponse;
 use actix_web::http::header::ContentType;
@@ -17,7 +18,9 @@ pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src da
 
 /// Registers the sheet routes at the root. The literal `shared` path comes first.
 pub fn configure(cfg: &mut ServiceConfig) {
-    cfg.service(read::get_shared_sheet).service(read::get_sheet);
+    cfg.service(read::get_shared_sheet)
+        .service(read::get_sheet)
+        .service(shared_battle::get_shared_battle_sheet);
 }
 
 /// An HTML response with the sheet's security headers.

@@ -8,6 +8,7 @@ pub mod missions;
 pub mod orders;
 pub mod read;
 pub mod recon;
+pub mod share;
 pub mod sheet;
 
 pub use crate::app::battles::scenario::{

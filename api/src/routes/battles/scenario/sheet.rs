@@ -11,7 +11,7 @@ use crate::error::{ApiError, Problem};
 use crate::routes::sheets::{html, page};
 use fad_domain::scenario::Viewer;
 
-use crate::app::battles::scenario::read::scenario_seen;
+use crate::app::battles::scenario::read::{Seen, scenario_seen};
 
 use super::read::ScenarioQuery;
 
@@ -41,13 +41,18 @@ pub async fn get_scenario_sheet(
     let battle_id = path.into_inner();
     let force_id = query.into_inner().force_id;
     let seen = scenario_seen(&state, caller, battle_id, force_id).await?;
+    Ok(html(render(&seen)))
+}
+
+/// The sheet's HTML for what `seen` shows (also the page a side's share link opens).
+pub fn render(seen: &Seen) -> String {
     let seen_by_name = match seen.viewer {
         Viewer::Side(i) => seen.doc.forces.get(i).map(|f| f.name.clone()),
         Viewer::Everything => Some("both sides".to_owned()),
         Viewer::Outsider => Some("an onlooker".to_owned()),
     };
     let created = chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string();
-    Ok(html(page::render_sheet(&page::Sheet {
+    page::render_sheet(&page::Sheet {
         label: format!(
             "battle {} · scenario version {}",
             seen.battle_id, seen.version
@@ -59,5 +64,5 @@ pub async fn get_scenario_sheet(
         narrative: None,
         rolls: &seen.doc.rolls,
         seen_by: seen_by_name,
-    })))
+    })
 }

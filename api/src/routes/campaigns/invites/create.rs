@@ -27,8 +27,12 @@ pub struct CreateInviteRequest {
 pub struct CreatedInviteResponse {
     /// The invitation id (to revoke it).
     pub id: String,
-    /// The code to hand to players; they send it to `POST /api/v1/campaigns/join`.
+    /// The code to hand to players, 8 characters shown as `K7M2-QX9P` (read in any case, with
+    /// or without the dash); they send it to `POST /api/v1/campaigns/join` or open `url`.
     pub code: String,
+    /// The page that joins with this code: `{public address}/join/{code}` (a path when the
+    /// server has no `FAD_PUBLIC_URL`).
+    pub url: String,
     /// The campaign it joins.
     pub campaign_id: String,
     /// When the code stops working (RFC 3339 UTC).
@@ -74,6 +78,7 @@ pub async fn create_invite(
     Ok(HttpResponse::Created().json(CreatedInviteResponse {
         id: invite.id,
         code: created.code,
+        url: created.url,
         campaign_id: invite.campaign_id,
         expires_at: invite.expires_at.and_utc(),
         max_uses: invite.max_uses,

@@ -1,6 +1,8 @@
 //! `POST /api/v1/campaigns/join`: join a campaign as a player with an invitation code.
 
-use actix_web::{HttpResponse, post, web};
+use std::net::{IpAddr, Ipv4Addr};
+
+use actix_web::{HttpRequest, HttpResponse, post, web};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -16,11 +18,14 @@ use crate::routes::campaigns::members::MemberResponse;
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"code": "{invite_code}"}))]
 pub struct JoinCampaignRequest {
-    /// The code the organiser handed out.
+    /// The code the organiser handed out: `K7M2-QX9P` in any case, with or without the dash
+    /// (older 40-digit codes work too).
     pub code: String,
 }
 
 /// Joins a campaign as a `player`. Unknown, expired, revoked and used-up codes all get 404.
+/// Attempts count against the address's sign-in quota (429 with `Retry-After` beyond it), which
+/// keeps short codes out of reach of guessing.
 #[utoipa::path(
     tag = "campaigns",
     operation_id = "join_campaign",
@@ -32,17 +37,23 @@ pub struct JoinCampaignRequest {
         (status = 403, description = "Integration keys are read-only", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No usable invitation with this code", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The caller is already a member", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many attempts from this address; see `Retry-After`", body = Problem, content_type = "application/problem+json"),
         (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/campaigns/join")]
 pub async fn join_campaign(
+    req: HttpRequest,
     user: AuthUser,
     state: web::Data<AppState>,
     body: Json<JoinCampaignRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let code = body.into_inner().code;
-    let member = members::join_campaign(&state, &user.caller(), &code).await?;
+    // The TCP peer, as for sign-in (behind a proxy every client shares its address).
+    let client = req
+        .peer_addr()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |a| a.ip());
+    let member = members::join_campaign(&state, &user.caller(), client, &code).await?;
     Ok(HttpResponse::Created().json(MemberResponse::from(member)))
 }

@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::app::campaigns::members;
-use crate::auth::AuthUser;
+use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
 use crate::paging::{Page, PageParams};
 
@@ -21,29 +21,29 @@ pub struct MemberList {
     pub next: Option<String>,
 }
 
-/// Lists a campaign's members, organiser first, then by join time (members only).
+/// Lists a campaign's members, organiser first, then by join time (members, and the campaign's
+/// integration keys, which see display names but not usernames).
 #[utoipa::path(
     tag = "campaigns",
     operation_id = "list_members",
-    security(("bearer" = [])),
+    security(("bearer" = []), ("api_key" = [])),
     params(("campaign_id" = String, Path, description = "The campaign id"), PageParams),
     responses(
         (status = 200, description = "A page of the members", body = MemberList),
         (status = 400, description = "A bad `limit` or `after`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Integration keys cannot list members", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such campaign, or the caller is not a member", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/campaigns/{campaign_id}/members")]
 pub async fn list_members(
-    user: AuthUser,
+    caller: Caller,
     state: web::Data<AppState>,
     path: web::Path<String>,
     page: Page,
 ) -> Result<web::Json<MemberList>, ApiError> {
-    let listed = members::list_members(&state, &user.caller(), &path, page).await?;
+    let listed = members::list_members(&state, &caller, &path, page).await?;
     Ok(web::Json(MemberList {
         members: listed.items.into_iter().map(Into::into).collect(),
         next: listed.next,

@@ -20,8 +20,11 @@ pub struct MemberResponse {
     pub campaign_id: String,
     /// The member's user id.
     pub user_id: String,
-    /// The member's username.
-    pub username: String,
+    /// The member's username (absent for integration keys, which see display names only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// The name to show for the member: their display name, or else their username.
+    pub display_name: String,
     /// `organiser` or `player`.
     pub role: Role,
     /// When they joined (RFC 3339 UTC).
@@ -33,8 +36,10 @@ impl From<MemberView> for MemberResponse {
         let MemberView {
             membership,
             username,
+            display_name,
         } = view;
         Self {
+            display_name,
             role: membership.role(),
             campaign_id: membership.campaign_id,
             user_id: membership.user_id,
