@@ -6,6 +6,7 @@ pub mod accounts;
 pub mod assets;
 pub mod campaigns;
 pub mod forces;
+pub mod history;
 pub mod home;
 pub mod layout;
 pub mod rules;
@@ -50,6 +51,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(forces::generate)
             .service(forces::cards)
             .service(forces::show)
+            .service(history::history_page)
+            .service(history::history_entry_page)
+            .service(history::ledger_page)
+            .service(history::adjust)
     });
 }
 
