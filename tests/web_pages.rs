@@ -519,6 +519,56 @@ both_backends! {
     }
 }
 
+both_backends! {
+    fn the_owner_edits_the_roster_with_selects_and_a_stale_form_says_so(app: &TestApp) {
+        let (mut organiser, mut player, mut outsider, force) = campaign_with_a_force(app, ["olaf", "pia", "quin"]);
+        let edit = format!("/forces/{force}/edit");
+        let (roster, _) = player.page(&format!("/forces/{force}"));
+        assert!(roster.contains(&format!(r#"href="{edit}""#)), "{roster}");
+        let (form, token) = player.page(&edit);
+        assert!(form.contains("<h1>Edit Iron Column</h1>") && form.contains(r#"name="version" value="1""#), "{form}");
+        for select in ["quality", "resolve", "armour", "basic-weapon"] {
+            assert!(form.contains(&format!(r#"<select id="f-platoons-0--units-0--{select}""#)), "{select}: {form}");
+        }
+        assert!(form.contains(r#"<option value="elite""#), "the rules' qualities: {form}");
+        assert_eq!(outsider.get(&edit).status(), 404);
+        let pairs = |t: &str, version: &str, strength: &str| {
+            vec![
+                ("csrf_token".to_owned(), t.to_owned()),
+                ("version".to_owned(), version.to_owned()),
+                ("name".to_owned(), "Iron Column Mk II".to_owned()),
+                ("platoons[0].units[0].strength".to_owned(), strength.to_owned()),
+            ]
+        };
+        let post = |b: &mut Browser, f: Vec<(String, String)>| {
+            let f: Vec<(&str, &str)> = f.iter().map(|(a, c)| (a.as_str(), c.as_str())).collect();
+            b.post(&edit, &f)
+        };
+        assert_eq!(post(&mut player, pairs("", "1", "1")).status(), 403, "no token");
+        // Bad input: the form again, the input kept, the error beside the field.
+        let response = post(&mut player, pairs(&token, "1", "many"));
+        assert_eq!(response.status(), 422);
+        let body = response.text().unwrap();
+        assert!(body.contains(r#"id="f-platoons-0--units-0--strength-error""#), "{body}");
+        assert!(body.contains(r#"value="many""#) && body.contains(r#"value="Iron Column Mk II""#), "{body}");
+        // A good edit is saved as version 2 and shows in the history.
+        let response = post(&mut player, pairs(&token, "1", "1"));
+        assert_eq!(response.status(), 303, "{}", response.text().unwrap());
+        let (roster, _) = player.page(&format!("/forces/{force}"));
+        assert!(roster.contains("<h1>Iron Column Mk II</h1>"), "{roster}");
+        let (history, _) = player.page(&format!("/forces/{force}/history"));
+        assert!(history.contains("Version 2 · edit") && history.contains("strength:"), "{history}");
+        // The organiser's form opened at version 1 is stale now: it says so, keeps the input.
+        let (_, organiser_token) = organiser.page(&edit);
+        let response = post(&mut organiser, pairs(&organiser_token, "1", "2"));
+        assert_eq!(response.status(), 409);
+        let body = response.text().unwrap();
+        assert!(body.contains("Someone changed this force meanwhile") && body.contains(r#"name="version" value="2""#), "{body}");
+        let (history, _) = player.page(&format!("/forces/{force}/history"));
+        assert!(!history.contains("Version 3"), "nothing saved: {history}");
+    }
+}
+
 #[test]
 fn the_session_cookie_is_secure_behind_https_and_logins_share_the_rate_limit() {
     let app = TestApp::spawn_with(

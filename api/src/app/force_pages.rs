@@ -34,6 +34,8 @@ pub struct ForceView {
     pub can_edit: bool,
     /// Whether the caller organises its campaign (may adjust its ledger).
     pub is_organiser: bool,
+    /// The force's version (an edit form's hidden field).
+    pub version: i64,
 }
 
 /// Reads a force (members of its campaign; others 404).
@@ -63,6 +65,7 @@ pub async fn read_force(
             Ok(ForceView {
                 can_edit: access.is_user_or_organiser(&force.owner_id),
                 is_organiser: access.is_organiser(),
+                version: force.version,
                 id: force.id,
                 campaign_id: force.campaign_id,
                 owner,

@@ -210,6 +210,7 @@ fn force_markup(state: &AppState, user: &SessionUser, force: &ForceView) -> Mark
             @if force.archived { dt { "Status" } dd { "Archived" } }
         }
         div.actions {
+            @if force.can_edit { a.button href={ "/forces/" (force.id) "/edit" } { "Edit roster" } }
             a.button href={ "/forces/" (force.id) "/cards" } { "Unit cards" }
             a href={ "/forces/" (force.id) "/history" } { "History" }
             a href={ "/forces/" (force.id) "/ledger" } { "Campaign points ledger" }
