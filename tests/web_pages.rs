@@ -369,6 +369,206 @@ both_backends! {
     }
 }
 
+/// An organiser with a campaign, a player who joined it through an invitation and generated a
+/// force on the page, and an outsider; answers the force id.
+fn campaign_with_a_force<'a>(
+    app: &'a TestApp,
+    names: [&str; 3],
+) -> (Browser<'a>, Browser<'a>, Browser<'a>, String) {
+    let [organiser_name, player_name, outsider_name] = names;
+    let mut organiser = Browser::new(app);
+    organiser.register(organiser_name);
+    let campaign = organiser.create_campaign("Ledger Test");
+    let (_, token) = organiser.page(&format!("/campaigns/{campaign}"));
+    let page = organiser.post(
+        &format!("/campaigns/{campaign}/invites"),
+        &[("csrf_token", &token)],
+    );
+    let page = page.text().unwrap();
+    let start = page.find("/join/").unwrap() + "/join/".len();
+    let code: String = page[start..]
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect();
+    let mut player = Browser::new(app);
+    player.register(player_name);
+    let (_, token) = player.page(&format!("/join/{code}"));
+    assert_eq!(
+        player
+            .post(&format!("/join/{code}"), &[("csrf_token", &token)])
+            .status(),
+        303
+    );
+    let new_force = format!("/campaigns/{campaign}/forces/new");
+    let (_, token) = player.page(&new_force);
+    let response = player.post(
+        &new_force,
+        &[
+            ("csrf_token", &token),
+            ("name", "Iron Column"),
+            ("platoons", "1"),
+        ],
+    );
+    assert_eq!(response.status(), 303, "{}", response.text().unwrap());
+    let force = location(&response)
+        .strip_prefix("/forces/")
+        .unwrap()
+        .to_owned();
+    let mut outsider = Browser::new(app);
+    outsider.register(outsider_name);
+    (organiser, player, outsider, force)
+}
+
+fn balance_of(app: &TestApp, username: &str, force: &str) -> i64 {
+    let ledger = app.get_with_token(
+        &format!("/api/v1/forces/{force}/ledger"),
+        &bearer(app, username),
+    );
+    assert_eq!(ledger.status(), 200);
+    ledger.json::<serde_json::Value>().unwrap()["balance"]
+        .as_i64()
+        .unwrap()
+}
+
+both_backends! {
+    fn a_member_reads_a_forces_history_and_the_roster_as_of_each_entry(app: &TestApp) {
+        let (_, mut player, mut outsider, force) = campaign_with_a_force(app, ["ivan", "jade", "kurt"]);
+        let (roster, _) = player.page(&format!("/forces/{force}"));
+        let history = format!("/forces/{force}/history");
+        assert!(roster.contains(&format!(r#"href="{history}""#)), "linked from the roster: {roster}");
+        assert!(roster.contains(&format!(r#"href="/forces/{force}/ledger""#)), "{roster}");
+        let (page, _) = player.page(&history);
+        assert!(page.contains("<h1>Iron Column · history</h1>"), "{page}");
+        assert!(page.contains("Version 1 · generation") && page.contains("by jade"), "{page}");
+        assert!(page.contains("Added <strong>"), "what changed: {page}");
+        assert!(page.contains(" UTC</time>"), "when: {page}");
+        assert!(!page.contains(">More<"), "one entry, one page: {page}");
+        let start = page.find(&format!("{history}/")).unwrap();
+        let entry: String = page[start..].chars().take_while(|c| *c != '"').collect();
+        let (as_of, _) = player.page(&entry);
+        assert!(as_of.contains("<h1>Iron Column as of version 1</h1>"), "{as_of}");
+        assert!(as_of.contains(" points</h2>") && as_of.contains("<dt>Points</dt>"), "{as_of}");
+        // Outsiders and unknown entries get 404; signed-out people go to the login page.
+        assert_eq!(outsider.get(&history).status(), 404);
+        assert_eq!(outsider.get(&entry).status(), 404);
+        assert_eq!(player.get(&format!("{history}/no-such-entry")).status(), 404);
+        assert_eq!(Browser::new(app).get(&history).status(), 303);
+        // A cursor this list never gave is a plain page, not a crash.
+        assert_eq!(player.get(&format!("{history}?after=junk")).status(), 400);
+    }
+
+    fn the_ledger_shows_every_point_and_only_the_organiser_adjusts_it(app: &TestApp) {
+        let (mut organiser, mut player, mut outsider, force) = campaign_with_a_force(app, ["lena", "milo", "nora"]);
+        let ledger = format!("/forces/{force}/ledger");
+        let (page, token) = player.page(&ledger);
+        assert!(page.contains("<h1>Iron Column · campaign points</h1>"), "{page}");
+        assert!(!page.contains("Adjust points"), "a player gets no adjustment form: {page}");
+        let fields = |t: &str| vec![("csrf_token".to_owned(), t.to_owned()), ("kind".to_owned(), "earned".to_owned()), ("amount".to_owned(), "3".to_owned()), ("note".to_owned(), "Painting prize".to_owned())];
+        let post = |b: &mut Browser, f: Vec<(String, String)>| {
+            let pairs: Vec<(&str, &str)> = f.iter().map(|(a, c)| (a.as_str(), c.as_str())).collect();
+            b.post(&ledger, &pairs)
+        };
+        assert_eq!(post(&mut player, fields(&token)).status(), 403, "organiser only");
+        assert_eq!(outsider.get(&ledger).status(), 404);
+        let (_, outsider_token) = outsider.page("/");
+        assert_eq!(post(&mut outsider, fields(&outsider_token)).status(), 404);
+
+        let (page, token) = organiser.page(&ledger);
+        assert!(page.contains("Adjust points") && page.contains(r#"name="amount""#), "{page}");
+        // Without the token, or with another person's: refused, nothing written.
+        assert_eq!(post(&mut organiser, fields("")).status(), 403);
+        let (_, player_token) = player.page(&ledger);
+        assert_eq!(post(&mut organiser, fields(&player_token)).status(), 403);
+        assert_eq!(balance_of(app, "lena", &force), 0);
+        // Bad input: the form again, the input kept, the error beside the field.
+        let mut bad = fields(&token);
+        bad[2].1 = "lots".to_owned();
+        let response = post(&mut organiser, bad);
+        assert_eq!(response.status(), 422);
+        let body = response.text().unwrap();
+        assert!(body.contains(r#"id="error-summary""#) && body.contains(r#"id="f-amount-error""#), "{body}");
+        assert!(body.contains(r#"value="lots""#) && body.contains(r#"value="Painting prize""#), "{body}");
+        // Spending more than the balance says so beside the amount.
+        let mut overspend = fields(&token);
+        overspend[1].1 = "spent".to_owned();
+        let response = post(&mut organiser, overspend);
+        assert_eq!(response.status(), 422);
+        let body = response.text().unwrap();
+        assert!(body.contains("Not enough campaign points"), "{body}");
+        assert!(body.contains(r#"<option value="spent" selected>"#), "{body}");
+        assert_eq!(balance_of(app, "lena", &force), 0);
+        // A good adjustment lands in the ledger with its reason and running balance.
+        let response = post(&mut organiser, fields(&token));
+        assert_eq!(response.status(), 303);
+        assert_eq!(location(&response), format!("{ledger}?adjusted=1"));
+        let mut second = fields(&token);
+        second[3].1 = "Scenario write-up".to_owned();
+        assert_eq!(post(&mut organiser, second).status(), 303);
+        assert_eq!(balance_of(app, "lena", &force), 6);
+        let (page, _) = player.page(&ledger);
+        assert!(page.contains("adjustment: Painting prize") && page.contains("lena"), "{page}");
+        assert!(page.contains("<dt>Balance</dt><dd>6</dd>"), "{page}");
+        // Paged: the "More" link carries the cursor to the next entry.
+        let (first, _) = player.page(&format!("{ledger}?limit=1"));
+        assert!(first.contains("Painting prize") && !first.contains("Scenario write-up"), "{first}");
+        let start = first.find(&format!("{ledger}?after=")).unwrap();
+        let more: String = first[start..].chars().take_while(|c| *c != '"').collect();
+        let (rest, _) = player.page(&more.replace("&amp;", "&"));
+        assert!(rest.contains("Scenario write-up") && !rest.contains("Painting prize"), "{rest}");
+        assert!(rest.contains("<td class=\"num\">6</td>"), "running balance: {rest}");
+    }
+}
+
+both_backends! {
+    fn the_owner_edits_the_roster_with_selects_and_a_stale_form_says_so(app: &TestApp) {
+        let (mut organiser, mut player, mut outsider, force) = campaign_with_a_force(app, ["olaf", "pia", "quin"]);
+        let edit = format!("/forces/{force}/edit");
+        let (roster, _) = player.page(&format!("/forces/{force}"));
+        assert!(roster.contains(&format!(r#"href="{edit}""#)), "{roster}");
+        let (form, token) = player.page(&edit);
+        assert!(form.contains("<h1>Edit Iron Column</h1>") && form.contains(r#"name="version" value="1""#), "{form}");
+        for select in ["quality", "resolve", "armour", "basic-weapon"] {
+            assert!(form.contains(&format!(r#"<select id="f-platoons-0--units-0--{select}""#)), "{select}: {form}");
+        }
+        assert!(form.contains(r#"<option value="elite""#), "the rules' qualities: {form}");
+        assert_eq!(outsider.get(&edit).status(), 404);
+        let pairs = |t: &str, version: &str, strength: &str| {
+            vec![
+                ("csrf_token".to_owned(), t.to_owned()),
+                ("version".to_owned(), version.to_owned()),
+                ("name".to_owned(), "Iron Column Mk II".to_owned()),
+                ("platoons[0].units[0].strength".to_owned(), strength.to_owned()),
+            ]
+        };
+        let post = |b: &mut Browser, f: Vec<(String, String)>| {
+            let f: Vec<(&str, &str)> = f.iter().map(|(a, c)| (a.as_str(), c.as_str())).collect();
+            b.post(&edit, &f)
+        };
+        assert_eq!(post(&mut player, pairs("", "1", "1")).status(), 403, "no token");
+        // Bad input: the form again, the input kept, the error beside the field.
+        let response = post(&mut player, pairs(&token, "1", "many"));
+        assert_eq!(response.status(), 422);
+        let body = response.text().unwrap();
+        assert!(body.contains(r#"id="f-platoons-0--units-0--strength-error""#), "{body}");
+        assert!(body.contains(r#"value="many""#) && body.contains(r#"value="Iron Column Mk II""#), "{body}");
+        // A good edit is saved as version 2 and shows in the history.
+        let response = post(&mut player, pairs(&token, "1", "1"));
+        assert_eq!(response.status(), 303, "{}", response.text().unwrap());
+        let (roster, _) = player.page(&format!("/forces/{force}"));
+        assert!(roster.contains("<h1>Iron Column Mk II</h1>"), "{roster}");
+        let (history, _) = player.page(&format!("/forces/{force}/history"));
+        assert!(history.contains("Version 2 · edit") && history.contains("strength:"), "{history}");
+        // The organiser's form opened at version 1 is stale now: it says so, keeps the input.
+        let (_, organiser_token) = organiser.page(&edit);
+        let response = post(&mut organiser, pairs(&organiser_token, "1", "2"));
+        assert_eq!(response.status(), 409);
+        let body = response.text().unwrap();
+        assert!(body.contains("Someone changed this force meanwhile") && body.contains(r#"name="version" value="2""#), "{body}");
+        let (history, _) = player.page(&format!("/forces/{force}/history"));
+        assert!(!history.contains("Version 3"), "nothing saved: {history}");
+    }
+}
+
 #[test]
 fn the_session_cookie_is_secure_behind_https_and_logins_share_the_rate_limit() {
     let app = TestApp::spawn_with(

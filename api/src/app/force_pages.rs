@@ -2,6 +2,8 @@
 //! basic force with server dice.
 //! Generation goes through the same use case as the JSON API ([`super::forces::generate`]).
 
+use std::collections::BTreeMap;
+
 use fad_domain::forcegen::GenerationChoices;
 
 use crate::AppState;
@@ -30,6 +32,10 @@ pub struct ForceView {
     pub archived: bool,
     /// Whether the caller may edit it (owner or organiser).
     pub can_edit: bool,
+    /// Whether the caller organises its campaign (may adjust its ledger).
+    pub is_organiser: bool,
+    /// The force's version (an edit form's hidden field).
+    pub version: i64,
 }
 
 /// Reads a force (members of its campaign; others 404).
@@ -60,6 +66,8 @@ pub async fn read_force(
             let roster = force.roster().map_err(|e| ApiError::Internal(e.into()))?;
             Ok(ForceView {
                 can_edit: access.is_user_or_organiser(&force.owner_id),
+                is_organiser: access.is_organiser(),
+                version: force.version,
                 id: force.id,
                 campaign_id: force.campaign_id,
                 owner,
@@ -67,6 +75,29 @@ pub async fn read_force(
                 campaign_points,
                 archived: force.archived_at.is_some(),
             })
+        })
+        .await
+}
+
+/// The usernames of `user_ids` (people named in a force's history or ledger, members or former
+/// members of its campaign), by id; ids of deleted accounts are left out.
+pub async fn usernames(
+    state: &AppState,
+    user_ids: Vec<String>,
+) -> Result<BTreeMap<String, String>, ApiError> {
+    let mut ids = user_ids;
+    ids.sort();
+    ids.dedup();
+    state
+        .db
+        .read(move |conn| {
+            let mut names = BTreeMap::new();
+            for id in ids {
+                if let Some(user) = users::find_by_id(conn, &id)? {
+                    names.insert(id, user.username);
+                }
+            }
+            Ok(names)
         })
         .await
 }

@@ -15,7 +15,7 @@ use crate::AppState;
 use crate::app::accounts::SessionUser;
 use crate::app::force_pages::{self, ForceView};
 use crate::error::ApiError;
-use crate::routes::forces::UnitResponse;
+use crate::routes::forces::{RosterResponse, UnitResponse};
 
 use super::layout::{self, Errors, Input, csrf_input, error_summary, select_field, text_field};
 use super::rules::RULES_MARKDOWN;
@@ -145,12 +145,12 @@ pub async fn generate(
 }
 
 /// A stored name in words: `heavy_weapon` → `heavy weapon`.
-fn words(text: &str) -> String {
+pub(super) fn words(text: &str) -> String {
     text.replace('_', " ")
 }
 
 /// A value of a unit field in words.
-fn value_text(value: &Value) -> String {
+pub(super) fn value_text(value: &Value) -> String {
     match value {
         Value::String(s) => words(s),
         Value::Bool(true) => "yes".to_owned(),
@@ -194,7 +194,7 @@ fn stats(unit: &UnitResponse) -> Vec<(String, String)> {
         .collect()
 }
 
-fn points(value: f64) -> String {
+pub(super) fn points(value: f64) -> String {
     let text = format!("{value:.2}");
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
@@ -210,9 +210,21 @@ fn force_markup(state: &AppState, user: &SessionUser, force: &ForceView) -> Mark
             @if force.archived { dt { "Status" } dd { "Archived" } }
         }
         div.actions {
+            @if force.can_edit { a.button href={ "/forces/" (force.id) "/edit" } { "Edit roster" } }
             a.button href={ "/forces/" (force.id) "/cards" } { "Unit cards" }
+            a href={ "/forces/" (force.id) "/history" } { "History" }
+            a href={ "/forces/" (force.id) "/ledger" } { "Campaign points ledger" }
             a href={ "/campaigns/" (force.campaign_id) } { "Back to the campaign" }
         }
+        (roster_sections(roster))
+    };
+    layout::page(state, Some(user), &roster.name, body)
+}
+
+/// The platoons and units of a roster with every stat and points (the force page and the
+/// roster as of a history entry).
+pub(super) fn roster_sections(roster: &RosterResponse) -> Markup {
+    html! {
         @for platoon in &roster.platoons {
             section aria-labelledby={ "p-" (slug(&platoon.name)) } {
                 h2 id={ "p-" (slug(&platoon.name)) } { (platoon.name) " · " (points(platoon.points)) " points" }
@@ -228,8 +240,7 @@ fn force_markup(state: &AppState, user: &SessionUser, force: &ForceView) -> Mark
                 }
             }
         }
-    };
-    layout::page(state, Some(user), &roster.name, body)
+    }
 }
 
 fn slug(text: &str) -> String {

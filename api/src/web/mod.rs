@@ -5,7 +5,9 @@
 pub mod accounts;
 pub mod assets;
 pub mod campaigns;
+pub mod edit;
 pub mod forces;
+pub mod history;
 pub mod home;
 pub mod layout;
 pub mod rules;
@@ -50,6 +52,12 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(forces::generate)
             .service(forces::cards)
             .service(forces::show)
+            .service(edit::edit_form)
+            .service(edit::save)
+            .service(history::history_page)
+            .service(history::history_entry_page)
+            .service(history::ledger_page)
+            .service(history::adjust)
     });
 }
 
