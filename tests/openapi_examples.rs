@@ -580,6 +580,18 @@ fn prepare<'a>(
             m.subs.insert("{force_id}".to_owned(), turn);
             (m, user)
         }
+        // A side's owner shares its sheet, or takes back a link shared before.
+        "share_battle_scenario_sheet" => (Match::created(app, club, ex, n), &club.blue),
+        "revoke_battle_scenario_sheet" => {
+            let m = Match::created(app, club, ex, n);
+            m.post(
+                app,
+                "scenario/share",
+                &json!({"force_id": m.blue}),
+                &club.blue,
+            );
+            (m, &club.blue)
+        }
         "join_campaign" => {
             let campaign = create_campaign(app, &club.organiser, "Examples: joining");
             let code = invite_code(app, &club.organiser, campaign["id"].as_str().unwrap());

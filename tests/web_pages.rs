@@ -286,7 +286,7 @@ both_backends! {
         let page = response.text().unwrap();
         assert!(page.contains("<svg"), "a QR code");
         let start = page.find("/join/").unwrap() + "/join/".len();
-        let code: String = page[start..].chars().take_while(char::is_ascii_alphanumeric).collect();
+        let code: String = page[start..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
         assert!(code.len() >= 8, "{code}");
 
         // Signed out: log in or register first, and come back.
@@ -388,7 +388,7 @@ fn campaign_with_a_force<'a>(
     let start = page.find("/join/").unwrap() + "/join/".len();
     let code: String = page[start..]
         .chars()
-        .take_while(char::is_ascii_alphanumeric)
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
         .collect();
     let mut player = Browser::new(app);
     player.register(player_name);

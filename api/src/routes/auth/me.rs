@@ -41,6 +41,7 @@ pub async fn get_me(
 /// A change to the caller's account.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"display_name": "Alice B."}))]
 pub struct UpdateMeRequest {
     /// The name other players see, 1–50 characters; `null` or blank shows the username again.
     pub display_name: Option<String>,

@@ -14,6 +14,7 @@ use crate::extract::{Json, parse_json};
 /// Which side's sheet to share.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"force_id": "{force_id}"}))]
 pub struct ShareRequest {
     /// The side: one of the battle's player forces.
     pub force_id: String,
