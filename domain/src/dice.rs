@@ -81,7 +81,7 @@ pub enum RollSource {
     Player,
 }
 
-/// One entry of the roll log (API.md).
+/// One entry of the roll log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Roll {

@@ -111,7 +111,7 @@ pub fn campaign_points_earned(battle_start: &Force) -> u32 {
     CP_PER_PLATOON * battle_start.platoon_count()
 }
 
-/// One purchase (API.md `purchases[]`: `{item, unit_id?, personality?, trait?}`).
+/// One purchase (`{item, unit_id?, personality?, trait?}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Purchase {

@@ -29,7 +29,7 @@ pub const NEW_SQUAD_QUALITY: Quality = Quality::Conscript;
 /// Resolve of the new squad.
 pub const NEW_SQUAD_RESOLVE: Resolve = Resolve::Uncertain;
 
-/// Troopers for one unit (API.md `allocations[]`).
+/// Troopers for one unit (`allocations[]`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Allocation {
@@ -50,7 +50,7 @@ pub enum PlatoonRef {
     Name(String),
 }
 
-/// The optional new squad (API.md `new_squad`).
+/// The optional new squad (`new_squad`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NewSquad {
@@ -100,7 +100,7 @@ pub struct FormedSquad {
     pub support_weapons: Vec<crate::kit::SupportWeapon>,
 }
 
-/// How the player spends the pool (API.md reinforcements body).
+/// How the player spends the pool.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ReinforcementChoice {

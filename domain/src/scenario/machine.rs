@@ -58,7 +58,7 @@ pub const INTERFERE_ARTILLERY_ID: &str = "interfere_artillery";
 /// The Strike mission's Regular sniper.
 pub const BONUS_SNIPER_ID: &str = "bonus_sniper";
 
-/// The step the scenario waits at (API.md `state`).
+/// The step the scenario waits at (`state`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]

@@ -206,7 +206,7 @@ fn keep<T>(cond: bool, v: Option<T>) -> Option<T> {
     v.filter(|_| cond)
 }
 
-/// The scenario as one viewer may see it (API.md `GET .../scenario`).
+/// The scenario as one viewer may see it (`GET .../scenario`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ScenarioView {

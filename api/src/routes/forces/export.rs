@@ -18,7 +18,7 @@ pub use crate::app::forces::{EXPORT_FORMAT, EXPORT_FORMAT_VERSION};
 pub struct ExportPlatoon {
     /// Name.
     pub name: String,
-    /// Units (API.md `Unit`, without `points`).
+    /// Units (without `points`).
     pub units: Vec<fad_domain::roster::Unit>,
 }
 

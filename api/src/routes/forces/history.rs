@@ -40,7 +40,7 @@ pub struct HistoryEntryResponse {
     pub cause: CauseResponse,
     /// Per-unit diff.
     pub diff: RosterDiff,
-    /// The rolls that made it (API.md roll log).
+    /// The rolls that made it.
     pub rolls: RollLog,
     /// The roster as of this entry (only on the single-entry endpoint).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -56,7 +56,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
 /// A unit with its points.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct UnitResponse {
-    /// The unit (API.md `Unit`).
+    /// The unit.
     #[serde(flatten)]
     pub unit: Unit,
     /// Its points (docs/rules.md §4.3), 2 decimals.

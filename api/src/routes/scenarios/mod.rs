@@ -84,7 +84,7 @@ pub struct ScenarioResponse {
     /// The circumstances of war, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub narrative: Option<Narrative>,
-    /// Every roll in order (API.md › Dice and the roll log).
+    /// Every roll in order.
     pub rolls: RollLog,
     /// Entered values no roll used: force id → step → subject → values.
     #[schema(value_type = BTreeMap<String, fad_domain::dice::EnteredDiceSchema>)]

@@ -21,7 +21,7 @@ use super::{
     save, table_dice,
 };
 
-/// The purchases (API.md).
+/// The purchases.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"purchases": [{"item": "improve_resolve", "unit_id": "{unit_id}"}]}))]

@@ -143,7 +143,7 @@ pub struct BattleScenarioResponse {
     #[serde(flatten)]
     pub scenario: ScenarioView,
     /// Rolls the caller may see, in order: the whole log for `GET`, this request's rolls for a
-    /// submission (API.md › Dice and the roll log).
+    /// submission.
     pub rolls: RollLog,
     /// The caller's entered values that no roll has used yet (force id → step → subject →
     /// values); once the scenario is `ready` these are values the rules never called for.
@@ -600,7 +600,7 @@ impl utoipa::PartialSchema for DiceEntries {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
         dice_schema(
             &ENTERABLE_STEPS,
-            "Player-entered dice for this side's rolls: step → subject → values (API.md › Dice and the roll log).",
+            "Player-entered dice for this side's rolls: step → subject → values.",
         )
     }
 }
