@@ -84,8 +84,12 @@ pub async fn new_form(
     path: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let user = require_user(&req, &state).await?;
-    // Members only: the overview read answers 404 to anyone else.
-    crate::app::overview::campaign_overview(&state, &user.user_id, &path).await?;
+    // Members only: the campaign read answers 404 to anyone else (one query, not the whole
+    // campaign page's read).
+    let caller = crate::auth::Caller::User {
+        user_id: user.user_id.clone(),
+    };
+    crate::app::campaigns::read_campaign(&state, &caller, &path).await?;
     Ok(respond(
         StatusCode::OK,
         new_markup(
