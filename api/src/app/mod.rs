@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod authorization;
+pub mod battle_pages;
 pub mod battles;
 pub mod campaign_setup;
 pub mod campaigns;

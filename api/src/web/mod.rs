@@ -3,6 +3,7 @@
 //! Every form works without scripts; the vendored htmx only smooths navigation.
 
 pub mod accounts;
+pub mod aftermath;
 pub mod assets;
 pub mod campaigns;
 pub mod edit;
@@ -10,6 +11,7 @@ pub mod forces;
 pub mod history;
 pub mod home;
 pub mod layout;
+pub mod result;
 pub mod rules;
 pub mod session;
 
@@ -58,6 +60,16 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(history::history_entry_page)
             .service(history::ledger_page)
             .service(history::adjust)
+            .service(result::result_form_page)
+            .service(result::record_page)
+            .service(result::confirm_page)
+            .service(result::void_page)
+            .service(result::reopen_page)
+            .service(aftermath::show_page)
+            .service(aftermath::roll_page)
+            .service(aftermath::reinforcements_page)
+            .service(aftermath::purchases_page)
+            .service(aftermath::finalize_page)
     });
 }
 
