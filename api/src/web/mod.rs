@@ -4,6 +4,10 @@
 
 pub mod accounts;
 pub mod assets;
+pub mod battle;
+pub mod battle_events;
+pub mod battle_new;
+pub mod battle_steps;
 pub mod campaigns;
 pub mod edit;
 pub mod forces;
@@ -58,6 +62,17 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(history::history_entry_page)
             .service(history::ledger_page)
             .service(history::adjust)
+            .service(battle_new::new_form)
+            .service(battle_new::create)
+            .service(battle_events::events)
+            .service(battle_steps::odds_fragment)
+            .service(battle_steps::post_orders)
+            .service(battle_steps::post_bonuses)
+            .service(battle_steps::post_choice)
+            .service(battle_steps::post_recon)
+            .service(battle_steps::post_assault)
+            .service(battle_steps::post_sheet)
+            .service(battle::show)
     });
 }
 
