@@ -56,5 +56,6 @@ mod store_users;
 mod unit_ids;
 mod vocabulary;
 mod web_aftermath;
+mod web_battles;
 mod web_pages;
 mod webhooks;

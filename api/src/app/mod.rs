@@ -12,6 +12,7 @@ pub mod campaigns;
 pub mod force_pages;
 pub mod forces;
 pub mod idempotency;
+pub mod odds;
 pub mod overview;
 pub mod scenarios;
 pub mod sharing;

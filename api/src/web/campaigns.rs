@@ -167,6 +167,7 @@ fn campaign_markup(
             }
         }
         h2 { "Battles" }
+        div.actions { a.button.secondary href={ "/campaigns/" (data.id) "/battles/new" } { "Start a battle" } }
         @if data.battles.is_empty() {
             p.muted { "No battles yet." }
         } @else {

@@ -5,6 +5,10 @@
 pub mod accounts;
 pub mod aftermath;
 pub mod assets;
+pub mod battle;
+pub mod battle_events;
+pub mod battle_new;
+pub mod battle_steps;
 pub mod campaigns;
 pub mod edit;
 pub mod forces;
@@ -70,6 +74,17 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(aftermath::reinforcements_page)
             .service(aftermath::purchases_page)
             .service(aftermath::finalize_page)
+            .service(battle_new::new_form)
+            .service(battle_new::create)
+            .service(battle_events::events)
+            .service(battle_steps::odds_fragment)
+            .service(battle_steps::post_orders)
+            .service(battle_steps::post_bonuses)
+            .service(battle_steps::post_choice)
+            .service(battle_steps::post_recon)
+            .service(battle_steps::post_assault)
+            .service(battle_steps::post_sheet)
+            .service(battle::show)
     });
 }
 

@@ -18,6 +18,7 @@ pub mod reads;
 pub mod result;
 pub mod scenario;
 pub mod timeline;
+pub mod watch;
 
 use chrono::{DateTime, Utc};
 use fad_domain::lifecycle::{AftermathStage, BattleState};
