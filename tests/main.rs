@@ -56,4 +56,5 @@ mod store_users;
 mod unit_ids;
 mod vocabulary;
 mod web_pages;
+mod web_scenarios;
 mod webhooks;

@@ -14,6 +14,7 @@ pub mod idempotency;
 pub mod overview;
 pub mod scenarios;
 pub mod sharing;
+pub mod story;
 pub mod webhooks;
 
 /// One page of a list, as the use case returns it.

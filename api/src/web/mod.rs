@@ -11,7 +11,10 @@ pub mod history;
 pub mod home;
 pub mod layout;
 pub mod rules;
+pub mod scenarios;
 pub mod session;
+pub mod timeline;
+pub mod unit_lines;
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::ContentType;
@@ -58,6 +61,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(history::history_entry_page)
             .service(history::ledger_page)
             .service(history::adjust)
+            .service(scenarios::new_form)
+            .service(scenarios::generate)
+            .service(scenarios::keep)
+            .service(timeline::timeline)
     });
 }
 
