@@ -58,4 +58,5 @@ mod vocabulary;
 mod web_aftermath;
 mod web_battles;
 mod web_pages;
+mod web_scenarios;
 mod webhooks;

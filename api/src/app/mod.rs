@@ -16,6 +16,7 @@ pub mod odds;
 pub mod overview;
 pub mod scenarios;
 pub mod sharing;
+pub mod story;
 pub mod webhooks;
 
 /// One page of a list, as the use case returns it.

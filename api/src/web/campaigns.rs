@@ -136,6 +136,7 @@ fn campaign_markup(
         h1 { (data.name) }
         p { "You are " strong { (role_label(&data.my_role).to_lowercase()) } " of this campaign." }
         @if let Some(description) = &data.description { p { (description) } }
+        p { a href={ "/campaigns/" (data.id) "/timeline" } { "The campaign's story" } " (everything that happened, newest first)" }
         @if let Some(invite) = invite {
             @let url = join_url(req, state, &invite.code);
             section.panel aria-labelledby="invite-title" {

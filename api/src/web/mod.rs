@@ -17,7 +17,10 @@ pub mod home;
 pub mod layout;
 pub mod result;
 pub mod rules;
+pub mod scenarios;
 pub mod session;
+pub mod timeline;
+pub mod unit_lines;
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::ContentType;
@@ -85,6 +88,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(battle_steps::post_assault)
             .service(battle_steps::post_sheet)
             .service(battle::show)
+            .service(scenarios::new_form)
+            .service(scenarios::generate)
+            .service(scenarios::keep)
+            .service(timeline::timeline)
     });
 }
 
