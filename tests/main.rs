@@ -55,5 +55,6 @@ mod store_campaigns;
 mod store_users;
 mod unit_ids;
 mod vocabulary;
+mod web_editor;
 mod web_pages;
 mod webhooks;
