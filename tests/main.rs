@@ -57,6 +57,7 @@ mod unit_ids;
 mod vocabulary;
 mod web_aftermath;
 mod web_battles;
+mod web_editor;
 mod web_pages;
 mod web_scenarios;
 mod webhooks;

@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 
 use crate::common::{TestApp, send};
 
-const PASSWORD: &str = "correct horse battery staple";
+pub(crate) const PASSWORD: &str = "correct horse battery staple";
 
 /// A browser without scripts: keeps its cookies, never follows redirects by itself.
 pub(crate) struct Browser<'a> {
@@ -118,7 +118,7 @@ impl<'a> Browser<'a> {
         assert!(self.cookies.contains_key("fad_session"));
     }
 
-    fn create_campaign(&mut self, name: &str) -> String {
+    pub(crate) fn create_campaign(&mut self, name: &str) -> String {
         let (_, token) = self.page("/campaigns/new");
         let response = self.post(
             "/campaigns/new",
@@ -141,7 +141,7 @@ pub(crate) fn location(response: &Response) -> String {
     response.headers()["location"].to_str().unwrap().to_owned()
 }
 
-fn bearer(app: &TestApp, username: &str) -> String {
+pub(crate) fn bearer(app: &TestApp, username: &str) -> String {
     let response = app.post_json(
         "/api/v1/auth/login",
         &json!({"username": username, "password": PASSWORD}),
@@ -371,7 +371,7 @@ both_backends! {
 
 /// An organiser with a campaign, a player who joined it through an invitation and generated a
 /// force on the page, and an outsider; answers the force id.
-fn campaign_with_a_force<'a>(
+pub(crate) fn campaign_with_a_force<'a>(
     app: &'a TestApp,
     names: [&str; 3],
 ) -> (Browser<'a>, Browser<'a>, Browser<'a>, String) {

@@ -11,16 +11,20 @@ pub mod battle_new;
 pub mod battle_steps;
 pub mod campaigns;
 pub mod edit;
+pub mod force_new;
 pub mod forces;
 pub mod history;
 pub mod home;
 pub mod layout;
 pub mod result;
+pub mod roster_editor;
+pub mod roster_form;
 pub mod rules;
 pub mod scenarios;
 pub mod session;
 pub mod timeline;
 pub mod unit_lines;
+pub mod settings;
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::ContentType;
@@ -57,8 +61,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(campaigns::create_invite)
             .service(campaigns::join_page)
             .service(campaigns::join_submit)
-            .service(forces::new_form)
-            .service(forces::generate)
+            .service(force_new::new_form)
+            .service(force_new::create)
             .service(forces::cards)
             .service(forces::show)
             .service(edit::edit_form)
@@ -92,6 +96,14 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(scenarios::generate)
             .service(scenarios::keep)
             .service(timeline::timeline)
+            .service(settings::settings_page)
+            .service(settings::save_settings)
+            .service(settings::create_key)
+            .service(settings::revoke_key)
+            .service(settings::create_hook)
+            .service(settings::test_hook)
+            .service(settings::delete_hook)
+            .service(settings::deliveries_page)
     });
 }
 
