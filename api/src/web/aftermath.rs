@@ -262,7 +262,7 @@ fn dice_table(view: &AftermathView) -> Markup {
                                         (roll.values.iter().map(ToString::to_string).collect::<Vec<_>>().join(" + "))
                                         @if roll.values.len() > 1 { " = " (roll.total) }
                                     }
-                                    td { (match roll.source { RollSource::Player => "you", RollSource::Server => "server" }) }
+                                    td { (match roll.source { RollSource::Player => "entered", RollSource::Server => "server" }) }
                                 }
                             }
                         }
@@ -341,10 +341,11 @@ fn roll_form(
     }
 }
 
+/// The new squad as the form shows it: name, troopers, platoon.
+type SquadShown = (String, u32, String);
+
 /// The allocation now in force, by unit, and the new squad, read from the sequence so far.
-fn current_allocation(
-    view: &AftermathView,
-) -> (BTreeMap<String, u32>, Option<(String, u32, String)>) {
+fn current_allocation(view: &AftermathView) -> (BTreeMap<String, u32>, Option<SquadShown>) {
     let mut by_unit = BTreeMap::new();
     let Some(outcome) = &view.outcome else {
         return (by_unit, None);
