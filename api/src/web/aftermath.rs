@@ -251,7 +251,6 @@ fn dice_table(view: &AftermathView) -> Markup {
                             th scope="col" { "Roll" }
                             th scope="col" { "For" }
                             th.num scope="col" { "Dice" }
-                            th scope="col" { "By" }
                         } }
                         tbody {
                             @for roll in &outcome.rolls {
@@ -261,8 +260,9 @@ fn dice_table(view: &AftermathView) -> Markup {
                                     td.num {
                                         (roll.values.iter().map(ToString::to_string).collect::<Vec<_>>().join(" + "))
                                         @if roll.values.len() > 1 { " = " (roll.total) }
+                                        br;
+                                        span.hint { (match roll.source { RollSource::Player => "entered", RollSource::Server => "by the server" }) }
                                     }
-                                    td { (match roll.source { RollSource::Player => "entered", RollSource::Server => "server" }) }
                                 }
                             }
                         }
@@ -603,8 +603,15 @@ fn purchases_form(
                         legend { "Purchase " (row + 1) }
                         (select(row, "item", "Item", items.clone(), "nothing"))
                         (select(row, "unit_id", "Unit", units.clone(), "no unit (extra reinforcement die)"))
-                        (select(row, "personality", "Personality", personalities.clone(), "none (grant personality only)"))
-                        (select(row, "trait", "Trait", traits.clone(), "none (assign trait only)"))
+                        @let extra_open = ["personality", "trait"].iter().any(|f| {
+                            !value(row, f).is_empty() || errors.get(&purchase_key(row, f)).is_some()
+                        });
+                        // Only two items take these: folded away unless used.
+                        details open[extra_open] {
+                            summary { "Personality or trait" }
+                            (select(row, "personality", "Personality", personalities.clone(), "none (grant personality only)"))
+                            (select(row, "trait", "Trait", traits.clone(), "none (assign trait only)"))
+                        }
                     }
                 }
                 div.field {
