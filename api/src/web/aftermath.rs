@@ -246,7 +246,7 @@ fn dice_table(view: &AftermathView) -> Markup {
                 p.muted { "No dice yet." }
             } @else {
                 div.table-wrap {
-                    table {
+                    table.dice {
                         thead { tr {
                             th scope="col" { "Roll" }
                             th scope="col" { "For" }
