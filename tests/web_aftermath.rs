@@ -359,6 +359,13 @@ both_backends! {
         ]);
         assert_eq!(response.status(), 303);
 
+        // Assert: the same form again (a second tab) is refused as already rolled, on the page.
+        let again = owner.post(&roll, &[
+            ("csrf_token", &token), ("step", "replacement"), (&die("replacement", &alpha), "1"),
+        ]);
+        assert_eq!(again.status(), 409);
+        assert!(again.text().unwrap().contains("already rolled"));
+
         // Assert: Alpha received 5 of 8 (2·5 ≥ 8): it alone rolls for quality loss.
         let (body, _) = owner.page(&sequence);
         assert!(body.contains("Quality loss roll for Alpha"));

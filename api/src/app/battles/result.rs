@@ -350,7 +350,11 @@ pub async fn record_result(
 /// Whether someone may confirm a pending result: the organiser or a side's owner, but never
 /// whoever recorded it while playing a side (a referee organiser may confirm their own).
 pub fn may_confirm(is_organiser: bool, owns_a_side: bool, recorded_it: bool) -> bool {
-    (is_organiser || owns_a_side) && !(recorded_it && (owns_a_side || !is_organiser))
+    if owns_a_side {
+        !recorded_it
+    } else {
+        is_organiser
+    }
 }
 
 /// Confirms a pending result, opening the post-battle sequences: the other side's owner or the
