@@ -272,7 +272,7 @@ both_backends! {
         // Bad platoon count for the non-player side.
         let r = blue.post(&path, &[("csrf_token", &token), ("first", &blue_id), ("second", "non_player"), ("npf_platoons", "99")]);
         assert_eq!(r.status(), 422);
-        assert!(r.text().unwrap().contains(r#"id="f-npf_platoons-error""#));
+        assert!(r.text().unwrap().contains(r#"id="f-npf-platoons-error""#));
         // Without the token: refused, nothing made.
         let before = app.get_with_token(&format!("/api/v1/campaigns/{campaign}/battles"), &g.people.owner.token).text().unwrap();
         assert_eq!(blue.post(&path, &[("first", &blue_id), ("second", "non_player")]).status(), 403);
@@ -333,7 +333,8 @@ both_backends! {
         assert!(blue_page.contains(r#"<option value="defensive" selected>"#), "{blue_page}");
         assert!(blue_page.contains(&format!(r#"name="recon.{alpha}" value="on" checked"#)), "{blue_page}");
         // The referee sees Blue's orders in full.
-        assert!(p.referee.page(&page).0.contains("Defensive</dd>"));
+        let referee_page = p.referee.page(&page).0;
+        assert!(referee_page.contains("Defensive</dd>"), "{referee_page}");
 
         // Red gives orders: they close, and both stances are revealed to both.
         give_orders(&mut p.red, &g.battle, &red_id, &[("stance", "offensive"), ("attitude", "aggressive")]);
@@ -376,7 +377,8 @@ both_backends! {
         // A die that is not a face of a d6.
         let r = p.red.post(&orders, &[&base[..], &[("stance", "neutral"), ("attitude", "cautious"), ("table_edge", "9")]].concat());
         assert_eq!(r.status(), 422);
-        assert!(r.text().unwrap().contains(r#"id="f-s1-table_edge-error""#));
+        let body = r.text().unwrap();
+        assert!(body.contains(r#"id="f-s1-table-edge-error""#), "{body}");
         // A recon unit that is not Red's: the use case's problem, beside the recon duty.
         let r = p.red.post(&orders, &[&base[..], &[("stance", "neutral"), ("attitude", "cautious"), ("recon.nope", "on")]].concat());
         assert_eq!(r.status(), 422);
@@ -424,7 +426,7 @@ both_backends! {
             let r = p.red.post(&bonuses, &[&base[..], &[("first_bonus", first), ("second_bonus", second)]].concat());
             assert_eq!(r.status(), 422);
             let body = r.text().unwrap();
-            assert!(body.contains(r#"id="f-s1-second_bonus-error""#), "{body}");
+            assert!(body.contains(r#"id="f-s1-second-bonus-error""#), "{body}");
             assert!(body.contains(r#"<option value="strike" selected>"#), "kept: {body}");
         }
         let r = p.red.post(&bonuses, &[&base[..], &[("first_bonus", "strike"), ("second_bonus", "sweep"), ("mission-strike", "0")]].concat());
@@ -454,7 +456,7 @@ both_backends! {
         let base = [("csrf_token", token.as_str()), ("force_id", red_id.as_str()), ("version", version.as_str())];
         let r = p.red.post(&recon, &[&base[..], &[("action", "move"), ("marker_1", long.as_str())]].concat());
         assert_eq!(r.status(), 422);
-        assert!(r.text().unwrap().contains(r#"id="f-s1-marker_1-error""#));
+        assert!(r.text().unwrap().contains(r#"id="f-s1-marker-1-error""#));
         let r = p.red.post(&recon, &[&base[..], &[("action", "move"), ("marker_1", "r1"), ("marker_2", "r2")]].concat());
         assert_eq!(r.status(), 303, "{}", r.text().unwrap());
         // Blue is asked to block: a bad die, then a good one.
@@ -464,7 +466,7 @@ both_backends! {
         let base = [("csrf_token", token.as_str()), ("force_id", blue_id.as_str()), ("version", version.as_str())];
         let r = p.blue.post(&recon, &[&base[..], &[("action", "block"), ("recon_block", "7")]].concat());
         assert_eq!(r.status(), 422);
-        assert!(r.text().unwrap().contains(r#"id="f-s0-recon_block-error""#));
+        assert!(r.text().unwrap().contains(r#"id="f-s0-recon-block-error""#));
         let r = p.blue.post(&recon, &[&base[..], &[("action", "block"), ("recon_block", "5")]].concat());
         assert_eq!(r.status(), 303);
         let v = scenario(app, &g.people.player.token, &g.battle);

@@ -184,7 +184,11 @@ fn named_text(view: &BattleView, value: &Value) -> String {
             other => other.clone(),
         }
     }
-    value_text(&rename(view, value))
+    match (value, rename(view, value)) {
+        // A word of the rules reads as a label; a name stays as its owner wrote it.
+        (Value::String(before), Value::String(after)) if *before == after => label(&after),
+        (_, renamed) => value_text(&renamed),
+    }
 }
 
 /// What a side's view may hold, with labels, in the order of the steps.
