@@ -186,6 +186,25 @@ pub struct ServeArgs {
     #[arg(long, env = "FAD_MAX_SCENARIOS_PER_ACCOUNT_PER_HOUR", default_value_t = Quotas::default().scenarios_per_account_per_hour)]
     pub max_scenarios_per_account_per_hour: u32,
 
+    /// Most one-shot scenarios one client address may generate signed out in any hour (more:
+    /// 429 with Retry-After).
+    #[arg(long, env = "FAD_MAX_ONESHOTS_PER_ADDRESS_PER_HOUR", default_value_t = Quotas::default().anonymous_scenarios_per_address_per_hour)]
+    pub max_oneshots_per_address_per_hour: u32,
+
+    /// Days a scenario generated signed out lives (unless a signed-in person keeps it); after
+    /// that it answers 404 and is deleted.
+    #[arg(long, env = "FAD_ONESHOT_TTL_DAYS", default_value_t = 30)]
+    pub oneshot_ttl_days: u32,
+
+    /// Seconds between sweeps that delete expired signed-out scenarios.
+    #[arg(
+        long,
+        env = "FAD_ONESHOT_SWEEP_SECS",
+        default_value_t = 3600,
+        hide = true
+    )]
+    pub oneshot_sweep_secs: u64,
+
     /// The address people reach this service at (e.g. `https://fad.example.org`), used to build
     /// the links it hands out (invitations, share links). Without it links are paths
     /// (`/join/K7M2-QX9P`) for the client to put after the address it called. When it is
@@ -291,6 +310,10 @@ pub struct Config {
     pub count_db_statements: bool,
     /// Abuse quotas.
     pub quotas: Quotas,
+    /// Lifetime of a scenario generated signed out, in days.
+    pub oneshot_ttl_days: u32,
+    /// Seconds between sweeps of expired signed-out scenarios.
+    pub oneshot_sweep_secs: u64,
     /// The public address links start with, without a trailing `/`; empty for paths only.
     pub public_url: String,
     /// Webhook delivery settings.
@@ -325,13 +348,21 @@ impl Config {
             campaigns_per_account: args.max_campaigns_per_account,
             battles_per_campaign_per_day: args.max_battles_per_campaign_per_day,
             scenarios_per_account_per_hour: args.max_scenarios_per_account_per_hour,
+            anonymous_scenarios_per_address_per_hour: args.max_oneshots_per_address_per_hour,
         };
         if quotas.forces_per_campaign == 0
             || quotas.campaigns_per_account == 0
             || quotas.battles_per_campaign_per_day == 0
             || quotas.scenarios_per_account_per_hour == 0
+            || quotas.anonymous_scenarios_per_address_per_hour == 0
         {
             bail!("the FAD_MAX_* quotas (--max-*) must be greater than 0");
+        }
+        if args.oneshot_ttl_days == 0 || args.oneshot_ttl_days > 3650 {
+            bail!("FAD_ONESHOT_TTL_DAYS (--oneshot-ttl-days) must be between 1 and 3650");
+        }
+        if args.oneshot_sweep_secs == 0 {
+            bail!("FAD_ONESHOT_SWEEP_SECS (--oneshot-sweep-secs) must be greater than 0");
         }
         let webhooks = crate::webhooks::Settings::from_args(&args.webhooks)?;
         if args.workers == Some(0) {
@@ -359,6 +390,8 @@ impl Config {
             auth_rate_burst: args.auth_rate_burst,
             count_db_statements: args.count_db_statements,
             quotas,
+            oneshot_ttl_days: args.oneshot_ttl_days,
+            oneshot_sweep_secs: args.oneshot_sweep_secs,
             public_url,
             webhooks,
         })

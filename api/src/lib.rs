@@ -280,6 +280,11 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
     // Delivery runs beside the HTTP server, on its own thread: never inside a request.
     webhooks::worker::spawn(db.clone(), config.webhooks.clone())
         .context("cannot start the webhook delivery thread")?;
+    app::scenarios::expiry::spawn(
+        db.clone(),
+        std::time::Duration::from_secs(config.oneshot_sweep_secs),
+    )
+    .context("cannot start the scenario sweep thread")?;
     let state = AppState::new(db, config);
     actix_web::rt::System::new().block_on(serve_until_signal(state))
 }

@@ -1,6 +1,6 @@
 //! Quotas no real club reaches but an abuser would: forces per campaign, campaigns per account
 //! (422), battles per campaign per day and one-shot scenarios per account per hour (429 with
-//! `Retry-After`). Each check counts in the database inside the write's transaction, so the
+//! `Retry-After`), and signed-out scenarios per client address per hour (429 too). Each check counts in the database inside the write's transaction, so the
 //! service's stateless processes share them; a check and its insert run in one transaction.
 
 use chrono::{Duration, NaiveDateTime};
@@ -20,6 +20,8 @@ pub struct Quotas {
     pub battles_per_campaign_per_day: u32,
     /// One-shot scenarios an account may generate in any hour.
     pub scenarios_per_account_per_hour: u32,
+    /// One-shot scenarios one client address may generate signed out in any hour.
+    pub anonymous_scenarios_per_address_per_hour: u32,
 }
 
 impl Default for Quotas {
@@ -29,6 +31,7 @@ impl Default for Quotas {
             campaigns_per_account: 100,
             battles_per_campaign_per_day: 500,
             scenarios_per_account_per_hour: 200,
+            anonymous_scenarios_per_address_per_hour: 30,
         }
     }
 }
@@ -82,6 +85,31 @@ impl Quotas {
         if count >= i64::from(limit) {
             return Err(ApiError::TooManyRequests {
                 detail: format!("An account may generate at most {limit} scenarios per hour."),
+                retry_after_secs: retry_after(now, oldest, window),
+            });
+        }
+        Ok(())
+    }
+}
+
+impl Quotas {
+    /// 429 when the client address (`client_hash`, its keyed hash) has generated its most
+    /// one-shot scenarios signed out in the last hour.
+    pub fn check_anonymous_scenarios(
+        &self,
+        conn: &mut Db,
+        client_hash: &str,
+    ) -> Result<(), ApiError> {
+        let limit = self.anonymous_scenarios_per_address_per_hour;
+        let window = Duration::hours(1);
+        let now = store::now();
+        let (count, oldest) = quotas::anonymous_scenarios_since(conn, client_hash, now - window)?;
+        if count >= i64::from(limit) {
+            return Err(ApiError::TooManyRequests {
+                detail: format!(
+                    "Without an account, one address may generate at most {limit} scenarios per \
+                     hour. Log in, or try again later."
+                ),
                 retry_after_secs: retry_after(now, oldest, window),
             });
         }

@@ -267,13 +267,16 @@ diesel::allow_tables_to_appear_in_same_query!(
 );
 
 diesel::table! {
-    /// One-shot scenarios: the whole scenario as JSON, readable by its creator or a share token.
+    /// One-shot scenarios: the whole scenario as JSON, readable by its creator or a share token
+    /// (a signed-out one, with no creator, by its id until it expires).
     scenarios (id) {
         id -> Text,
-        created_by -> Text,
+        created_by -> Nullable<Text>,
         share_token_hash -> Nullable<Text>,
         document -> Text,
         created_at -> Timestamp,
+        expires_at -> Nullable<Timestamp>,
+        client_hash -> Nullable<Text>,
     }
 }
 

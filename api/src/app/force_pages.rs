@@ -102,6 +102,19 @@ pub async fn usernames(
         .await
 }
 
+/// A generated force's name as given: blank is none (a name is chosen), at most 100
+/// characters (field `name`).
+pub fn generation_name(name: Option<&str>) -> Result<Option<String>, ApiError> {
+    let name = name.map(str::trim).filter(|n| !n.is_empty());
+    if name.is_some_and(|n| n.chars().count() > 100) {
+        return Err(ApiError::validation(
+            "name",
+            "must have at most 100 characters",
+        ));
+    }
+    Ok(name.map(str::to_owned))
+}
+
 /// Generates a basic force (docs/rules.md §4.1) with server dice, owned by the caller; answers
 /// its id. Field errors name `name` and `platoons`.
 pub async fn generate_basic_force(
@@ -112,19 +125,25 @@ pub async fn generate_basic_force(
     platoons: u32,
     attacker: bool,
 ) -> Result<String, ApiError> {
-    let name = name.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty());
-    if name.as_ref().is_some_and(|n| n.chars().count() > 100) {
-        return Err(ApiError::validation(
-            "name",
-            "must have at most 100 characters",
-        ));
-    }
+    let name = generation_name(name.as_deref())?;
     let choices: GenerationChoices = GenerationChoices::Basic(
         serde_json::from_value(serde_json::json!({
             "name": name, "platoons": platoons, "attacker": attacker
         }))
         .map_err(|e| ApiError::Internal(e.into()))?,
     );
+    generate_with_choices(state, user_id, campaign_id, choices).await
+}
+
+/// Generates a force from the player's choices (basic or advanced, what the JSON generate
+/// endpoint accepts) with server dice, owned by the caller; answers its id. Invalid choices
+/// get 422 naming their fields (`priorities.manpower`, `platoons`, ...).
+pub async fn generate_with_choices(
+    state: &AppState,
+    user_id: &str,
+    campaign_id: &str,
+    choices: GenerationChoices,
+) -> Result<String, ApiError> {
     let caller = Caller::User {
         user_id: user_id.to_owned(),
     };

@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod authorization;
+pub mod battle_pages;
 pub mod battles;
 pub mod campaign_setup;
 pub mod campaigns;
@@ -15,6 +16,7 @@ pub mod odds;
 pub mod overview;
 pub mod scenarios;
 pub mod sharing;
+pub mod story;
 pub mod webhooks;
 
 /// One page of a list, as the use case returns it.

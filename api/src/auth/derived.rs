@@ -30,6 +30,8 @@ pub enum Purpose {
     ScenarioLink,
     /// The stored hash of a short invitation code.
     InviteCode,
+    /// The stored hash of a client address (signed-out generation's per-address limit).
+    ClientAddress,
 }
 
 impl Purpose {
@@ -38,6 +40,7 @@ impl Purpose {
             Self::BattleSheetLink => b"fad-campaign battle sheet link v1",
             Self::ScenarioLink => b"fad-campaign scenario share link v1",
             Self::InviteCode => b"fad-campaign short invite code v1",
+            Self::ClientAddress => b"fad-campaign client address v1",
         }
     }
 }
@@ -66,6 +69,12 @@ pub fn invite_code_hash(secret: &[u8], normalized_code: &str) -> Result<String, 
         Purpose::InviteCode,
         normalized_code,
     )?))
+}
+
+/// The stored form of a client address, as 64 hex digits: keyed, because the address space is
+/// small enough to reverse a plain hash by trying every address.
+pub fn client_address_hash(secret: &[u8], address: &str) -> Result<String, ApiError> {
+    Ok(hex::encode(mac(secret, Purpose::ClientAddress, address)?))
 }
 
 #[cfg(test)]

@@ -249,7 +249,10 @@ pub struct BattleScenarioRecord {
     pub updated_at: NaiveDateTime,
 }
 
-/// `scenarios` row (one field per column; see schema.rs).
+/// `scenarios` row (see schema.rs). A campaign's backup holds only scenarios with a creator
+/// (an account of the campaign), so `expires_at` (always empty for them) and `client_hash`
+/// (signed-out generation's address limit, not campaign data) are left out; `created_by` is
+/// always present in a document.
 #[derive(
     Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Queryable, Selectable, Insertable,
 )]
@@ -257,7 +260,7 @@ pub struct BattleScenarioRecord {
 #[serde(deny_unknown_fields)]
 pub struct ScenarioRecord {
     pub id: String,
-    pub created_by: String,
+    pub created_by: Option<String>,
     pub share_token_hash: Option<String>,
     pub document: String,
     pub created_at: NaiveDateTime,

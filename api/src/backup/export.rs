@@ -132,7 +132,7 @@ fn read_campaign(conn: &mut Db, campaign_id: &str) -> anyhow::Result<Document> {
 
     let force_ids: BTreeSet<&str> = forces.iter().map(|f| f.id.as_str()).collect();
     let scenarios = campaign_scenarios(conn, &user_ids, &force_ids)?;
-    user_ids.extend(scenarios.iter().map(|s| s.created_by.clone()));
+    user_ids.extend(scenarios.iter().filter_map(|s| s.created_by.clone()));
 
     let mut users = Vec::with_capacity(user_ids.len());
     for id in &user_ids {

@@ -236,7 +236,10 @@ fn check(doc: &Document) -> anyhow::Result<()> {
         })?;
     }
     for (i, s) in doc.scenarios.iter().enumerate() {
-        user(&s.created_by, format!("scenarios[{i}].created_by"))?;
+        let Some(creator) = &s.created_by else {
+            bail!("invalid export at `scenarios[{i}].created_by`: missing");
+        };
+        user(creator, format!("scenarios[{i}].created_by"))?;
         parse_json::<ScenarioDocument>(&s.document, || format!("scenarios[{i}].document"))?;
     }
     Ok(())
@@ -413,7 +416,7 @@ fn write_document(
     let mut scenario_rows = 0;
     for row in &doc.scenarios {
         let mut row = row.clone();
-        row.created_by = map(&row.created_by)?;
+        row.created_by = row.created_by.as_deref().map(&map).transpose()?;
         if write_scenario(conn, &row, options.replace)? {
             scenario_rows += 1;
         }

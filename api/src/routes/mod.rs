@@ -21,8 +21,9 @@ pub const API_BASE: &str = "/api/v1";
 /// Registers every route (called by [`crate::openapi::configure`]).
 pub fn configure(cfg: &mut ServiceConfig) {
     probes::configure(cfg);
-    sheets::configure(cfg);
+    // The pages first: `/scenarios/new` must win over the sheet's `/scenarios/{scenario_id}`.
     crate::web::configure(cfg);
+    sheets::configure(cfg);
     cfg.service(
         scope(API_BASE)
             .configure(auth::configure)

@@ -18,6 +18,7 @@ pub mod scenarios;
 pub mod sessions;
 pub mod share_links;
 pub mod standings;
+pub mod story;
 pub mod users;
 pub mod webhooks;
 

@@ -49,3 +49,17 @@ pub fn scenarios_since(
         .select((count_star(), min(scenarios::created_at)))
         .first(conn)
 }
+
+/// One-shot scenarios generated signed out from the client whose keyed address hash is
+/// `client_hash` after `since`, and the oldest such creation time.
+pub fn anonymous_scenarios_since(
+    conn: &mut Db,
+    client_hash: &str,
+    since: NaiveDateTime,
+) -> QueryResult<(i64, Option<NaiveDateTime>)> {
+    scenarios::table
+        .filter(scenarios::client_hash.eq(client_hash))
+        .filter(scenarios::created_at.gt(since))
+        .select((count_star(), min(scenarios::created_at)))
+        .first(conn)
+}

@@ -136,6 +136,7 @@ fn campaign_markup(
         h1 { (data.name) }
         p { "You are " strong { (role_label(&data.my_role).to_lowercase()) } " of this campaign." }
         @if let Some(description) = &data.description { p { (description) } }
+        p { a href={ "/campaigns/" (data.id) "/timeline" } { "The campaign's story" } " (everything that happened, newest first)" }
         @if let Some(invite) = invite {
             @let url = join_url(req, state, &invite.code);
             section.panel aria-labelledby="invite-title" {
@@ -209,17 +210,11 @@ fn campaign_markup(
                 (csrf_input(state, &FormKey::session(user)))
                 button type="submit" { "Create invite link" }
             }
-            h2 { "House rules" }
-            ul {
-                @for (name, on) in &data.house_rules {
-                    li { (name.replace('_', " ")) ": " strong { @if *on { "on" } @else { "off" } } }
-                }
-            }
-            h2 { "API keys" }
-            @if data.api_keys.is_empty() {
-                p.muted { "No integration keys. Club sites read standings and battles with one (see the API documentation at " a href="/docs/" { "/docs/" } ")." }
-            } @else {
-                ul { @for key in &data.api_keys { li { (key) } } }
+            h2 { "Settings" }
+            p { "House rules, API keys for club sites and webhooks: "
+                a href={ "/campaigns/" (data.id) "/settings" } { "campaign settings" } "." }
+            @if !data.api_keys.is_empty() {
+                p.muted { (data.api_keys.len()) " API key(s) in use." }
             }
         }
     };

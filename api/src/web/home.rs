@@ -26,6 +26,7 @@ pub async fn home(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpRe
             ul {
                 li { "Start a campaign and invite players with a link or a QR code." }
                 li { "Build or generate forces, see every stat and points, print unit cards." }
+                li { "Just one game tonight? " a href="/scenarios/new" { "Generate a scenario" } ", no account needed." }
                 li { "Look up every table the service applies in the " a href="/rules" { "rules reference" } "." }
             }
         };
@@ -37,7 +38,10 @@ pub async fn home(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpRe
     let data = overview::home(&state, &user.user_id).await?;
     let body = html! {
         h1 { "Your campaigns" }
-        div.actions { a.button href="/campaigns/new" { "Create a campaign" } }
+        div.actions {
+            a.button href="/campaigns/new" { "Create a campaign" }
+            a.button.secondary href="/scenarios/new" { "Generate a one-shot scenario" }
+        }
         @if data.campaigns.is_empty() {
             p { "You are in no campaign yet. Create one, or open the invitation link an organiser sent you." }
         } @else {

@@ -347,6 +347,12 @@ pub async fn record_result(
     .await
 }
 
+/// Whether someone may confirm a pending result: the organiser or a side's owner, but never
+/// whoever recorded it while playing a side (a referee organiser may confirm their own).
+pub fn may_confirm(is_organiser: bool, owns_a_side: bool, recorded_it: bool) -> bool {
+    (is_organiser || owns_a_side) && !(recorded_it && (owns_a_side || !is_organiser))
+}
+
 /// Confirms a pending result, opening the post-battle sequences: the other side's owner or the
 /// organiser. Confirming twice is harmless. Whoever recorded the result never confirms it while
 /// playing a side, organiser or not.
@@ -376,7 +382,7 @@ pub async fn confirm_result(
             _ => return Ok((StatusCode::OK, BattleResponse::load(conn, battle)?)),
         }
         let recorder = battle.result_by.as_deref() == Some(actor.as_str());
-        if recorder && (owns || !access.is_organiser()) {
+        if !may_confirm(access.is_organiser(), owns, recorder) {
             return Err(ApiError::Forbidden(
                 "You recorded this result; the other side's owner confirms it.".to_owned(),
             ));

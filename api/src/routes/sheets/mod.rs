@@ -1,5 +1,6 @@
-//! The printable scenario sheet (issue 7 item 6), outside `/api/v1`: `GET /scenarios/{id}` for
-//! its creator (Bearer token) and `GET /scenarios/shared/{token}` for a share-link holder.
+//! The printable scenario sheet, outside `/api/v1`: `GET /scenarios/{id}` for its creator
+//! (Bearer token or browser session) or anyone for a scenario generated signed out, and
+//! `GET /scenarios/shared/{token}` for a share-link holder.
 //! Server-rendered HTML (maud, escaped everywhere) with print CSS for A4 and Letter and an inline
 //! SVG map ([`map`]); no JavaScript and no external assets, enforced by a restrictive
 //! `Content-Security-Policy`.
@@ -15,6 +16,9 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 /// The sheet's `Content-Security-Policy`: inline styles and data images only.
 pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// The CSP of a one-shot sheet with its screen-only panel, whose `Keep` form posts here.
+pub const FORM_CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /// Registers the sheet routes at the root. The literal `shared` path comes first.
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -32,4 +36,14 @@ pub fn html(body: String) -> HttpResponse {
         .insert_header(("Referrer-Policy", "no-referrer"))
         .insert_header(("Cache-Control", "private, no-store"))
         .body(body)
+}
+
+/// An HTML sheet response whose forms may post to this site (otherwise as [`html`]).
+pub fn html_with_forms(body: String) -> HttpResponse {
+    let mut response = html(body);
+    response.headers_mut().insert(
+        actix_web::http::header::CONTENT_SECURITY_POLICY,
+        actix_web::http::header::HeaderValue::from_static(FORM_CSP),
+    );
+    response
 }

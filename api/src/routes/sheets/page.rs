@@ -34,6 +34,10 @@ th { background: #eee; } .map { width: 100%; max-height: 120mm; display: block; 
 .rolls { font-size: 8pt; } .rolls td { padding: 0.3mm 1mm; }
 section { break-inside: avoid; page-break-inside: avoid; }
 @media print { body { padding: 0; max-width: none; } .rolls-section { break-before: page; } }
+.panel { font: 11pt/1.4 system-ui, sans-serif; border: 1px solid #999; padding: 2mm 3mm; margin: 2mm 0 4mm; overflow-wrap: anywhere; }
+.panel p { margin: 1mm 0; } .panel a, .panel button { min-height: 44px; display: inline-flex; align-items: center; }
+.panel button { font: inherit; padding: 0 4mm; cursor: pointer; } .panel form { display: inline; }
+@media print { .panel { display: none; } }
 "#;
 
 /// Snake-case enum values as words (`escalating_engagement` → `escalating engagement`).
@@ -137,16 +141,29 @@ fn side_section(i: usize, side: &SideView, force_ref: Option<&ForceRef>, force: 
 
 /// Renders the whole sheet of a one-shot scenario (its creator sees everything).
 pub fn render(id: &str, created: &str, doc: &ScenarioDocument) -> String {
-    render_sheet(&Sheet {
-        label: format!("scenario {id}"),
-        created,
-        scenario: &doc.scenario,
-        viewer: Viewer::Everything,
-        forces: &doc.forces,
-        narrative: doc.narrative.as_ref(),
-        rolls: &doc.rolls,
-        seen_by: None,
-    })
+    render_with_panel(id, created, doc, None)
+}
+
+/// [`render`], with a screen-only `panel` (links and actions, never printed) under the title.
+pub fn render_with_panel(
+    id: &str,
+    created: &str,
+    doc: &ScenarioDocument,
+    panel: Option<Markup>,
+) -> String {
+    render_sheet_with(
+        &Sheet {
+            label: format!("scenario {id}"),
+            created,
+            scenario: &doc.scenario,
+            viewer: Viewer::Everything,
+            forces: &doc.forces,
+            narrative: doc.narrative.as_ref(),
+            rolls: &doc.rolls,
+            seen_by: None,
+        },
+        panel,
+    )
 }
 
 /// What a sheet shows, and to whom.
@@ -171,6 +188,11 @@ pub struct Sheet<'a> {
 
 /// Renders a sheet as `sheet.viewer` may see it.
 pub fn render_sheet(sheet: &Sheet<'_>) -> String {
+    render_sheet_with(sheet, None)
+}
+
+/// [`render_sheet`] with a screen-only `panel` under the title.
+pub fn render_sheet_with(sheet: &Sheet<'_>, panel: Option<Markup>) -> String {
     let view = sheet.scenario.view_for(sheet.viewer);
     let rolls = sheet.scenario.visible_rolls(sheet.rolls, sheet.viewer);
     let created = sheet.created;
@@ -207,6 +229,7 @@ pub fn render_sheet(sheet: &Sheet<'_>) -> String {
             }
             body {
                 h1 { "Scenario: " (title) }
+                @if let Some(panel) = panel { div class="panel" { (panel) } }
                 @if let Some(side) = &sheet.seen_by { p class="banner" { "Sheet for " (side) ": the other side is shown only as far as the rules have revealed it." } }
                 p class="meta" { "Generated " (created) " · " (id) " · table "
                     (map::table_width(platoons) / 12) "'×" (map::DEPTH / 12) "'" }

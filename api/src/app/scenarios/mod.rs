@@ -1,6 +1,10 @@
-//! One-shot scenarios (outside any campaign): reading one as its creator, listing the caller's,
-//! or reading one through a share link; and the share links themselves. Creating one is still
-//! the route's own work (its Idempotency-Key replay answers the stored bytes).
+//! One-shot scenarios (outside any campaign): generating one ([`create`]), reading one as its
+//! creator, listing the caller's, reading one through a share link or (signed out) by its id,
+//! keeping a signed-out one, the share links themselves, and the sweep of expired ones
+//! ([`expiry`]).
+
+pub mod create;
+pub mod expiry;
 
 use crate::AppState;
 use crate::app::Listed;
@@ -120,6 +124,88 @@ pub async fn read_shared_scenario(state: &AppState, token: &str) -> Result<Scena
         .run(move |conn| {
             scenarios::find_by_share_hash(conn, &hash)?
                 .ok_or_else(|| ApiError::not_found("scenario"))
+        })
+        .await
+}
+
+/// Reads a scenario for its printable sheet: the viewer's own, or one generated signed out
+/// (no creator; its unguessable id is its link) that has not expired. Anything else is 404.
+pub async fn read_sheet(
+    state: &AppState,
+    viewer: Option<&str>,
+    scenario_id: &str,
+) -> Result<ScenarioRecord, ApiError> {
+    let (id, viewer) = (scenario_id.to_owned(), viewer.map(str::to_owned));
+    let row = state
+        .db
+        .run(move |conn| {
+            scenarios::find_by_id_for_viewer(conn, &id, viewer.as_deref())?
+                .ok_or_else(|| ApiError::not_found("scenario"))
+        })
+        .await?;
+    record(state, row)
+}
+
+/// Keeps a scenario generated signed out: the caller becomes its creator and it no longer
+/// expires. Keeping one's own again changes nothing; another person's, an expired or an
+/// unknown one is 404.
+pub async fn keep_scenario(
+    state: &AppState,
+    caller: &Caller,
+    scenario_id: &str,
+) -> Result<(), ApiError> {
+    let user_id = person(caller)?.to_owned();
+    let id = scenario_id.to_owned();
+    state
+        .db
+        .transaction(move |conn| {
+            if scenarios::keep(conn, &id, &user_id)?
+                || scenarios::find_by_id_and_creator(conn, &id, &user_id)?.is_some()
+            {
+                Ok(())
+            } else {
+                Err(ApiError::not_found("scenario"))
+            }
+        })
+        .await
+}
+
+/// A stored force the generator page offers a signed-in person.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PickableForce {
+    /// The force id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Its campaign's name.
+    pub campaign: String,
+}
+
+/// The live forces of the person's campaigns (the ones they may read), by campaign, for the
+/// generator's pickers.
+pub async fn pickable_forces(
+    state: &AppState,
+    caller: &Caller,
+) -> Result<Vec<PickableForce>, ApiError> {
+    use crate::app::overview::LIST_LIMIT;
+    use crate::store::{campaigns, forces};
+    let user_id = person(caller)?.to_owned();
+    state
+        .db
+        .read(move |conn| {
+            let mut out = Vec::new();
+            for (campaign, _role) in campaigns::list_for_user(conn, &user_id, None, LIST_LIMIT)? {
+                for (force, _owner) in
+                    forces::list_for_campaign(conn, &campaign.id, false, None, LIST_LIMIT)?
+                {
+                    out.push(PickableForce {
+                        id: force.id,
+                        name: force.name,
+                        campaign: campaign.name.clone(),
+                    });
+                }
+            }
+            Ok(out)
         })
         .await
 }
