@@ -473,6 +473,73 @@ both_backends! {
         assert_eq!(v["recon"]["log"][1]["roll"], 5, "{v}");
         // The recon log shows on both pages.
         assert!(p.red.page(&page).0.contains("r1, r2"));
+        // Red lets the Block stand; both pass: the scenario is ready and the result panel shows.
+        for (token, force) in [(&g.people.player.token, &red_id), (&g.people.owner.token, &blue_id), (&g.people.player.token, &red_id)] {
+            let r = app.post_json_with_token(&format!("/api/v1/battles/{}/scenario/recon-actions", g.battle),
+                &json!({"force_id": force, "action": "pass"}), token);
+            assert_eq!(r.status(), 200, "{}", r.text().unwrap());
+        }
+        let (body, _) = p.red.page(&page);
+        assert!(body.contains("Ready: the battle can start") && body.contains("Record the result"), "{body}");
+    }
+
+    fn a_tied_side_picks_its_mission_and_an_assault_side_its_target(app: &TestApp) {
+        let g = Game::new(app);
+        let (blue_id, red_id) = (g.blue_id(), g.red_id());
+        let mut p = players(app, &g);
+        let page = format!("/battles/{}", g.battle);
+        give_orders(&mut p.blue, &g.battle, &blue_id, &[("stance", "defensive"), ("attitude", "passive"), ("table_edge", "6")]);
+        give_orders(&mut p.red, &g.battle, &red_id, &[("stance", "offensive"), ("attitude", "aggressive"), ("table_edge", "1")]);
+        // Blue: Hold 2 + 4 = 6 and Sweep 6 + 0 = 6 tie; Red: Assault far ahead.
+        let bonuses = format!("/battles/{}/mission-bonuses", g.battle);
+        for (browser, force, picks, dice) in [
+            (&mut p.blue, &blue_id, ["", ""], mission_fields(&[("hold", "2"), ("sweep", "6")])),
+            (&mut p.red, &red_id, ["assault", "strike"], mission_fields(&[("assault", "6")])),
+        ] {
+            let (body, token) = browser.page(&page);
+            let version = version_in(&body, force);
+            let r = browser.post(&bonuses, &[&[("csrf_token", token.as_str()), ("force_id", force.as_str()), ("version", version.as_str()),
+                ("first_bonus", picks[0]), ("second_bonus", picks[1])], &as_refs(&dice)[..]].concat());
+            assert_eq!(r.status(), 303, "{}", r.text().unwrap());
+        }
+        // Only Blue is asked, among its tied missions only.
+        let (body, token) = p.blue.page(&page);
+        assert!(body.contains("Choose mission") && body.contains(r#"<option value="hold">Hold</option>"#)
+            && body.contains(r#"<option value="sweep">Sweep</option>"#) && !body.contains(r#"<option value="assault">Assault</option>"#), "{body}");
+        assert!(!p.red.page(&page).0.contains("Choose mission"));
+        let version = version_in(&body, &blue_id);
+        let choice = format!("/battles/{}/mission-choice", g.battle);
+        let base = [("csrf_token", token.as_str()), ("force_id", blue_id.as_str()), ("version", version.as_str())];
+        let r = p.blue.post(&choice, &[&base[..], &[("mission", "assault")]].concat());
+        assert_eq!(r.status(), 422);
+        let body = r.text().unwrap();
+        assert!(body.contains(r#"id="f-s0-mission-error""#) && body.contains("not one of the tied missions"), "{body}");
+        let r = p.blue.post(&choice, &[&base[..], &[("mission", "sweep")]].concat());
+        assert_eq!(r.status(), 303, "{}", r.text().unwrap());
+        // Red's mission is Assault: Red declares a far objective, once.
+        let v = scenario(app, &g.people.player.token, &g.battle);
+        assert_eq!(side(&v, &red_id)["mission"], "assault", "{v}");
+        let far: Vec<String> = v["objectives"].as_array().unwrap().iter()
+            .filter(|o| o["sector"][&red_id] == "far")
+            .map(|o| o["id"].as_str().unwrap().to_owned())
+            .collect();
+        let (body, token) = p.red.page(&page);
+        assert!(body.contains("Declare target") && body.contains(&format!(r#"<option value="{0}">{0}</option>"#, far[0])), "{body}");
+        assert!(!p.blue.page(&page).0.contains("Declare target"));
+        let version = version_in(&body, &red_id);
+        let assault = format!("/battles/{}/assault-target", g.battle);
+        let base = [("csrf_token", token.as_str()), ("force_id", red_id.as_str()), ("version", version.as_str())];
+        let near = v["objectives"].as_array().unwrap().iter()
+            .find(|o| o["sector"][&red_id] == "near").unwrap()["id"].as_str().unwrap().to_owned();
+        let r = p.red.post(&assault, &[&base[..], &[("objective_id", near.as_str())]].concat());
+        assert_eq!(r.status(), 422);
+        assert!(r.text().unwrap().contains(r#"id="f-s1-objective-id-error""#));
+        let (body, token) = p.red.page(&page);
+        let version = version_in(&body, &red_id);
+        let r = p.red.post(&assault, &[("csrf_token", token.as_str()), ("force_id", red_id.as_str()), ("version", version.as_str()), ("objective_id", far[0].as_str())]);
+        assert_eq!(r.status(), 303, "{}", r.text().unwrap());
+        let (body, _) = p.red.page(&page);
+        assert!(!body.contains("Declare target") && body.contains(&format!("Assault target</dt><dd>{}", far[0])), "{body}");
     }
 
     fn the_event_stream_is_silent_on_a_hidden_choice_and_speaks_on_a_reveal(app: &TestApp) {

@@ -87,10 +87,12 @@ fn caller(user_id: &str) -> Caller {
 }
 
 fn role_in(conn: &mut Db, user_id: &str, battle: &BattleResponse) -> Result<BattleRole, ApiError> {
-    let access = campaign_access(conn, &caller(user_id), &battle.campaign_id, Need::Read)
-        .map_err(|e| match e {
-            ApiError::NotFound(_) => battle_not_found(),
-            other => other,
+    let access =
+        campaign_access(conn, &caller(user_id), &battle.campaign_id, Need::Read).map_err(|e| {
+            match e {
+                ApiError::NotFound(_) => battle_not_found(),
+                other => other,
+            }
         })?;
     let players: Vec<String> = battle
         .sides
@@ -158,7 +160,11 @@ pub async fn result_view(
                     roster,
                 });
             }
-            Ok(ResultView { battle, role, sides })
+            Ok(ResultView {
+                battle,
+                role,
+                sides,
+            })
         })
         .await
 }

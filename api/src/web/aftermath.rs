@@ -13,7 +13,9 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use fad_domain::campaign::changes::{UnitEvent, UnitSnapshot};
 use fad_domain::campaign::experience::EXPERIENCE_MENU;
 use fad_domain::campaign::vehicle_replacements::VehicleFate;
-use fad_domain::campaign::{Allocation, NewSquad, PlatoonRef, Purchase, PurchaseItem, ReinforcementChoice};
+use fad_domain::campaign::{
+    Allocation, NewSquad, PlatoonRef, Purchase, PurchaseItem, ReinforcementChoice,
+};
 use fad_domain::dice::{RollSource, RollStep};
 use fad_domain::kit::Personality;
 use fad_domain::lifecycle::{AftermathStage, BattleState};
@@ -24,10 +26,10 @@ use maud::{Markup, html};
 use crate::AppState;
 use crate::app::accounts::SessionUser;
 use crate::app::battle_pages::{self, AftermathView};
+use crate::app::battles::aftermath::finalize::finalize_aftermath;
 use crate::app::battles::aftermath::purchases::{Parsed, purchase_aftermath};
 use crate::app::battles::aftermath::reinforcements::reinforce_aftermath;
 use crate::app::battles::aftermath::roll::roll_aftermath;
-use crate::app::battles::aftermath::finalize::finalize_aftermath;
 use crate::app::battles::aftermath::{DiceRequest, RawDice};
 use crate::error::{ApiError, FieldError};
 
@@ -282,7 +284,13 @@ fn dice_table(view: &AftermathView) -> Markup {
 }
 
 /// The next roll step's form: one optional input per die the rules call for.
-fn roll_form(state: &AppState, user: &SessionUser, view: &AftermathView, fields: &Fields, errors: &Errors) -> Markup {
+fn roll_form(
+    state: &AppState,
+    user: &SessionUser,
+    view: &AftermathView,
+    fields: &Fields,
+    errors: &Errors,
+) -> Markup {
     let sequence = &view.sequence;
     let Some(step) = sequence.next_step else {
         return html! {};
@@ -344,7 +352,9 @@ fn roll_form(state: &AppState, user: &SessionUser, view: &AftermathView, fields:
 }
 
 /// The allocation now in force, by unit, and the new squad, read from the sequence so far.
-fn current_allocation(view: &AftermathView) -> (BTreeMap<String, u32>, Option<(String, u32, String)>) {
+fn current_allocation(
+    view: &AftermathView,
+) -> (BTreeMap<String, u32>, Option<(String, u32, String)>) {
     let mut by_unit = BTreeMap::new();
     let Some(outcome) = &view.outcome else {
         return (by_unit, None);
@@ -364,7 +374,13 @@ fn current_allocation(view: &AftermathView) -> (BTreeMap<String, u32>, Option<(S
     (by_unit, squad)
 }
 
-fn reinforcements_form(state: &AppState, user: &SessionUser, view: &AftermathView, fields: &Fields, errors: &Errors) -> Markup {
+fn reinforcements_form(
+    state: &AppState,
+    user: &SessionUser,
+    view: &AftermathView,
+    fields: &Fields,
+    errors: &Errors,
+) -> Markup {
     let sequence = &view.sequence;
     let Some(pending) = &sequence.pending else {
         return html! {};
@@ -387,12 +403,19 @@ fn reinforcements_form(state: &AppState, user: &SessionUser, view: &AftermathVie
         "/battles/{}/aftermath/{}/reinforcements",
         sequence.battle_id, sequence.force_id
     );
-    let squad_name = shown("new_squad.name", squad.as_ref().map(|s| s.0.clone()).unwrap_or_default());
-    let squad_troopers = shown("new_squad.troopers", squad.as_ref().map(|s| s.1.to_string()).unwrap_or_default());
-    let squad_platoon = shown("new_squad.platoon", squad.as_ref().map(|s| s.2.clone()).unwrap_or_default());
-    let known = |f: &str| {
-        f.starts_with("troopers.") || f.starts_with("new_squad.")
-    };
+    let squad_name = shown(
+        "new_squad.name",
+        squad.as_ref().map(|s| s.0.clone()).unwrap_or_default(),
+    );
+    let squad_troopers = shown(
+        "new_squad.troopers",
+        squad.as_ref().map(|s| s.1.to_string()).unwrap_or_default(),
+    );
+    let squad_platoon = shown(
+        "new_squad.platoon",
+        squad.as_ref().map(|s| s.2.clone()).unwrap_or_default(),
+    );
+    let known = |f: &str| f.starts_with("troopers.") || f.starts_with("new_squad.");
     html! {
         section aria-labelledby="reinforcements" {
             h2 id="reinforcements" { "Reinforcements" }
@@ -460,7 +483,13 @@ fn purchase_key(row: usize, field: &str) -> String {
     format!("purchases[{row}].{field}")
 }
 
-fn purchases_form(state: &AppState, user: &SessionUser, view: &AftermathView, fields: &Fields, errors: &Errors) -> Markup {
+fn purchases_form(
+    state: &AppState,
+    user: &SessionUser,
+    view: &AftermathView,
+    fields: &Fields,
+    errors: &Errors,
+) -> Markup {
     let sequence = &view.sequence;
     let Some(pending) = &sequence.pending else {
         return html! {};
@@ -481,7 +510,10 @@ fn purchases_form(state: &AppState, user: &SessionUser, view: &AftermathView, fi
     };
     let value = |row: usize, field: &str| -> String {
         if edited {
-            return fields.get(&purchase_key(row, field)).cloned().unwrap_or_default();
+            return fields
+                .get(&purchase_key(row, field))
+                .cloned()
+                .unwrap_or_default();
         }
         let Some(p) = stored.get(row) else {
             return String::new();
@@ -489,7 +521,10 @@ fn purchases_form(state: &AppState, user: &SessionUser, view: &AftermathView, fi
         match field {
             "item" => p.item.name().to_owned(),
             "unit_id" => p.unit_id.clone().unwrap_or_default(),
-            "personality" => p.personality.map(|v| v.name().to_owned()).unwrap_or_default(),
+            "personality" => p
+                .personality
+                .map(|v| v.name().to_owned())
+                .unwrap_or_default(),
             "trait" => p.trait_.map(|v| v.name().to_owned()).unwrap_or_default(),
             _ => String::new(),
         }
@@ -497,17 +532,24 @@ fn purchases_form(state: &AppState, user: &SessionUser, view: &AftermathView, fi
     let units: Vec<(String, String)> = view
         .outcome
         .as_ref()
-        .map(|o| o.roster.units().map(|u| (u.id.clone(), u.name.clone())).collect())
+        .map(|o| {
+            o.roster
+                .units()
+                .map(|u| (u.id.clone(), u.name.clone()))
+                .collect()
+        })
         .unwrap_or_default();
     let left = pending.cp_available.saturating_sub(pending.cp_spent);
     let action = format!(
         "/battles/{}/aftermath/{}/purchases",
         sequence.battle_id, sequence.force_id
     );
-    let known = |f: &str| {
-        (f.starts_with("purchases[") && !f.ends_with("]")) || f == "extra_dice"
-    };
-    let select = |row: usize, field: &str, label: &str, options: Vec<(String, String)>, none: &str| {
+    let known = |f: &str| (f.starts_with("purchases[") && !f.ends_with("]")) || f == "extra_dice";
+    let select = |row: usize,
+                  field: &str,
+                  label: &str,
+                  options: Vec<(String, String)>,
+                  none: &str| {
         let key = purchase_key(row, field);
         let chosen = value(row, field);
         html! {
@@ -525,7 +567,12 @@ fn purchases_form(state: &AppState, user: &SessionUser, view: &AftermathView, fi
     };
     let items: Vec<(String, String)> = EXPERIENCE_MENU
         .iter()
-        .map(|row| (row.item.name().to_owned(), format!("{} ({} CP)", words(row.item.name()), row.cost)))
+        .map(|row| {
+            (
+                row.item.name().to_owned(),
+                format!("{} ({} CP)", words(row.item.name()), row.cost),
+            )
+        })
         .collect();
     let personalities: Vec<(String, String)> = Personality::ALL
         .iter()
@@ -640,28 +687,55 @@ struct Failure {
 fn labels(view: &AftermathView) -> Vec<(String, String)> {
     let mut out = vec![
         ("new_squad.name".to_owned(), "New squad name".to_owned()),
-        ("new_squad.troopers".to_owned(), "New squad troopers".to_owned()),
-        ("new_squad.platoon".to_owned(), "New squad platoon".to_owned()),
-        ("extra_dice".to_owned(), "Extra reinforcement dice".to_owned()),
+        (
+            "new_squad.troopers".to_owned(),
+            "New squad troopers".to_owned(),
+        ),
+        (
+            "new_squad.platoon".to_owned(),
+            "New squad platoon".to_owned(),
+        ),
+        (
+            "extra_dice".to_owned(),
+            "Extra reinforcement dice".to_owned(),
+        ),
     ];
     for due in &view.sequence.next_dice {
-        let name = due.unit_name.clone().unwrap_or_else(|| subject_name(view, &due.subject));
-        out.push((roll_key(due.step, &due.subject), format!("{} for {name}", roll_label(due.step))));
+        let name = due
+            .unit_name
+            .clone()
+            .unwrap_or_else(|| subject_name(view, &due.subject));
+        out.push((
+            roll_key(due.step, &due.subject),
+            format!("{} for {name}", roll_label(due.step)),
+        ));
     }
     if let Some(pending) = &view.sequence.pending {
         for room in &pending.units {
-            out.push((format!("troopers.{}", room.unit_id), format!("Troopers for {}", room.name)));
+            out.push((
+                format!("troopers.{}", room.unit_id),
+                format!("Troopers for {}", room.name),
+            ));
         }
     }
     out
 }
 
-fn aftermath_page(state: &AppState, user: &SessionUser, view: &AftermathView, fields: &Fields, failure: &Failure) -> Markup {
+fn aftermath_page(
+    state: &AppState,
+    user: &SessionUser,
+    view: &AftermathView,
+    fields: &Fields,
+    failure: &Failure,
+) -> Markup {
     let sequence = &view.sequence;
     let force = view.role.force_name(&sequence.force_id).to_owned();
     let title = format!("After the battle: {force}");
     let may_act = view.role.may_run(&sequence.force_id)
-        && matches!(view.battle.state, BattleState::Aftermath | BattleState::Complete);
+        && matches!(
+            view.battle.state,
+            BattleState::Aftermath | BattleState::Complete
+        );
     let mut label_list = labels(view);
     // Purchase rows are labelled by their number.
     for e in &failure.errors.0 {
@@ -669,10 +743,16 @@ fn aftermath_page(state: &AppState, user: &SessionUser, view: &AftermathView, fi
             && let Some((n, field)) = rest.split_once("].")
             && let Ok(n) = n.parse::<usize>()
         {
-            label_list.push((e.field.clone(), format!("Purchase {}, {}", n + 1, words(field))));
+            label_list.push((
+                e.field.clone(),
+                format!("Purchase {}, {}", n + 1, words(field)),
+            ));
         }
     }
-    let label_refs: Vec<(&str, &str)> = label_list.iter().map(|(f, l)| (f.as_str(), l.as_str())).collect();
+    let label_refs: Vec<(&str, &str)> = label_list
+        .iter()
+        .map(|(f, l)| (f.as_str(), l.as_str()))
+        .collect();
     let stage = sequence.stage;
     let body = html! {
         h1 { (title) }
@@ -725,11 +805,18 @@ type Ids = web::Path<(String, String)>;
 
 /// `GET /battles/{id}/aftermath/{force_id}`.
 #[get("/battles/{id}/aftermath/{force_id}")]
-pub async fn show_page(req: HttpRequest, state: web::Data<AppState>, path: Ids) -> Result<HttpResponse, PageError> {
+pub async fn show_page(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: Ids,
+) -> Result<HttpResponse, PageError> {
     let user = require_user(&req, &state).await?;
     let (battle_id, force_id) = path.into_inner();
     let view = battle_pages::aftermath_view(&state, &user.user_id, &battle_id, &force_id).await?;
-    Ok(respond(StatusCode::OK, aftermath_page(&state, &user, &view, &Fields::new(), &Failure::default())))
+    Ok(respond(
+        StatusCode::OK,
+        aftermath_page(&state, &user, &view, &Fields::new(), &Failure::default()),
+    ))
 }
 
 /// After an action: the page again, or on failure the page with the error and the input kept.
@@ -744,10 +831,18 @@ async fn answer(
 ) -> Result<HttpResponse, PageError> {
     let failure = match result {
         Ok(()) => {
-            return Ok(see_other(&format!("/battles/{battle_id}/aftermath/{force_id}#{anchor}")));
+            return Ok(see_other(&format!(
+                "/battles/{battle_id}/aftermath/{force_id}#{anchor}"
+            )));
         }
-        Err(ApiError::Validation(errors)) => Failure { errors: Errors(errors), conflict: None },
-        Err(ApiError::Conflict(message)) => Failure { errors: Errors::default(), conflict: Some(message) },
+        Err(ApiError::Validation(errors)) => Failure {
+            errors: Errors(errors),
+            conflict: None,
+        },
+        Err(ApiError::Conflict(message)) => Failure {
+            errors: Errors::default(),
+            conflict: Some(message),
+        },
         Err(other) => return Err(other.into()),
     };
     let status = if failure.conflict.is_some() {
@@ -763,7 +858,10 @@ async fn answer(
         )
         .into());
     }
-    Ok(respond(status, aftermath_page(state, user, &view, fields, &failure)))
+    Ok(respond(
+        status,
+        aftermath_page(state, user, &view, fields, &failure),
+    ))
 }
 
 /// A die's entered text: `None` when empty, else its value (faces are checked by the rules).
@@ -792,36 +890,62 @@ pub async fn roll_page(
     let mut dice: BTreeMap<(String, String), BTreeMap<usize, u8>> = BTreeMap::new();
     let mut errors = Vec::new();
     for (key, text) in &fields {
-        let Some(rest) = key.strip_prefix("dice.") else { continue };
+        let Some(rest) = key.strip_prefix("dice.") else {
+            continue;
+        };
         let mut parts = rest.rsplitn(2, '.');
-        let (Some(k), Some(head)) = (parts.next(), parts.next()) else { continue };
-        let Some((step_name, subject)) = head.split_once('.') else { continue };
+        let (Some(k), Some(head)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        let Some((step_name, subject)) = head.split_once('.') else {
+            continue;
+        };
         let Ok(k) = k.parse::<usize>() else { continue };
         match die_value(text) {
             Ok(Some(v)) => {
-                dice.entry((step_name.to_owned(), subject.to_owned())).or_default().insert(k, v);
+                dice.entry((step_name.to_owned(), subject.to_owned()))
+                    .or_default()
+                    .insert(k, v);
             }
             Ok(None) => {}
-            Err(()) => errors.push(FieldError::new(format!("dice.{head}"), "enter a die's face, 1 to 6, or leave it empty")),
+            Err(()) => errors.push(FieldError::new(
+                format!("dice.{head}"),
+                "enter a die's face, 1 to 6, or leave it empty",
+            )),
         }
     }
     let result = if errors.is_empty() {
         let mut raw = RawDice::new();
         for ((step_name, subject), values) in dice {
-            raw.entry(step_name).or_default().insert(subject, values.into_values().collect());
+            raw.entry(step_name)
+                .or_default()
+                .insert(subject, values.into_values().collect());
         }
         let request = DiceRequest {
             step,
             dice: (!raw.is_empty()).then_some(raw),
         };
-        let write = page_write(&user, format!("page POST /battles/{battle_id}/aftermath/{force_id}/roll"));
-        roll_aftermath(&state, &auth_user(&user), battle_id.clone(), force_id.clone(), request, write)
-            .await
-            .map(|_| ())
+        let write = page_write(
+            &user,
+            format!("page POST /battles/{battle_id}/aftermath/{force_id}/roll"),
+        );
+        roll_aftermath(
+            &state,
+            &auth_user(&user),
+            battle_id.clone(),
+            force_id.clone(),
+            request,
+            write,
+        )
+        .await
+        .map(|_| ())
     } else {
         Err(ApiError::Validation(errors))
     };
-    answer(&state, &user, &battle_id, &force_id, &fields, result, "dice").await
+    answer(
+        &state, &user, &battle_id, &force_id, &fields, result, "dice",
+    )
+    .await
 }
 
 /// `POST /battles/{id}/aftermath/{force_id}/reinforcements`: sets the allocation.
@@ -839,15 +963,23 @@ pub async fn reinforcements_page(
     let mut errors = Vec::new();
     let mut allocations = Vec::new();
     for (key, text) in &fields {
-        let Some(unit_id) = key.strip_prefix("troopers.") else { continue };
+        let Some(unit_id) = key.strip_prefix("troopers.") else {
+            continue;
+        };
         let text = text.trim();
         if text.is_empty() {
             continue;
         }
         match text.parse::<u32>() {
             Ok(0) => {}
-            Ok(troopers) => allocations.push(Allocation { unit_id: unit_id.to_owned(), troopers }),
-            Err(_) => errors.push(FieldError::new(key.clone(), "enter a whole number of troopers, or leave it empty")),
+            Ok(troopers) => allocations.push(Allocation {
+                unit_id: unit_id.to_owned(),
+                troopers,
+            }),
+            Err(_) => errors.push(FieldError::new(
+                key.clone(),
+                "enter a whole number of troopers, or leave it empty",
+            )),
         }
     }
     let name = fields.get("new_squad.name").map_or("", |s| s.trim());
@@ -865,7 +997,10 @@ pub async fn reinforcements_page(
                 modelled_on: None,
             }),
             Err(_) => {
-                errors.push(FieldError::new("new_squad.troopers", "enter the new squad's troopers, 5 to 8"));
+                errors.push(FieldError::new(
+                    "new_squad.troopers",
+                    "enter the new squad's troopers, 5 to 8",
+                ));
                 None
             }
         }
@@ -873,21 +1008,45 @@ pub async fn reinforcements_page(
     let result = if errors.is_empty() {
         // The rules name allocations by their place in the list; the form names them by unit.
         let order: Vec<String> = allocations.iter().map(|a| a.unit_id.clone()).collect();
-        let choice = ReinforcementChoice { allocations, new_squad };
-        let write = page_write(&user, format!("page POST /battles/{battle_id}/aftermath/{force_id}/reinforcements"));
-        reinforce_aftermath(&state, &auth_user(&user), battle_id.clone(), force_id.clone(), choice, write)
-            .await
-            .map(|_| ())
-            .map_err(|e| rename_fields(e, |field| {
+        let choice = ReinforcementChoice {
+            allocations,
+            new_squad,
+        };
+        let write = page_write(
+            &user,
+            format!("page POST /battles/{battle_id}/aftermath/{force_id}/reinforcements"),
+        );
+        reinforce_aftermath(
+            &state,
+            &auth_user(&user),
+            battle_id.clone(),
+            force_id.clone(),
+            choice,
+            write,
+        )
+        .await
+        .map(|_| ())
+        .map_err(|e| {
+            rename_fields(e, |field| {
                 let rest = field.strip_prefix("allocations[")?;
                 let (n, _) = rest.split_once(']')?;
                 let unit = order.get(n.parse::<usize>().ok()?)?;
                 Some(format!("troopers.{unit}"))
-            }))
+            })
+        })
     } else {
         Err(ApiError::Validation(errors))
     };
-    answer(&state, &user, &battle_id, &force_id, &fields, result, "reinforcements").await
+    answer(
+        &state,
+        &user,
+        &battle_id,
+        &force_id,
+        &fields,
+        result,
+        "reinforcements",
+    )
+    .await
 }
 
 /// Renames the fields of a validation error (`rename` answers `None` to keep a field).
@@ -932,7 +1091,10 @@ pub async fn purchases_page(
             continue;
         }
         let Ok(item) = PurchaseItem::parse(item) else {
-            errors.push(FieldError::new(purchase_key(row, "item"), "choose an item of the menu"));
+            errors.push(FieldError::new(
+                purchase_key(row, "item"),
+                "choose an item of the menu",
+            ));
             continue;
         };
         // Each item takes only what it names: a unit, a personality, a trait.
@@ -943,7 +1105,10 @@ pub async fn purchases_page(
             name => match Personality::parse(name) {
                 Ok(p) => Some(p),
                 Err(_) => {
-                    errors.push(FieldError::new(purchase_key(row, "personality"), "choose a personality of the list"));
+                    errors.push(FieldError::new(
+                        purchase_key(row, "personality"),
+                        "choose a personality of the list",
+                    ));
                     continue;
                 }
             },
@@ -954,7 +1119,10 @@ pub async fn purchases_page(
             name => match Trait::parse(name) {
                 Ok(t) => Some(t),
                 Err(_) => {
-                    errors.push(FieldError::new(purchase_key(row, "trait"), "choose a trait of the list"));
+                    errors.push(FieldError::new(
+                        purchase_key(row, "trait"),
+                        "choose a trait of the list",
+                    ));
                     continue;
                 }
             },
@@ -966,12 +1134,19 @@ pub async fn purchases_page(
         order.push(row);
     }
     let mut extra = Vec::new();
-    for text in fields.get("extra_dice").map_or("", String::as_str).split([' ', ',']) {
+    for text in fields
+        .get("extra_dice")
+        .map_or("", String::as_str)
+        .split([' ', ','])
+    {
         match die_value(text) {
             Ok(Some(v)) => extra.push(v),
             Ok(None) => {}
             Err(()) => {
-                errors.push(FieldError::new("extra_dice", "enter dice faces, 1 to 6, separated by spaces"));
+                errors.push(FieldError::new(
+                    "extra_dice",
+                    "enter dice faces, 1 to 6, separated by spaces",
+                ));
                 break;
             }
         }
@@ -979,15 +1154,31 @@ pub async fn purchases_page(
     let result = if errors.is_empty() {
         let dice = (!extra.is_empty()).then(|| {
             let mut raw = RawDice::new();
-            raw.entry(RollStep::ReinforcementsExtra.to_string()).or_default().insert(force_id.clone(), extra);
+            raw.entry(RollStep::ReinforcementsExtra.to_string())
+                .or_default()
+                .insert(force_id.clone(), extra);
             raw
         });
-        let request = Parsed { purchases: list, dice };
-        let write = page_write(&user, format!("page POST /battles/{battle_id}/aftermath/{force_id}/purchases"));
-        purchase_aftermath(&state, &auth_user(&user), battle_id.clone(), force_id.clone(), request, write)
-            .await
-            .map(|_| ())
-            .map_err(|e| rename_fields(e, |field| {
+        let request = Parsed {
+            purchases: list,
+            dice,
+        };
+        let write = page_write(
+            &user,
+            format!("page POST /battles/{battle_id}/aftermath/{force_id}/purchases"),
+        );
+        purchase_aftermath(
+            &state,
+            &auth_user(&user),
+            battle_id.clone(),
+            force_id.clone(),
+            request,
+            write,
+        )
+        .await
+        .map(|_| ())
+        .map_err(|e| {
+            rename_fields(e, |field| {
                 if field.starts_with("dice.") {
                     return Some("extra_dice".to_owned());
                 }
@@ -995,11 +1186,21 @@ pub async fn purchases_page(
                 let (n, tail) = rest.split_once(']')?;
                 let row = order.get(n.parse::<usize>().ok()?)?;
                 Some(format!("purchases[{row}]{tail}"))
-            }))
+            })
+        })
     } else {
         Err(ApiError::Validation(errors))
     };
-    answer(&state, &user, &battle_id, &force_id, &fields, result, "purchases").await
+    answer(
+        &state,
+        &user,
+        &battle_id,
+        &force_id,
+        &fields,
+        result,
+        "purchases",
+    )
+    .await
 }
 
 /// `POST /battles/{id}/aftermath/{force_id}/finalize`: commits the sequence.
@@ -1014,9 +1215,21 @@ pub async fn finalize_page(
     let fields: Fields = form.into_inner().into_iter().collect();
     check_csrf(&req, &state, &user, &fields)?;
     let (battle_id, force_id) = path.into_inner();
-    let write = page_write(&user, format!("page POST /battles/{battle_id}/aftermath/{force_id}/finalize"));
-    let result = finalize_aftermath(&state, &auth_user(&user), battle_id.clone(), force_id.clone(), write)
-        .await
-        .map(|_| ());
-    answer(&state, &user, &battle_id, &force_id, &fields, result, "summary").await
+    let write = page_write(
+        &user,
+        format!("page POST /battles/{battle_id}/aftermath/{force_id}/finalize"),
+    );
+    let result = finalize_aftermath(
+        &state,
+        &auth_user(&user),
+        battle_id.clone(),
+        force_id.clone(),
+        write,
+    )
+    .await
+    .map(|_| ());
+    answer(
+        &state, &user, &battle_id, &force_id, &fields, result, "summary",
+    )
+    .await
 }

@@ -274,7 +274,10 @@ fn labels_for(view: &ResultView) -> Vec<(String, String)> {
     let mut labels = vec![
         ("outcome".to_owned(), "Outcome".to_owned()),
         ("winner_force_id".to_owned(), "Winner".to_owned()),
-        ("reopen_reason".to_owned(), "Reason for reopening".to_owned()),
+        (
+            "reopen_reason".to_owned(),
+            "Reason for reopening".to_owned(),
+        ),
         ("void_reason".to_owned(), "Reason for voiding".to_owned()),
     ];
     for (i, (_, unit)) in form_units(view).iter().enumerate() {
@@ -300,7 +303,13 @@ fn error_line(errors: &Errors, name: &str) -> Markup {
     }
 }
 
-fn result_form(state: &AppState, user: &SessionUser, view: &ResultView, fields: &Fields, errors: &Errors) -> Markup {
+fn result_form(
+    state: &AppState,
+    user: &SessionUser,
+    view: &ResultView,
+    fields: &Fields,
+    errors: &Errors,
+) -> Markup {
     let battle = &view.battle;
     let role = &view.role;
     let get = |k: &str| fields.get(k).map_or("", String::as_str);
@@ -451,7 +460,10 @@ fn result_page(
     let battle = &view.battle;
     let title = format!("Result: {}", matchup(battle, &view.role));
     let labels = labels_for(view);
-    let label_refs: Vec<(&str, &str)> = labels.iter().map(|(f, l)| (f.as_str(), l.as_str())).collect();
+    let label_refs: Vec<(&str, &str)> = labels
+        .iter()
+        .map(|(f, l)| (f.as_str(), l.as_str()))
+        .collect();
     let csrf = csrf_input(state, &FormKey::session(user));
     let back = format!("/battles/{}/result", battle.id);
     let body = html! {
@@ -512,9 +524,7 @@ fn parse_result(fields: &Fields, units: usize) -> Result<(ResultRequest, Vec<usi
         (BattleOutcome::Draw, _) | (_, None | Some("" | "non_player")) => None,
         (_, Some(id)) => Some(id.to_owned()),
     };
-    if outcome == BattleOutcome::Win
-        && fields.get("winner_force_id").is_none_or(String::is_empty)
-    {
+    if outcome == BattleOutcome::Win && fields.get("winner_force_id").is_none_or(String::is_empty) {
         errors.push(FieldError::new("winner_force_id", "choose the winner"));
     }
     let mut losses = Vec::new();
@@ -622,7 +632,10 @@ async fn failed(
         other => return Err(other.into()),
     };
     let view = battle_pages::result_view(state, &user.user_id, battle_id).await?;
-    Ok(respond(status, result_page(state, user, &view, fields, &failure)))
+    Ok(respond(
+        status,
+        result_page(state, user, &view, fields, &failure),
+    ))
 }
 
 /// `POST /battles/{id}/result`: records the result.
@@ -667,7 +680,14 @@ pub async fn record_page(
         Ok(_) => Ok(see_other(&back_to(&battle_id, &fields))),
         Err(ApiError::Validation(errors)) => {
             let errors = form_errors(errors, &lines);
-            failed(&state, &user, &battle_id, &fields, ApiError::Validation(errors.0)).await
+            failed(
+                &state,
+                &user,
+                &battle_id,
+                &fields,
+                ApiError::Validation(errors.0),
+            )
+            .await
         }
         Err(other) => failed(&state, &user, &battle_id, &fields, other).await,
     }
@@ -736,7 +756,14 @@ pub async fn void_page(
     {
         Ok(_) => Ok(see_other(&back_to(&battle_id, &fields))),
         Err(error) => {
-            failed(&state, &user, &battle_id, &fields, rename_reason(error, "void_reason")).await
+            failed(
+                &state,
+                &user,
+                &battle_id,
+                &fields,
+                rename_reason(error, "void_reason"),
+            )
+            .await
         }
     }
 }
@@ -760,8 +787,14 @@ pub async fn reopen_page(
     {
         Ok(_) => Ok(see_other(&back_to(&battle_id, &fields))),
         Err(error) => {
-            failed(&state, &user, &battle_id, &fields, rename_reason(error, "reopen_reason"))
-                .await
+            failed(
+                &state,
+                &user,
+                &battle_id,
+                &fields,
+                rename_reason(error, "reopen_reason"),
+            )
+            .await
         }
     }
 }
