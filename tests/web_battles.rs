@@ -272,7 +272,7 @@ both_backends! {
         // Bad platoon count for the non-player side.
         let r = blue.post(&path, &[("csrf_token", &token), ("first", &blue_id), ("second", "non_player"), ("npf_platoons", "99")]);
         assert_eq!(r.status(), 422);
-        assert!(r.text().unwrap().contains(r#"id="f-npf_platoons-error""#));
+        assert!(r.text().unwrap().contains(r#"id="f-npf-platoons-error""#));
         // Without the token: refused, nothing made.
         let before = app.get_with_token(&format!("/api/v1/campaigns/{campaign}/battles"), &g.people.owner.token).text().unwrap();
         assert_eq!(blue.post(&path, &[("first", &blue_id), ("second", "non_player")]).status(), 403);
@@ -333,7 +333,8 @@ both_backends! {
         assert!(blue_page.contains(r#"<option value="defensive" selected>"#), "{blue_page}");
         assert!(blue_page.contains(&format!(r#"name="recon.{alpha}" value="on" checked"#)), "{blue_page}");
         // The referee sees Blue's orders in full.
-        assert!(p.referee.page(&page).0.contains("Defensive</dd>"));
+        let referee_page = p.referee.page(&page).0;
+        assert!(referee_page.contains("Defensive</dd>"), "{referee_page}");
 
         // Red gives orders: they close, and both stances are revealed to both.
         give_orders(&mut p.red, &g.battle, &red_id, &[("stance", "offensive"), ("attitude", "aggressive")]);
@@ -376,7 +377,8 @@ both_backends! {
         // A die that is not a face of a d6.
         let r = p.red.post(&orders, &[&base[..], &[("stance", "neutral"), ("attitude", "cautious"), ("table_edge", "9")]].concat());
         assert_eq!(r.status(), 422);
-        assert!(r.text().unwrap().contains(r#"id="f-s1-table_edge-error""#));
+        let body = r.text().unwrap();
+        assert!(body.contains(r#"id="f-s1-table-edge-error""#), "{body}");
         // A recon unit that is not Red's: the use case's problem, beside the recon duty.
         let r = p.red.post(&orders, &[&base[..], &[("stance", "neutral"), ("attitude", "cautious"), ("recon.nope", "on")]].concat());
         assert_eq!(r.status(), 422);
@@ -424,7 +426,7 @@ both_backends! {
             let r = p.red.post(&bonuses, &[&base[..], &[("first_bonus", first), ("second_bonus", second)]].concat());
             assert_eq!(r.status(), 422);
             let body = r.text().unwrap();
-            assert!(body.contains(r#"id="f-s1-second_bonus-error""#), "{body}");
+            assert!(body.contains(r#"id="f-s1-second-bonus-error""#), "{body}");
             assert!(body.contains(r#"<option value="strike" selected>"#), "kept: {body}");
         }
         let r = p.red.post(&bonuses, &[&base[..], &[("first_bonus", "strike"), ("second_bonus", "sweep"), ("mission-strike", "0")]].concat());
@@ -454,7 +456,7 @@ both_backends! {
         let base = [("csrf_token", token.as_str()), ("force_id", red_id.as_str()), ("version", version.as_str())];
         let r = p.red.post(&recon, &[&base[..], &[("action", "move"), ("marker_1", long.as_str())]].concat());
         assert_eq!(r.status(), 422);
-        assert!(r.text().unwrap().contains(r#"id="f-s1-marker_1-error""#));
+        assert!(r.text().unwrap().contains(r#"id="f-s1-marker-1-error""#));
         let r = p.red.post(&recon, &[&base[..], &[("action", "move"), ("marker_1", "r1"), ("marker_2", "r2")]].concat());
         assert_eq!(r.status(), 303, "{}", r.text().unwrap());
         // Blue is asked to block: a bad die, then a good one.
@@ -464,13 +466,80 @@ both_backends! {
         let base = [("csrf_token", token.as_str()), ("force_id", blue_id.as_str()), ("version", version.as_str())];
         let r = p.blue.post(&recon, &[&base[..], &[("action", "block"), ("recon_block", "7")]].concat());
         assert_eq!(r.status(), 422);
-        assert!(r.text().unwrap().contains(r#"id="f-s0-recon_block-error""#));
+        assert!(r.text().unwrap().contains(r#"id="f-s0-recon-block-error""#));
         let r = p.blue.post(&recon, &[&base[..], &[("action", "block"), ("recon_block", "5")]].concat());
         assert_eq!(r.status(), 303);
         let v = scenario(app, &g.people.player.token, &g.battle);
         assert_eq!(v["recon"]["log"][1]["roll"], 5, "{v}");
         // The recon log shows on both pages.
         assert!(p.red.page(&page).0.contains("r1, r2"));
+        // Red lets the Block stand; both pass: the scenario is ready and the result panel shows.
+        for (token, force) in [(&g.people.player.token, &red_id), (&g.people.owner.token, &blue_id), (&g.people.player.token, &red_id)] {
+            let r = app.post_json_with_token(&format!("/api/v1/battles/{}/scenario/recon-actions", g.battle),
+                &json!({"force_id": force, "action": "pass"}), token);
+            assert_eq!(r.status(), 200, "{}", r.text().unwrap());
+        }
+        let (body, _) = p.red.page(&page);
+        assert!(body.contains("Ready: the battle can start") && body.contains("Record the result"), "{body}");
+    }
+
+    fn a_tied_side_picks_its_mission_and_an_assault_side_its_target(app: &TestApp) {
+        let g = Game::new(app);
+        let (blue_id, red_id) = (g.blue_id(), g.red_id());
+        let mut p = players(app, &g);
+        let page = format!("/battles/{}", g.battle);
+        give_orders(&mut p.blue, &g.battle, &blue_id, &[("stance", "defensive"), ("attitude", "passive"), ("table_edge", "6")]);
+        give_orders(&mut p.red, &g.battle, &red_id, &[("stance", "offensive"), ("attitude", "aggressive"), ("table_edge", "1")]);
+        // Blue: Hold 2 + 4 = 6 and Sweep 6 + 0 = 6 tie; Red: Assault far ahead.
+        let bonuses = format!("/battles/{}/mission-bonuses", g.battle);
+        for (browser, force, picks, dice) in [
+            (&mut p.blue, &blue_id, ["", ""], mission_fields(&[("hold", "2"), ("sweep", "6")])),
+            (&mut p.red, &red_id, ["assault", "strike"], mission_fields(&[("assault", "6")])),
+        ] {
+            let (body, token) = browser.page(&page);
+            let version = version_in(&body, force);
+            let r = browser.post(&bonuses, &[&[("csrf_token", token.as_str()), ("force_id", force.as_str()), ("version", version.as_str()),
+                ("first_bonus", picks[0]), ("second_bonus", picks[1])], &as_refs(&dice)[..]].concat());
+            assert_eq!(r.status(), 303, "{}", r.text().unwrap());
+        }
+        // Only Blue is asked, among its tied missions only.
+        let (body, token) = p.blue.page(&page);
+        assert!(body.contains("Choose mission") && body.contains(r#"<option value="hold">Hold</option>"#)
+            && body.contains(r#"<option value="sweep">Sweep</option>"#) && !body.contains(r#"<option value="assault">Assault</option>"#), "{body}");
+        assert!(!p.red.page(&page).0.contains("Choose mission"));
+        let version = version_in(&body, &blue_id);
+        let choice = format!("/battles/{}/mission-choice", g.battle);
+        let base = [("csrf_token", token.as_str()), ("force_id", blue_id.as_str()), ("version", version.as_str())];
+        let r = p.blue.post(&choice, &[&base[..], &[("mission", "assault")]].concat());
+        assert_eq!(r.status(), 422);
+        let body = r.text().unwrap();
+        assert!(body.contains(r#"id="f-s0-mission-error""#) && body.contains("not one of the tied missions"), "{body}");
+        let r = p.blue.post(&choice, &[&base[..], &[("mission", "sweep")]].concat());
+        assert_eq!(r.status(), 303, "{}", r.text().unwrap());
+        // Red's mission is Assault: Red declares a far objective, once.
+        let v = scenario(app, &g.people.player.token, &g.battle);
+        assert_eq!(side(&v, &red_id)["mission"], "assault", "{v}");
+        let far: Vec<String> = v["objectives"].as_array().unwrap().iter()
+            .filter(|o| o["sector"][&red_id] == "far")
+            .map(|o| o["id"].as_str().unwrap().to_owned())
+            .collect();
+        let (body, token) = p.red.page(&page);
+        assert!(body.contains("Declare target") && body.contains(&format!(r#"<option value="{0}">{0}</option>"#, far[0])), "{body}");
+        assert!(!p.blue.page(&page).0.contains("Declare target"));
+        let version = version_in(&body, &red_id);
+        let assault = format!("/battles/{}/assault-target", g.battle);
+        let base = [("csrf_token", token.as_str()), ("force_id", red_id.as_str()), ("version", version.as_str())];
+        let near = v["objectives"].as_array().unwrap().iter()
+            .find(|o| o["sector"][&red_id] == "near").unwrap()["id"].as_str().unwrap().to_owned();
+        let r = p.red.post(&assault, &[&base[..], &[("objective_id", near.as_str())]].concat());
+        assert_eq!(r.status(), 422);
+        assert!(r.text().unwrap().contains(r#"id="f-s1-objective-id-error""#));
+        let (body, token) = p.red.page(&page);
+        let version = version_in(&body, &red_id);
+        let r = p.red.post(&assault, &[("csrf_token", token.as_str()), ("force_id", red_id.as_str()), ("version", version.as_str()), ("objective_id", far[0].as_str())]);
+        assert_eq!(r.status(), 303, "{}", r.text().unwrap());
+        let (body, _) = p.red.page(&page);
+        assert!(!body.contains("Declare target") && body.contains(&format!("Assault target</dt><dd>{}", far[0])), "{body}");
     }
 
     fn the_event_stream_is_silent_on_a_hidden_choice_and_speaks_on_a_reveal(app: &TestApp) {

@@ -36,7 +36,9 @@ fn form_fields(html: &str, action: &str) -> Vec<(String, String)> {
     let start = html
         .find(&format!("action=\"{action}\""))
         .unwrap_or_else(|| panic!("no form posting to {action}"));
-    let end = html[start..].find("</form>").map_or(html.len(), |e| start + e);
+    let end = html[start..]
+        .find("</form>")
+        .map_or(html.len(), |e| start + e);
     let form = &html[start..end];
     let mut out = Vec::new();
     let mut rest = form;
@@ -64,7 +66,10 @@ fn form_fields(html: &str, action: &str) -> Vec<(String, String)> {
                 .skip(1)
                 .map(|o| {
                     let tag = &o[..o.find('>').unwrap_or(o.len()) + 1];
-                    (attr(tag, "value").unwrap_or_default(), has_flag(tag, "selected"))
+                    (
+                        attr(tag, "value").unwrap_or_default(),
+                        has_flag(tag, "selected"),
+                    )
                 })
                 .collect();
             let chosen: Vec<&String> = options.iter().filter(|(_, s)| *s).map(|(v, _)| v).collect();
@@ -97,8 +102,15 @@ fn with(mut fields: Vec<(String, String)>, name: &str, values: &[&str]) -> Vec<(
     fields
 }
 
-fn post_fields(browser: &mut Browser<'_>, path: &str, fields: &[(String, String)]) -> reqwest::blocking::Response {
-    let pairs: Vec<(&str, &str)> = fields.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+fn post_fields(
+    browser: &mut Browser<'_>,
+    path: &str,
+    fields: &[(String, String)],
+) -> reqwest::blocking::Response {
+    let pairs: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
     browser.post(path, &pairs)
 }
 
@@ -217,7 +229,7 @@ both_backends! {
         let response = post_fields(&mut player, &edit, &over);
         assert_eq!(response.status(), 422);
         let body = response.text().unwrap();
-        assert!(body.contains(r#"href="#f-platoons-0--units-0--strength""#), "linked from the summary: {body}");
+        assert!(body.contains(r##"href="#f-platoons-0--units-0--strength""##), "linked from the summary: {body}");
         assert!(body.contains(r#"value="99""#), "{body}");
         assert_eq!(force_json(app, "emil", &force)["version"], 1, "nothing saved");
         // Without the token: refused.
@@ -325,7 +337,10 @@ struct Hooks(TestApp);
 
 impl Fixture for Hooks {
     fn create(backend: Backend) -> Self {
-        Self(TestApp::spawn_with(backend, &[("FAD_WEBHOOK_ALLOW_PRIVATE", "true")]))
+        Self(TestApp::spawn_with(
+            backend,
+            &[("FAD_WEBHOOK_ALLOW_PRIVATE", "true")],
+        ))
     }
 }
 

@@ -46,6 +46,9 @@ pub struct BattleView {
     pub my_units: Vec<(String, Vec<(String, String)>)>,
     /// What the live updates compare with (see [`watch::view_signature`]).
     pub signature: String,
+    /// The result, its confirmation and the post-battle sequences ([`super::result::panel`]),
+    /// once there is something to record or show.
+    pub result_panel: Option<Markup>,
 }
 
 /// The caller of a signed-in person.
@@ -82,12 +85,22 @@ pub async fn load(
             my_units.push((force_id.to_owned(), units));
         }
     }
+    // Recording a result belongs after the scenario; from then on the panel shows it.
+    let result_panel = if battle.state != BattleState::Scenario
+        || scenario.scenario.state == ScenarioState::Ready
+    {
+        let csrf = csrf_input(state, &FormKey::session(user));
+        Some(super::result::panel(state, user, &battle, &csrf).await?)
+    } else {
+        None
+    };
     Ok(BattleView {
         battle,
         scenario,
         unit_names,
         my_units,
         signature,
+        result_panel,
     })
 }
 
@@ -184,7 +197,15 @@ fn named_text(view: &BattleView, value: &Value) -> String {
             other => other.clone(),
         }
     }
-    value_text(&rename(view, value))
+    match (value, rename(view, value)) {
+        // A word of the rules reads as a label; a name stays as its owner wrote it.
+        (Value::String(before), Value::String(after))
+            if *before == after && after.chars().all(|c| c.is_ascii_lowercase() || c == '_') =>
+        {
+            label(&after)
+        }
+        (_, renamed) => value_text(&renamed),
+    }
 }
 
 /// What a side's view may hold, with labels, in the order of the steps.
@@ -883,6 +904,7 @@ pub fn render(
                     @for side in &mine { (side_forms(state, user, view, *side, attempt, charts)) }
                 }
             }
+            @if let Some(panel) = &view.result_panel { (panel) }
             (scenario_section(view))
             (sheets_section(state, user, view))
         }

@@ -22,9 +22,9 @@ pub mod roster_form;
 pub mod rules;
 pub mod scenarios;
 pub mod session;
+pub mod settings;
 pub mod timeline;
 pub mod unit_lines;
-pub mod settings;
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::ContentType;
