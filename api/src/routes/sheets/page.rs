@@ -38,7 +38,7 @@ section { break-inside: avoid; page-break-inside: avoid; }
 .panel p { margin: 1mm 0; } .panel a, .panel button { min-height: 44px; display: inline-flex; align-items: center; }
 .panel button { font: inherit; padding: 0 4mm; cursor: pointer; } .panel form { display: inline; }
 @media print { .panel { display: none; } }
-@media screen and (max-width: 40rem) { body { padding: 3mm; } .sides { flex-direction: column; } .rolls-section { overflow-x: auto; } }
+@media screen and (max-width: 40rem) { body { padding: 3mm; } .sides { flex-direction: column; } table { table-layout: fixed; } td, th { overflow-wrap: anywhere; } }
 "#;
 
 /// Snake-case enum values as words (`escalating_engagement` → `escalating engagement`).
