@@ -189,20 +189,20 @@ fn scenario_count(app: &TestApp) -> i64 {
 struct Expiry {
     #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
     created_by: Option<String>,
-    #[diesel(sql_type = BigInt)]
-    expires: i64,
+    #[diesel(sql_type = diesel::sql_types::Bool)]
+    expires: bool,
 }
 
 /// (creator, whether it has an expiry) of scenario `id`.
 fn ownership(app: &TestApp, id: &str) -> (Option<String>, bool) {
     let row = diesel::sql_query(
-        "SELECT created_by, CASE WHEN expires_at IS NULL THEN 0 ELSE 1 END AS expires \
+        "SELECT created_by, (expires_at IS NOT NULL) AS expires \
          FROM scenarios WHERE id = $1",
     )
     .bind::<Text, _>(id)
     .get_result::<Expiry>(&mut app.db.connect())
     .unwrap();
-    (row.created_by, row.expires == 1)
+    (row.created_by, row.expires)
 }
 
 /// Moves scenario `id`'s expiry into the past.
@@ -399,7 +399,7 @@ both_backends! {
         assert_eq!(anonymous.get(&sheet_path).status(), 404);
         assert_eq!(app.get(&share_path(&sheet)).status(), 200);
         // Keeping it again is harmless; someone else cannot take it.
-        let (_, token) = browser.page(&sheet_path);
+        let (_, token) = browser.page("/scenarios/new");
         assert_eq!(browser.post(&format!("{sheet_path}/keep"), &[("csrf_token", &token)]).status(), 303);
         register(app, "taker");
         let mut taker = Browser::new(app);

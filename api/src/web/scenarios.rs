@@ -55,6 +55,12 @@ pub struct GeneratorForm {
     csrf_token: Option<String>,
 }
 
+/// Whether a checkbox was ticked (browsers leave unticked ones out; an empty value is not a
+/// tick either).
+fn ticked(value: &Option<String>) -> bool {
+    value.as_deref().is_some_and(|v| !v.is_empty())
+}
+
 impl GeneratorForm {
     fn side(&self, side: usize) -> [&str; 5] {
         if side == 1 {
@@ -169,7 +175,7 @@ fn side_fields(
             @if rolled {
                 div.check {
                     input type="checkbox" id="f-side2-non-player" name="side2_non_player" value="on"
-                        checked[form.side2_non_player.is_some()];
+                        checked[ticked(&form.side2_non_player)];
                     label for="f-side2-non-player" { "Side 2 is a non-player force" }
                 }
             }
@@ -203,11 +209,11 @@ fn generator_markup(
             (side_fields(1, form, forces, errors))
             (side_fields(2, form, forces, errors))
             div.check {
-                input type="checkbox" id="f-narrative" name="narrative" value="on" checked[form.narrative.is_some()];
+                input type="checkbox" id="f-narrative" name="narrative" value="on" checked[ticked(&form.narrative)];
                 label for="f-narrative" { "Roll the circumstances of war" }
             }
             div.check {
-                input type="checkbox" id="f-night-fighting" name="night_fighting" value="on" checked[form.night_fighting.is_some()];
+                input type="checkbox" id="f-night-fighting" name="night_fighting" value="on" checked[ticked(&form.night_fighting)];
                 label for="f-night-fighting" { "Night fighting" }
             }
             div.actions { button type="submit" { "Generate scenario" } }
@@ -277,7 +283,7 @@ fn request(
     let mut lines: [UnitLines; 2] = Default::default();
     for side in [1, 2] {
         let [force, name, units, stance, attitude] = form.side(side);
-        let non_player = side == 2 && form.side2_non_player.is_some();
+        let non_player = side == 2 && ticked(&form.side2_non_player);
         let field = |f: &str| format!("side{side}_{f}");
         let mut body = serde_json::Map::new();
         if force.is_empty() {
@@ -331,8 +337,8 @@ fn request(
     }
     let body = json!({
         "sides": sides,
-        "narrative": form.narrative.is_some(),
-        "night_fighting": form.night_fighting.is_some(),
+        "narrative": ticked(&form.narrative),
+        "night_fighting": ticked(&form.night_fighting),
         "share": true,
     });
     serde_json::from_value(body)

@@ -38,12 +38,18 @@ pub fn html(body: String) -> HttpResponse {
         .body(body)
 }
 
-/// An HTML sheet response whose forms may post to this site (otherwise as [`html`]).
+/// An HTML sheet response whose forms may post to this site (otherwise as [`html`]). Its
+/// referrer policy is `same-origin`: under `no-referrer` a browser sends `Origin: null` with a
+/// form post, which the CSRF check refuses.
 pub fn html_with_forms(body: String) -> HttpResponse {
+    use actix_web::http::header::{CONTENT_SECURITY_POLICY, HeaderValue, REFERRER_POLICY};
     let mut response = html(body);
-    response.headers_mut().insert(
-        actix_web::http::header::CONTENT_SECURITY_POLICY,
-        actix_web::http::header::HeaderValue::from_static(FORM_CSP),
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_SECURITY_POLICY, HeaderValue::from_static(FORM_CSP));
+    headers.insert(REFERRER_POLICY, HeaderValue::from_static("same-origin"));
+    headers.insert(
+        actix_web::http::header::VARY,
+        HeaderValue::from_static("Cookie"),
     );
     response
 }

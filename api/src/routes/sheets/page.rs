@@ -38,6 +38,7 @@ section { break-inside: avoid; page-break-inside: avoid; }
 .panel p { margin: 1mm 0; } .panel a, .panel button { min-height: 44px; display: inline-flex; align-items: center; }
 .panel button { font: inherit; padding: 0 4mm; cursor: pointer; } .panel form { display: inline; }
 @media print { .panel { display: none; } }
+@media screen and (max-width: 40rem) { body { padding: 3mm; } .sides { flex-direction: column; } table { table-layout: fixed; } td, th { overflow-wrap: anywhere; } }
 "#;
 
 /// Snake-case enum values as words (`escalating_engagement` → `escalating engagement`).
@@ -228,6 +229,7 @@ pub fn render_sheet_with(sheet: &Sheet<'_>, panel: Option<Markup>) -> String {
                 style { (PreEscaped(CSS)) }
             }
             body {
+                main {
                 h1 { "Scenario: " (title) }
                 @if let Some(panel) = panel { div class="panel" { (panel) } }
                 @if let Some(side) = &sheet.seen_by { p class="banner" { "Sheet for " (side) ": the other side is shown only as far as the rules have revealed it." } }
@@ -292,6 +294,7 @@ pub fn render_sheet_with(sheet: &Sheet<'_>, panel: Option<Markup>) -> String {
                             }
                         }
                     }
+                }
                 }
             }
         }
