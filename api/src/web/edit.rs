@@ -30,7 +30,12 @@ struct Shown<'a> {
     stale: bool,
 }
 
-fn edit_markup(state: &AppState, user: &SessionUser, force: &ForceView, shown: &Shown<'_>) -> Markup {
+fn edit_markup(
+    state: &AppState,
+    user: &SessionUser,
+    force: &ForceView,
+    shown: &Shown<'_>,
+) -> Markup {
     let title = format!("Edit {}", force.roster.name);
     let labels = labels(shown.roster);
     let label_refs: Vec<(&str, &str)> = labels
@@ -106,7 +111,10 @@ pub async fn edit_form(
         errors: &Errors::default(),
         stale: false,
     };
-    Ok(respond(StatusCode::OK, edit_markup(&state, &user, &force, &shown)))
+    Ok(respond(
+        StatusCode::OK,
+        edit_markup(&state, &user, &force, &shown),
+    ))
 }
 
 /// `POST /forces/{id}/edit`: an editing button shows the form again with the change; "Save
@@ -130,11 +138,7 @@ pub async fn save(
     .map_err(|_| PageError::Refused)?;
     let force = editable(&state, &user, &path).await?;
     let stored = stored_roster(&force);
-    let by_id = |id: &str| {
-        stored
-            .unit(id)
-            .and_then(|u| serde_json::to_value(u).ok())
-    };
+    let by_id = |id: &str| stored.unit(id).and_then(|u| serde_json::to_value(u).ok());
     let mut roster = roster_from_fields(&fields, &by_id);
     let reason = first(&fields, "reason").unwrap_or_default().to_owned();
     let action = Action::read(&fields);

@@ -73,7 +73,10 @@ pub struct HowQuery {
 
 /// Basic generation's options (checkbox name, label).
 const BASIC_OPTIONS: &[(&str, &str)] = &[
-    ("unknown_resolve", "Unknown Resolve (rolled the first time a unit takes casualties)"),
+    (
+        "unknown_resolve",
+        "Unknown Resolve (rolled the first time a unit takes casualties)",
+    ),
     ("squad_leaders", "Squad leaders (a roll for each)"),
     ("heavy_weapons", "Heavy weapons (one team per platoon)"),
     ("artillery_support", "Artillery support"),
@@ -93,7 +96,10 @@ const ADVANCED_OPTIONS: &[(&str, &str)] = &[
 const DECLARATIONS: &[(&str, &str)] = &[
     ("squad_strength_per_squad", "Roll squad strength per squad"),
     ("resolve_per_squad", "Roll Resolve per squad"),
-    ("heavy_weapon_type_per_weapon", "Roll the heavy weapon type per weapon"),
+    (
+        "heavy_weapon_type_per_weapon",
+        "Roll the heavy weapon type per weapon",
+    ),
 ];
 
 /// The most platoons basic generation makes (2, and the attacker's extra one).
@@ -102,7 +108,11 @@ const BASIC_PLATOONS: usize = 3;
 fn options_of<T: Named>(none: Option<&str>) -> Vec<(String, String)> {
     none.map(|n| (String::new(), n.to_owned()))
         .into_iter()
-        .chain(T::ALL.iter().map(|v| (v.name().to_owned(), words(v.name()))))
+        .chain(
+            T::ALL
+                .iter()
+                .map(|v| (v.name().to_owned(), words(v.name()))),
+        )
         .collect()
 }
 
@@ -149,7 +159,10 @@ fn one(fields: &Fields, name: &str) -> String {
 fn basic_form(fields: &Fields, errors: &Errors) -> Markup {
     let platoons = [
         ("1".to_owned(), "1 platoon (new players)".to_owned()),
-        ("2".to_owned(), "2 platoons (experienced players)".to_owned()),
+        (
+            "2".to_owned(),
+            "2 platoons (experienced players)".to_owned(),
+        ),
     ];
     let selected = first(fields, "platoons").unwrap_or("1");
     html! {
@@ -231,6 +244,8 @@ fn generation_labels() -> Vec<(String, String)> {
         ("name", "Force name"),
         ("platoons", "Platoons"),
         ("variation", "Variation"),
+        ("enhancements", "Enhancements"),
+        ("limitations", "Limitations"),
         ("priorities", "Force Priority points"),
         ("exceptional_traits", "Exceptional traits"),
         ("personalities", "Personalities"),
@@ -240,8 +255,14 @@ fn generation_labels() -> Vec<(String, String)> {
     .collect();
     for i in 0..8 {
         let n = i + 1;
-        out.push((format!("enhancements[{i}]"), format!("Enhancement of platoon {n}")));
-        out.push((format!("limitations[{i}]"), format!("Limitation of platoon {n}")));
+        out.push((
+            format!("enhancements[{i}]"),
+            format!("Enhancement of platoon {n}"),
+        ));
+        out.push((
+            format!("limitations[{i}]"),
+            format!("Limitation of platoon {n}"),
+        ));
         out.push((
             format!("additional_changes[{i}]"),
             format!("Additional changes of platoon {n}"),
@@ -258,9 +279,9 @@ fn generation_labels() -> Vec<(String, String)> {
 
 fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| {
-        c.to_uppercase().chain(chars).collect()
-    })
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 fn new_markup(
@@ -276,7 +297,10 @@ fn new_markup(
         How::Build => labels(roster),
         _ => generation_labels(),
     };
-    let label_refs: Vec<(&str, &str)> = labels.iter().map(|(f, l)| (f.as_str(), l.as_str())).collect();
+    let label_refs: Vec<(&str, &str)> = labels
+        .iter()
+        .map(|(f, l)| (f.as_str(), l.as_str()))
+        .collect();
     let here = format!("/campaigns/{campaign_id}/forces/new");
     let body = html! {
         h1 { "Add a force" }
@@ -376,7 +400,12 @@ fn options_json(fields: &Fields, names: &[(&str, &str)]) -> Value {
     Value::Object(
         names
             .iter()
-            .map(|(n, _)| ((*n).to_owned(), Value::Bool(flag(fields, &format!("options.{n}")))))
+            .map(|(n, _)| {
+                (
+                    (*n).to_owned(),
+                    Value::Bool(flag(fields, &format!("options.{n}"))),
+                )
+            })
             .collect(),
     )
 }
@@ -392,7 +421,10 @@ fn choices(fields: &Fields, how: How) -> Result<GenerationChoices, ApiError> {
                 .iter()
                 .map(|c| {
                     let key = format!("priorities.{}", c.name());
-                    (c.name().to_owned(), Value::from(small_number(fields, &key, &mut errors)))
+                    (
+                        c.name().to_owned(),
+                        Value::from(small_number(fields, &key, &mut errors)),
+                    )
                 })
                 .collect();
             let changes: Vec<Value> = (0..platoons as usize)
@@ -422,8 +454,11 @@ fn choices(fields: &Fields, how: How) -> Result<GenerationChoices, ApiError> {
             })
         }
         _ => {
+            // One entry per platoon generated, the attacker's extra one included.
+            let total =
+                (platoons as usize + usize::from(flag(fields, "attacker"))).min(BASIC_PLATOONS);
             let per_platoon = |list: &str| -> Vec<Value> {
-                (0..BASIC_PLATOONS)
+                (0..total)
                     .map(|i| match choice(fields, &format!("{list}[{i}]")) {
                         Value::Null => Value::Null,
                         kind => json!({ "kind": kind }),
@@ -467,7 +502,10 @@ fn place(errors: Vec<FieldError>) -> Errors {
                 let field = field
                     .strip_suffix(".kind")
                     .map_or(field.clone(), str::to_owned);
-                let field = if field.starts_with("enhancements[") || field.starts_with("limitations[") || field.starts_with("variation") {
+                let field = if field.starts_with("enhancements[")
+                    || field.starts_with("limitations[")
+                    || field.starts_with("variation")
+                {
                     field.split('.').next().unwrap_or_default().to_owned()
                 } else {
                     field

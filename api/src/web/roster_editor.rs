@@ -233,15 +233,18 @@ fn control(f: &Field, key: &str, unit: &Value, errors: &Errors) -> Markup {
 
 /// Whether the unit has anything set in `group` (such sections start open).
 fn group_in_use(unit: &Value, group: Group) -> bool {
-    FIELDS.iter().filter(|f| f.group == group).any(|f| {
-        match value_at(unit, f.path) {
+    FIELDS
+        .iter()
+        .filter(|f| f.group == group)
+        .any(|f| match value_at(unit, f.path) {
             Value::Null | Value::Bool(false) => false,
             Value::Array(a) => !a.is_empty(),
-            Value::Number(n) => !matches!(f.widget, Widget::Number(Some(_))) || n.as_u64() != Some(0),
+            Value::Number(n) => {
+                !matches!(f.widget, Widget::Number(Some(_))) || n.as_u64() != Some(0)
+            }
             Value::String(s) => !s.is_empty(),
             _ => true,
-        }
-    })
+        })
 }
 
 fn unit_markup(

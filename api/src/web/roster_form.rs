@@ -38,10 +38,7 @@ pub fn read_fields(body: &[u8]) -> Fields {
 
 /// The first value of `name`.
 pub fn first<'a>(fields: &'a Fields, name: &str) -> Option<&'a str> {
-    fields
-        .get(name)
-        .and_then(|v| v.first())
-        .map(String::as_str)
+    fields.get(name).and_then(|v| v.first()).map(String::as_str)
 }
 
 /// A select's options `(value, text)`.
@@ -261,7 +258,10 @@ pub static RESTRICTIONS: LazyLock<BTreeMap<&'static str, String>> = LazyLock::ne
         .first()
         .map(|t| join(t.restrictions.clone()))
         .unwrap_or_default();
-    out.insert("personalities", format!("One entry per member who has one: {personality}."));
+    out.insert(
+        "personalities",
+        format!("One entry per member who has one: {personality}."),
+    );
     let limited: Vec<String> = v
         .traits
         .iter()
@@ -289,9 +289,19 @@ pub static RESTRICTIONS: LazyLock<BTreeMap<&'static str, String>> = LazyLock::ne
 pub const FIELDS: &[Field] = &[
     field("name", "Name", Widget::Text, Group::Basics),
     field("kind", "Kind", Widget::Choice(kinds, None), Group::Basics),
-    field("quality", "Quality", Widget::Choice(qualities, None), Group::Basics),
+    field(
+        "quality",
+        "Quality",
+        Widget::Choice(qualities, None),
+        Group::Basics,
+    ),
     hinted(
-        field("resolve", "Resolve", Widget::Choice(resolves, Some("unknown / none")), Group::Basics),
+        field(
+            "resolve",
+            "Resolve",
+            Widget::Choice(resolves, Some("unknown / none")),
+            Group::Basics,
+        ),
         "None for a vehicle whose crew has no Resolve, or not yet known.",
     ),
     hinted(
@@ -299,17 +309,32 @@ pub const FIELDS: &[Field] = &[
         "Figures now.",
     ),
     hinted(
-        field("starting_strength", "Establishment", Widget::Number(None), Group::Basics),
+        field(
+            "starting_strength",
+            "Establishment",
+            Widget::Number(None),
+            Group::Basics,
+        ),
         "E, the figures the unit started with; replacements never go above it.",
     ),
-    field("armour", "Armour", Widget::Choice(armours, None), Group::Basics),
+    field(
+        "armour",
+        "Armour",
+        Widget::Choice(armours, None),
+        Group::Basics,
+    ),
     field(
         "basic_weapon",
         "Basic weapon",
         Widget::Choice(basic_weapons, Some("none")),
         Group::Basics,
     ),
-    field("status", "Status", Widget::Choice(statuses, None), Group::Basics),
+    field(
+        "status",
+        "Status",
+        Widget::Choice(statuses, None),
+        Group::Basics,
+    ),
     field(
         "support_weapons",
         "Support weapon",
@@ -317,7 +342,12 @@ pub const FIELDS: &[Field] = &[
         Group::Weapons,
     ),
     hinted(
-        field("heavy_weapons", "Heavy weapon", Widget::List(heavy_weapons), Group::Weapons),
+        field(
+            "heavy_weapons",
+            "Heavy weapon",
+            Widget::List(heavy_weapons),
+            Group::Weapons,
+        ),
         "Weapons teams, vehicles and off-board units.",
     ),
     field(
@@ -338,9 +368,19 @@ pub const FIELDS: &[Field] = &[
         Widget::Set(weapon_traits),
         Group::Weapons,
     ),
-    field("munitions", "Munitions", Widget::Set(munitions), Group::Weapons),
+    field(
+        "munitions",
+        "Munitions",
+        Widget::Set(munitions),
+        Group::Weapons,
+    ),
     hinted(
-        field("linked_weapons", "Linked basic weapons", Widget::Flag, Group::Weapons),
+        field(
+            "linked_weapons",
+            "Linked basic weapons",
+            Widget::Flag,
+            Group::Weapons,
+        ),
         "Powered armour only.",
     ),
     field(
@@ -356,7 +396,12 @@ pub const FIELDS: &[Field] = &[
         Widget::List(personalities),
         Group::Traits,
     ),
-    field("abilities", "Abilities", Widget::Set(abilities), Group::Traits),
+    field(
+        "abilities",
+        "Abilities",
+        Widget::Set(abilities),
+        Group::Traits,
+    ),
     field(
         "trait_options.droid_self_less",
         "Droid Troopers are self-less",
@@ -450,7 +495,12 @@ pub const FIELDS: &[Field] = &[
         Widget::OptNumber(false),
         Group::Vehicle,
     ),
-    field("vehicle.crew", "Crew", Widget::OptNumber(false), Group::Vehicle),
+    field(
+        "vehicle.crew",
+        "Crew",
+        Widget::OptNumber(false),
+        Group::Vehicle,
+    ),
     field(
         "vehicle.multi_role_crew",
         "Multi-role crew",
@@ -502,7 +552,12 @@ pub const FIELDS: &[Field] = &[
     field("grenades", "Grenades", Widget::Set(grenades), Group::Gear),
     field("gadgets", "Gadget", Widget::List(gadgets), Group::Gear),
     hinted(
-        field("jammer_rating", "Jammer rating", Widget::Number(Some(0)), Group::Gear),
+        field(
+            "jammer_rating",
+            "Jammer rating",
+            Widget::Number(Some(0)),
+            Group::Gear,
+        ),
         "0 to 3; 0 is none.",
     ),
     field("bots", "Bot", Widget::List(bots), Group::Gear),
@@ -747,7 +802,10 @@ fn indices(key: &str) -> Option<(usize, Option<usize>)> {
 
 /// The roster the form describes. Units with an id start from the stored unit of that id
 /// (`stored`), so fields the form does not show are kept.
-pub fn roster_from_fields(fields: &Fields, stored: &dyn Fn(&str) -> Option<Value>) -> RosterRequest {
+pub fn roster_from_fields(
+    fields: &Fields,
+    stored: &dyn Fn(&str) -> Option<Value>,
+) -> RosterRequest {
     let mut shape: BTreeMap<usize, std::collections::BTreeSet<usize>> = BTreeMap::new();
     for key in fields.keys() {
         if let Some((i, j)) = indices(key) {
@@ -825,9 +883,9 @@ mod tests {
             if name == "id" {
                 continue;
             }
-            let covered = FIELDS.iter().any(|f| {
-                f.path == name || f.path.starts_with(&format!("{name}."))
-            });
+            let covered = FIELDS
+                .iter()
+                .any(|f| f.path == name || f.path.starts_with(&format!("{name}.")));
             // Nested objects: every member of the default must have its own control.
             if let Value::Object(inner) = value {
                 for member in inner.keys() {
@@ -858,12 +916,18 @@ mod tests {
             ("platoons[0].units[0].starting_strength", "8"),
             ("platoons[0].units[0].traits", "tough"),
             ("platoons[0].units[0].traits", "agile"),
-            ("platoons[0].units[0].support_weapons", "squad_automatic_weapon"),
+            (
+                "platoons[0].units[0].support_weapons",
+                "squad_automatic_weapon",
+            ),
             ("platoons[0].units[0].support_weapons", ""),
             ("platoons[0].units[0].linked_weapons", "on"),
             ("platoons[0].units[0].vehicle.mobility", ""),
             ("platoons[0].units[0].vehicle.crew", ""),
-            ("platoons[0].units[0].trait_options.infect_multiplier", "1.5"),
+            (
+                "platoons[0].units[0].trait_options.infect_multiplier",
+                "1.5",
+            ),
         ]);
         let roster = roster_from_fields(&fields, &|_| None);
         let unit = &roster.platoons[0].units[0];
@@ -872,7 +936,10 @@ mod tests {
         assert_eq!(unit["starting_strength"], 8);
         assert_eq!(unit["resolve"], Value::Null);
         assert_eq!(unit["traits"], serde_json::json!(["tough", "agile"]));
-        assert_eq!(unit["support_weapons"], serde_json::json!(["squad_automatic_weapon"]));
+        assert_eq!(
+            unit["support_weapons"],
+            serde_json::json!(["squad_automatic_weapon"])
+        );
         assert_eq!(unit["linked_weapons"], true);
         assert_eq!(unit["no_ranged_attacks"], false);
         assert_eq!(unit["vehicle"], Value::Null);
@@ -895,6 +962,9 @@ mod tests {
         Action::read(&form(&[("action", "remove_platoon:1")])).apply(&mut roster);
         assert_eq!(roster.platoons.len(), 1);
         assert_eq!(Action::read(&form(&[])), Action::Save);
-        assert_eq!(Action::read(&form(&[("action", "remove_unit:x")])), Action::Update);
+        assert_eq!(
+            Action::read(&form(&[("action", "remove_unit:x")])),
+            Action::Update
+        );
     }
 }

@@ -69,12 +69,19 @@ fn caller(user: &SessionUser) -> Caller {
     }
 }
 
-async fn load(state: &AppState, req: &HttpRequest, user: &SessionUser, id: &str) -> Result<Data, PageError> {
+async fn load(
+    state: &AppState,
+    req: &HttpRequest,
+    user: &SessionUser,
+    id: &str,
+) -> Result<Data, PageError> {
     let caller = caller(user);
     // The organiser-only read first: a player learns nothing more than "not allowed".
     let hooks = webhooks::list_webhooks(state, &caller, id).await?;
     let page = Page::extract(req).await?;
-    let keys = api_keys::list_api_keys(state, &caller, id, page).await?.items;
+    let keys = api_keys::list_api_keys(state, &caller, id, page)
+        .await?
+        .items;
     let settings = settings::read_settings(state, &caller, id).await?;
     Ok(Data {
         settings,
@@ -97,7 +104,13 @@ fn stored_value(settings: &SettingsView, name: &str) -> Value {
     all.get(name).cloned().unwrap_or(Value::Null)
 }
 
-fn house_rules_form(state: &AppState, user: &SessionUser, id: &str, data: &Data, extra: &Extra) -> Markup {
+fn house_rules_form(
+    state: &AppState,
+    user: &SessionUser,
+    id: &str,
+    data: &Data,
+    extra: &Extra,
+) -> Markup {
     let vocab = vocabulary();
     let defaults = serde_json::to_value(HouseRules::default()).unwrap_or(Value::Null);
     // A refused form shows what was submitted; otherwise the stored settings.
@@ -159,9 +172,9 @@ fn house_rules_form(state: &AppState, user: &SessionUser, id: &str, data: &Data,
 
 fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| {
-        c.to_uppercase().chain(chars).collect()
-    })
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 fn when(time: Option<chrono::NaiveDateTime>) -> String {
@@ -171,7 +184,13 @@ fn when(time: Option<chrono::NaiveDateTime>) -> String {
     )
 }
 
-fn keys_section(state: &AppState, user: &SessionUser, id: &str, data: &Data, extra: &Extra) -> Markup {
+fn keys_section(
+    state: &AppState,
+    user: &SessionUser,
+    id: &str,
+    data: &Data,
+    extra: &Extra,
+) -> Markup {
     html! {
         @if let Some(created) = &extra.new_key {
             section.panel aria-labelledby="new-key-title" {
@@ -210,7 +229,13 @@ fn keys_section(state: &AppState, user: &SessionUser, id: &str, data: &Data, ext
     }
 }
 
-fn hooks_section(state: &AppState, user: &SessionUser, id: &str, data: &Data, extra: &Extra) -> Markup {
+fn hooks_section(
+    state: &AppState,
+    user: &SessionUser,
+    id: &str,
+    data: &Data,
+    extra: &Extra,
+) -> Markup {
     let chosen: Vec<String> = extra
         .fields
         .as_ref()
@@ -307,7 +332,13 @@ const LABELS: &[(&str, &str)] = &[
     ("version", "Version"),
 ];
 
-fn settings_markup(state: &AppState, user: &SessionUser, id: &str, data: &Data, extra: &Extra) -> Markup {
+fn settings_markup(
+    state: &AppState,
+    user: &SessionUser,
+    id: &str,
+    data: &Data,
+    extra: &Extra,
+) -> Markup {
     let title = "Campaign settings";
     let body = html! {
         h1 { (title) }
@@ -340,7 +371,10 @@ async fn render(
     extra: Extra,
 ) -> Result<HttpResponse, PageError> {
     let data = load(state, req, user, id).await?;
-    Ok(respond(status, settings_markup(state, user, id, &data, &extra)))
+    Ok(respond(
+        status,
+        settings_markup(state, user, id, &data, &extra),
+    ))
 }
 
 fn done_message(query: &str) -> Option<&'static str> {
@@ -368,12 +402,19 @@ pub async fn settings_page(
     render(&state, &req, &user, &path, StatusCode::OK, extra).await
 }
 
-fn checked_form(req: &HttpRequest, state: &AppState, user: &SessionUser, token: Option<&str>) -> Result<(), PageError> {
+fn checked_form(
+    req: &HttpRequest,
+    state: &AppState,
+    user: &SessionUser,
+    token: Option<&str>,
+) -> Result<(), PageError> {
     session::check_form(req, state, &FormKey::session(user), token).map_err(|_| PageError::Refused)
 }
 
 /// The settings the house-rule form describes.
-fn submitted_settings(fields: &Fields) -> Result<crate::store::campaigns::CampaignSettings, ApiError> {
+fn submitted_settings(
+    fields: &Fields,
+) -> Result<crate::store::campaigns::CampaignSettings, ApiError> {
     let mut rules = Map::new();
     for rule in vocabulary().house_rules {
         let value = if rule.values.is_empty() {
@@ -384,7 +425,10 @@ fn submitted_settings(fields: &Fields) -> Result<crate::store::campaigns::Campai
         rules.insert(rule.term.name.to_owned(), value);
     }
     let house_rules: HouseRules = serde_json::from_value(Value::Object(rules)).map_err(|e| {
-        ApiError::validation("house_rules", format!("choose one of the listed values ({e})"))
+        ApiError::validation(
+            "house_rules",
+            format!("choose one of the listed values ({e})"),
+        )
     })?;
     let flag = |name: &str| first(fields, name).is_some();
     Ok(crate::store::campaigns::CampaignSettings {
@@ -427,7 +471,15 @@ pub async fn save_settings(
         Ok(_) => Ok(see_other(&format!("/campaigns/{path}/settings?saved=1"))),
         Err(ApiError::Validation(errors)) => {
             let extra = failed(Errors(errors), false);
-            render(&state, &req, &user, &path, StatusCode::UNPROCESSABLE_ENTITY, extra).await
+            render(
+                &state,
+                &req,
+                &user,
+                &path,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                extra,
+            )
+            .await
         }
         Err(ApiError::Conflict(_) | ApiError::BadRequest { .. }) if version.is_some() => {
             let extra = failed(Errors::default(), true);
@@ -460,13 +512,30 @@ pub async fn create_key(
         Err(ApiError::Validation(errors)) => {
             let errors = errors
                 .into_iter()
-                .map(|e| FieldError::new(if e.field == "name" { "key_name".to_owned() } else { e.field }, e.message))
+                .map(|e| {
+                    FieldError::new(
+                        if e.field == "name" {
+                            "key_name".to_owned()
+                        } else {
+                            e.field
+                        },
+                        e.message,
+                    )
+                })
                 .collect();
             let extra = Extra {
                 errors: Errors(errors),
                 ..Extra::default()
             };
-            render(&state, &req, &user, &path, StatusCode::UNPROCESSABLE_ENTITY, extra).await
+            render(
+                &state,
+                &req,
+                &user,
+                &path,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                extra,
+            )
+            .await
         }
         Err(other) => Err(other.into()),
     }
@@ -529,7 +598,15 @@ pub async fn create_hook(
                 errors: Errors(errors),
                 ..Extra::default()
             };
-            render(&state, &req, &user, &path, StatusCode::UNPROCESSABLE_ENTITY, extra).await
+            render(
+                &state,
+                &req,
+                &user,
+                &path,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                extra,
+            )
+            .await
         }
         Err(other) => Err(other.into()),
     }
@@ -574,7 +651,9 @@ pub async fn deliveries_page(
 ) -> Result<HttpResponse, PageError> {
     let user = require_user(&req, &state).await?;
     let (id, hook_id) = path.into_inner();
-    let page = Page::extract(&req).await?.keyset("webhook-deliveries", &hook_id)?;
+    let page = Page::extract(&req)
+        .await?
+        .keyset("webhook-deliveries", &hook_id)?;
     let (deliveries, next) =
         webhooks::list_deliveries(&state, &caller(&user), &id, &hook_id, page).await?;
     let title = "Webhook deliveries";
@@ -609,5 +688,8 @@ pub async fn deliveries_page(
             p { a href={ "/campaigns/" (id) "/webhooks/" (hook_id) "?after=" (super::encode_query(&next)) } { "More" } }
         }
     };
-    Ok(respond(StatusCode::OK, layout::page(&state, Some(&user), title, body)))
+    Ok(respond(
+        StatusCode::OK,
+        layout::page(&state, Some(&user), title, body),
+    ))
 }

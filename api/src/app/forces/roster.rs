@@ -168,7 +168,9 @@ pub fn preview_points(request: &RosterRequest) -> PointsPreview {
                         map.remove("points");
                         map.insert("id".to_owned(), Value::String(String::new()));
                     }
-                    serde_json::from_value::<Unit>(raw).ok().map(|u| unit_points(&u))
+                    serde_json::from_value::<Unit>(raw)
+                        .ok()
+                        .map(|u| unit_points(&u))
                 })
                 .collect()
         })
