@@ -32,7 +32,7 @@ fn has_flag(tag: &str, name: &str) -> bool {
 /// The fields a browser would send from the form posting to `action` (without pressing any
 /// button): hidden and text inputs, checked checkboxes, each select's selected options (the
 /// first option of a single select when none is), textareas.
-fn form_fields(html: &str, action: &str) -> Vec<(String, String)> {
+pub(crate) fn form_fields(html: &str, action: &str) -> Vec<(String, String)> {
     let start = html
         .find(&format!("action=\"{action}\""))
         .unwrap_or_else(|| panic!("no form posting to {action}"));
@@ -133,7 +133,7 @@ both_backends! {
         let (form, _) = player.page(&edit);
         // The points are the JSON API's, at every level.
         let json = force_json(app, "bryn", &force);
-        let roster = &json["roster"];
+        let roster = &json;
         assert!(form.contains(&format!("Total: <strong>{} points</strong>", shown(&roster["points"]))), "{form}");
         for platoon in roster["platoons"].as_array().unwrap() {
             assert!(form.contains(&format!(" · {} points</h2>", shown(&platoon["points"]))), "{form}");
@@ -170,11 +170,11 @@ both_backends! {
         fields = with(fields, &unit("support_weapons"), &["squad_automatic_weapon", ""]);
         fields = with(fields, &unit("traits"), &["tough", "stealth"]);
         fields = with(fields, &unit("personalities"), &["medic", ""]);
-        fields = with(fields, "platoons[0].units[0].grenades", &["smoke"]);
+        fields = with(fields, "platoons[0].units[0].grenades", &["haze"]);
         let response = post_fields(&mut player, &edit, &with(fields, "action", &["save"]));
         assert_eq!(response.status(), 303, "{}", response.text().unwrap());
         let json = force_json(app, "bryn", &force);
-        let units = json["roster"]["platoons"][0]["units"].as_array().unwrap();
+        let units = json["platoons"][0]["units"].as_array().unwrap();
         assert_eq!(units.len(), units_before + 1);
         let recon = units.last().unwrap();
         assert_eq!(recon["name"], "Recon Team");
@@ -182,7 +182,7 @@ both_backends! {
         assert_eq!(recon["support_weapons"], serde_json::json!(["squad_automatic_weapon"]));
         assert_eq!(recon["personalities"], serde_json::json!(["medic"]));
         assert!(recon["id"].as_str().is_some_and(|id| !id.is_empty()), "the server gave it an id");
-        assert_eq!(units[0]["grenades"], serde_json::json!(["smoke"]));
+        assert_eq!(units[0]["grenades"], serde_json::json!(["haze"]));
         // The roster page shows the new unit with the API's points.
         let (page, _) = player.page(&format!("/forces/{force}"));
         assert!(page.contains(&format!("Recon Team · {} points", shown(&recon["points"]))), "{page}");
@@ -196,7 +196,7 @@ both_backends! {
         let response = post_fields(&mut player, &edit, &form_fields(&removed, &edit));
         assert_eq!(response.status(), 303);
         let json = force_json(app, "bryn", &force);
-        assert_eq!(json["roster"]["platoons"][0]["units"].as_array().unwrap().len(), units_before);
+        assert_eq!(json["platoons"][0]["units"].as_array().unwrap().len(), units_before);
 
         // A second platoon: added, named, saved.
         let (form, _) = player.page(&edit);
@@ -207,7 +207,7 @@ both_backends! {
         let response = post_fields(&mut player, &edit, &fields);
         assert_eq!(response.status(), 303, "{}", response.text().unwrap());
         let json = force_json(app, "bryn", &force);
-        assert_eq!(json["roster"]["platoons"][1]["name"], "Reserve");
+        assert_eq!(json["platoons"][1]["name"], "Reserve");
     }
 
     fn editor_errors_sit_beside_their_fields_and_only_owners_and_organisers_edit(app: &TestApp) {
@@ -294,8 +294,8 @@ both_backends! {
         assert_eq!(response.status(), 303, "{}", response.text().unwrap());
         let built = location(&response).strip_prefix("/forces/").unwrap().to_owned();
         let json = force_json(app, "hana", &built);
-        assert_eq!(json["roster"]["name"], "Scratch Built");
-        assert_eq!(json["roster"]["platoons"][0]["units"][1]["traits"], serde_json::json!(["agile"]));
+        assert_eq!(json["name"], "Scratch Built");
+        assert_eq!(json["platoons"][0]["units"][1]["traits"], serde_json::json!(["agile"]));
 
         // Advanced generation: more than 9 priority points is refused beside the points.
         let (form, _) = player.page(&format!("{new}?how=advanced"));
@@ -313,7 +313,7 @@ both_backends! {
         let response = post_fields(&mut player, &new, &fields);
         assert_eq!(response.status(), 303, "{}", response.text().unwrap());
         let generated = location(&response).strip_prefix("/forces/").unwrap().to_owned();
-        assert_eq!(force_json(app, "hana", &generated)["roster"]["name"], "Priority Test");
+        assert_eq!(force_json(app, "hana", &generated)["name"], "Priority Test");
     }
 
     fn registration_takes_an_optional_display_name(app: &TestApp) {
@@ -380,8 +380,8 @@ both_backends! {
         let response = post_fields(&mut organiser, &settings, &fields);
         assert_eq!(response.status(), 303);
         let stored = app.get_with_token(&format!("/api/v1/campaigns/{campaign}/settings"), &bearer(app, "kira")).json::<Value>().unwrap();
-        assert_eq!(stored["settings"]["house_rules"]["missions_hidden"], false, "{stored}");
-        assert_eq!(stored["settings"]["house_rules"]["full_strength"], "battle_start", "{stored}");
+        assert_eq!(stored["house_rules"]["missions_hidden"], false, "{stored}");
+        assert_eq!(stored["house_rules"]["full_strength"], "battle_start", "{stored}");
         // The same form again is stale now: it says so and changes nothing.
         let response = post_fields(&mut organiser, &settings, &with(fields.clone(), "full_strength", &["establishment"]));
         assert_eq!(response.status(), 409);

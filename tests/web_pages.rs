@@ -532,13 +532,21 @@ both_backends! {
         }
         assert!(form.contains(r#"<option value="elite""#), "the rules' qualities: {form}");
         assert_eq!(outsider.get(&edit).status(), 404);
+        // The whole form as a browser sends it, with these fields changed.
+        let opened = crate::web_editor::form_fields(&form, &edit);
         let pairs = |t: &str, version: &str, strength: &str| {
-            vec![
+            let mut fields: Vec<(String, String)> = opened
+                .iter()
+                .filter(|(n, _)| !["csrf_token", "version", "name", "platoons[0].units[0].strength"].contains(&n.as_str()))
+                .cloned()
+                .collect();
+            fields.extend([
                 ("csrf_token".to_owned(), t.to_owned()),
                 ("version".to_owned(), version.to_owned()),
                 ("name".to_owned(), "Iron Column Mk II".to_owned()),
                 ("platoons[0].units[0].strength".to_owned(), strength.to_owned()),
-            ]
+            ]);
+            fields
         };
         let post = |b: &mut Browser, f: Vec<(String, String)>| {
             let f: Vec<(&str, &str)> = f.iter().map(|(a, c)| (a.as_str(), c.as_str())).collect();

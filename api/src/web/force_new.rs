@@ -244,6 +244,8 @@ fn generation_labels() -> Vec<(String, String)> {
         ("name", "Force name"),
         ("platoons", "Platoons"),
         ("variation", "Variation"),
+        ("enhancements", "Enhancements"),
+        ("limitations", "Limitations"),
         ("priorities", "Force Priority points"),
         ("exceptional_traits", "Exceptional traits"),
         ("personalities", "Personalities"),
@@ -452,8 +454,11 @@ fn choices(fields: &Fields, how: How) -> Result<GenerationChoices, ApiError> {
             })
         }
         _ => {
+            // One entry per platoon generated, the attacker's extra one included.
+            let total =
+                (platoons as usize + usize::from(flag(fields, "attacker"))).min(BASIC_PLATOONS);
             let per_platoon = |list: &str| -> Vec<Value> {
-                (0..BASIC_PLATOONS)
+                (0..total)
                     .map(|i| match choice(fields, &format!("{list}[{i}]")) {
                         Value::Null => Value::Null,
                         kind => json!({ "kind": kind }),
