@@ -5,7 +5,7 @@
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::HeaderMap;
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::AppState;
@@ -49,23 +49,26 @@ pub struct Answer<T> {
 pub enum Body<T> {
     /// Made by this request.
     Fresh(T),
-    /// The first answer for this key, as stored.
-    Replayed(Value),
-}
-
-impl<T: Serialize> Serialize for Body<T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Fresh(value) => value.serialize(serializer),
-            Self::Replayed(value) => value.serialize(serializer),
-        }
-    }
+    /// The first answer for this key: its JSON text as stored.
+    Replayed(String),
 }
 
 impl<T: Serialize> Answer<T> {
-    /// The value as JSON (object keys sorted, as stored answers are).
+    /// The value as JSON text: what a first answer sends and stores, and what a replay sends
+    /// back unchanged.
+    pub fn to_text(&self) -> Result<String, ApiError> {
+        match &self.body {
+            Body::Fresh(value) => serde_json::to_string(value).map_err(internal),
+            Body::Replayed(text) => Ok(text.clone()),
+        }
+    }
+
+    /// The value as a JSON tree, for a caller that edits it before sending.
     pub fn to_json(&self) -> Result<Value, ApiError> {
-        serde_json::to_value(&self.body).map_err(internal)
+        match &self.body {
+            Body::Fresh(value) => serde_json::to_value(value).map_err(internal),
+            Body::Replayed(text) => serde_json::from_str(text).map_err(internal),
+        }
     }
 }
 
@@ -109,7 +112,7 @@ where
                         idempotency_key: key,
                         request_hash: h,
                         status: i32::from(status.as_u16()),
-                        response: serde_json::to_value(&value).map_err(internal)?.to_string(),
+                        response: serde_json::to_string(&value).map_err(internal)?,
                         created_at: store::now(),
                     },
                 )?;
@@ -145,9 +148,10 @@ fn replay<T>(stored: &rows::IdempotentResponse, hash: &str) -> Result<Answer<T>,
         .ok()
         .and_then(|s| StatusCode::from_u16(s).ok())
         .ok_or_else(|| internal("stored status"))?;
-    let value = serde_json::from_str(&stored.response).map_err(internal)?;
+    // Stored as the first answer's text (older rows hold the same JSON with sorted keys):
+    // sent back as it is, never parsed.
     Ok(Answer {
         status,
-        body: Body::Replayed(value),
+        body: Body::Replayed(stored.response.clone()),
     })
 }

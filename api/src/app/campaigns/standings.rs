@@ -103,10 +103,9 @@ fn load_rows(conn: &mut Db, campaign_id: &str) -> Result<Vec<StandingRow>, ApiEr
                 draws,
                 losses,
                 campaign_points: force.earned,
-                roster_points: round_points(force_points(
-                    &serde_json::from_str(&force.roster)
-                        .map_err(|e| ApiError::Internal(anyhow::Error::from(e)))?,
-                )),
+                roster_points: round_points(force_points(&crate::store::doc::decode(
+                    &force.roster,
+                )?)),
             })
         })
         .collect()
