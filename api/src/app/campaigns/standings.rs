@@ -9,11 +9,11 @@ use utoipa::ToSchema;
 use crate::AppState;
 use crate::app::Listed;
 use crate::app::authorization::{Need, campaign_access};
+use crate::app::battles::{BattleResult, Side};
 use crate::auth::Caller;
 use crate::db::Db;
 use crate::error::ApiError;
 use crate::paging::Page;
-use crate::routes::battles::{BattleResult, Side};
 use crate::store;
 
 /// One force's line in the standings.

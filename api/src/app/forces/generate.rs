@@ -17,11 +17,11 @@ use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::app::authorization::{Need, campaign_access, person};
+use crate::app::forces::response::ForceResponse;
 use crate::app::idempotency::{self, Answer, Write};
 use crate::auth::Caller;
 use crate::auth::policy::campaign_not_found;
 use crate::error::{ApiError, FieldError};
-use crate::routes::forces::ForceResponse;
 use crate::store::events::{self, Event};
 use crate::store::{self, campaigns, forces, history::HistoryCause};
 

@@ -5,6 +5,7 @@
 
 pub mod generate;
 pub mod history;
+pub mod response;
 pub mod roster;
 
 use fad_domain::dice::RollLog;

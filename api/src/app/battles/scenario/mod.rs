@@ -44,11 +44,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::AppState;
+use crate::app::dice::os_seed;
+use crate::app::scenario_request::ForceRef;
 use crate::auth::{AuthUser, CampaignAccess, Need};
 use crate::db::Db;
 use crate::error::{ApiError, FieldError};
-use crate::routes::scenarios::ForceRef;
-use crate::routes::scenarios::generate::os_seed;
 use crate::store::events::{Event, EventType};
 use crate::store::{self, battle_scenarios, battles, campaigns};
 
