@@ -10,9 +10,10 @@ use crate::AppState;
 use crate::app::forces::generate::generate_force;
 use crate::app::idempotency::{Body, Write};
 
+use crate::app::authorization::force_not_found;
+use crate::app::forces::response::RosterResponse;
 use crate::auth::{Caller, Need, campaign_access};
 use crate::error::ApiError;
-use crate::routes::forces::{RosterResponse, force_not_found};
 use crate::store::{forces, ledger, users};
 
 /// One force as a member sees it.
