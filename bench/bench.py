@@ -83,10 +83,10 @@ def loadavg():
 class Client:
     """One keep-alive HTTP connection."""
 
-    def __init__(self, base):
+    def __init__(self, base, timeout=30):
         url = urllib.parse.urlparse(base)
-        self.host, self.port = url.hostname, url.port
-        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        self.host, self.port, self.timeout = url.hostname, url.port, timeout
+        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
 
     def call(self, method, path, body=None, token=None, key=None, expect=None, parse=True):
         """Sends one request and reads the whole answer; `parse=False` skips decoding the JSON
@@ -110,12 +110,13 @@ class Client:
             except (http.client.HTTPException, ConnectionError):
                 # The server closed a keep-alive connection (e.g. after an error answer).
                 self.conn.close()
-                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+                self.conn = http.client.HTTPConnection(self.host, self.port,
+                                                       timeout=self.timeout)
                 if attempt:
                     raise
         if response.getheader("Connection", "").lower() == "close":
             self.conn.close()
-            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
         value = json.loads(text) if text and (parse or not 200 <= response.status < 300) else None
         if expect is not None and response.status != expect:
             raise RuntimeError(f"{method} {path}: {response.status} {text[:400]!r}")

@@ -127,7 +127,7 @@ def main():
                               extra_env=QUIET)
         pid = server.proc.pid
         callgrind_control("--instr=on", str(pid))
-        client = bench.Client(server.base)
+        client = bench.Client(server.base, timeout=600)
 
         if "R1" in rows:
             path = f"/api/v1/forces/{s.force_a['id']}"
@@ -143,7 +143,7 @@ def main():
 
             def p1(n):
                 def run():
-                    conn = http.client.HTTPConnection(base.hostname, base.port, timeout=60)
+                    conn = http.client.HTTPConnection(base.hostname, base.port, timeout=600)
                     for _ in range(n):
                         conn.request("GET", page, headers={"Cookie": cookie})
                         response = conn.getresponse()

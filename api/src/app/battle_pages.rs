@@ -147,8 +147,7 @@ pub async fn result_view(
             let mut sides = Vec::new();
             for id in ids {
                 let roster = match snapshots.iter().find(|r| r.force_id == id) {
-                    Some(row) => serde_json::from_str(&row.battle_start)
-                        .map_err(|e| ApiError::Internal(e.into()))?,
+                    Some(row) => row.battle_start.clone(),
                     None => match current.iter().find(|f| f.id == id) {
                         Some(force) => force.roster().map_err(|e| ApiError::Internal(e.into()))?,
                         // A deleted force: the result form cannot name its units.
@@ -220,8 +219,7 @@ pub async fn aftermath_view(
                     "That force has no post-battle sequence in this battle.".to_owned(),
                 )
             })?;
-            let start: Roster = serde_json::from_str(&row.battle_start)
-                .map_err(|e| ApiError::Internal(e.into()))?;
+            let start: Roster = row.battle_start;
             Ok(AftermathView {
                 battle,
                 role,

@@ -7,12 +7,13 @@ use std::sync::LazyLock;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use fad_domain::ladder::BreakPoint;
-use maud::{Markup, html};
+use maud::{Markup, PreEscaped, html};
 use serde_json::Value;
 
 use crate::AppState;
 use crate::app::accounts::SessionUser;
-use crate::app::force_pages::{self, ForceView};
+use crate::app::force_pages::{self, ForceView, StoredForceView};
+use crate::error::ApiError;
 use crate::routes::forces::{RosterResponse, UnitResponse};
 
 use super::layout;
@@ -74,24 +75,55 @@ pub(super) fn points(value: f64) -> String {
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
-fn force_markup(state: &AppState, user: &SessionUser, force: &ForceView) -> Markup {
-    let roster = &force.roster;
+/// What the force page shows of a roster: derived from the stored text alone, so
+/// [`AppState::roster_pages`] keeps it while that text is unchanged (parsing, points and these
+/// sections are most of the page's cost).
+#[derive(Debug)]
+pub struct RosterPage {
+    name: String,
+    points: String,
+    /// [`roster_sections`], rendered.
+    sections: String,
+}
+
+impl RosterPage {
+    /// Parses and renders a stored roster; answers the page part and its size in bytes.
+    fn derive(force: &crate::store::forces::Force) -> Result<(Self, usize), ApiError> {
+        let roster = force.roster().map_err(|e| ApiError::Internal(e.into()))?;
+        let roster = RosterResponse::new(roster);
+        let page = Self {
+            points: points(roster.points),
+            sections: roster_sections(&roster).into_string(),
+            name: roster.name,
+        };
+        let size = page.name.len() + page.points.len() + page.sections.len();
+        Ok((page, size))
+    }
+}
+
+fn force_markup(
+    state: &AppState,
+    user: &SessionUser,
+    force: &StoredForceView,
+    roster: &RosterPage,
+) -> Markup {
+    let id = &force.force.id;
     let body = html! {
         h1 { (roster.name) }
         dl.stats {
             dt { "Owner" } dd { (force.owner) }
-            dt { "Points" } dd { (points(roster.points)) }
+            dt { "Points" } dd { (roster.points) }
             dt { "Campaign points" } dd { (force.campaign_points) }
-            @if force.archived { dt { "Status" } dd { "Archived" } }
+            @if force.force.archived_at.is_some() { dt { "Status" } dd { "Archived" } }
         }
         div.actions {
-            @if force.can_edit { a.button href={ "/forces/" (force.id) "/edit" } { "Edit roster" } }
-            a.button href={ "/forces/" (force.id) "/cards" } { "Unit cards" }
-            a href={ "/forces/" (force.id) "/history" } { "History" }
-            a href={ "/forces/" (force.id) "/ledger" } { "Campaign points ledger" }
-            a href={ "/campaigns/" (force.campaign_id) } { "Back to the campaign" }
+            @if force.can_edit { a.button href={ "/forces/" (id) "/edit" } { "Edit roster" } }
+            a.button href={ "/forces/" (id) "/cards" } { "Unit cards" }
+            a href={ "/forces/" (id) "/history" } { "History" }
+            a href={ "/forces/" (id) "/ledger" } { "Campaign points ledger" }
+            a href={ "/campaigns/" (force.force.campaign_id) } { "Back to the campaign" }
         }
-        (roster_sections(roster))
+        (PreEscaped(roster.sections.as_str()))
     };
     layout::page(state, Some(user), &roster.name, body)
 }
@@ -138,8 +170,14 @@ pub async fn show(
     path: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let user = require_user(&req, &state).await?;
-    let force = force_pages::read_force(&state, &user.user_id, &path).await?;
-    Ok(respond(StatusCode::OK, force_markup(&state, &user, &force)))
+    let force = force_pages::read_stored_force(&state, &user.user_id, &path).await?;
+    let roster = state
+        .roster_pages
+        .get_or_derive(&force.force, RosterPage::derive)?;
+    Ok(respond(
+        StatusCode::OK,
+        force_markup(&state, &user, &force, &roster),
+    ))
 }
 
 /// The one-line effect of each personality, read from the rules reference's table (§1.12),
