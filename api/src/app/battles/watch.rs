@@ -29,8 +29,10 @@ pub async fn view_signature(
             let (battle, _) = authorize_battle(conn, &caller, &battle_id, Need::Read)?;
             // No stored scenario reads as version 0, the same as a stored one this viewer has
             // seen nothing of: the first secret choice stores the row.
-            let scenario = if battle_scenarios::find::<super::scenario::BattleScenarioDocument>(conn, &battle_id)?
-                .is_some()
+            let scenario = if battle_scenarios::find::<super::scenario::BattleScenarioDocument>(
+                conn, &battle_id,
+            )?
+            .is_some()
             {
                 seen_by(conn, &caller, &battle_id, None)?.version
             } else {
