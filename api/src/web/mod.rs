@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod aftermath;
+pub mod aftermath_steps;
 pub mod assets;
 pub mod campaigns;
 pub mod edit;
@@ -66,10 +67,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(result::void_page)
             .service(result::reopen_page)
             .service(aftermath::show_page)
-            .service(aftermath::roll_page)
-            .service(aftermath::reinforcements_page)
-            .service(aftermath::purchases_page)
-            .service(aftermath::finalize_page)
+            .service(aftermath_steps::roll_page)
+            .service(aftermath_steps::reinforcements_page)
+            .service(aftermath_steps::purchases_page)
+            .service(aftermath_steps::finalize_page)
     });
 }
 
