@@ -481,3 +481,49 @@ both_backends! {
         assert!(body.contains("finalized") && !body.contains(">Finalize<"));
     }
 }
+
+both_backends! {
+    fn against_a_non_player_force_the_form_names_it_as_a_winner_and_asks_for_vehicle_damage(app: &TestApp) {
+        // Arrange: Blue with a squad and a tank against a non-player force.
+        let owner = register(app, "owner");
+        let campaign = create_campaign(app, &owner, "Solo Campaign");
+        let campaign_id = campaign["id"].as_str().unwrap();
+        let blue = crate::forces::create_force(app, &owner, campaign_id, &json!({
+            "name": "Blue", "platoons": [{"name": "1st Platoon", "units": [
+                {"name": "Alpha", "kind": "squad", "quality": "regular", "resolve": "steady",
+                 "strength": 8, "starting_strength": 8},
+                {"name": "Rhino", "kind": "vehicle", "quality": "regular", "resolve": null,
+                 "strength": 1, "starting_strength": 1,
+                 "vehicle": {"mobility": "tracked", "armour": {"front": 5, "side": 4, "rear": 3}, "crew": 3}}]}]}));
+        let battle = api(app, &owner, &format!("/api/v1/campaigns/{campaign_id}/battles"),
+            &json!({"sides": [{"force_id": blue["id"]}, {"non_player": {"name": "Militia"}}]}));
+        let battle = battle["id"].as_str().unwrap();
+        let rhino = crate::common::unit_id(&blue, "Rhino");
+        let mut browser = signed_in(app, &owner);
+
+        // Act
+        let (body, token) = browser.page(&format!("/battles/{battle}/result"));
+
+        // Assert: the non-player force may win; only the tank asks for vehicle damage.
+        assert!(body.contains(r#"<option value="non_player">Militia</option>"#), "{body}");
+        assert_eq!(body.matches("Vehicle damage").count(), 1);
+
+        // Act: Militia won; the tank was damaged.
+        let response = browser.post(&format!("/battles/{battle}/result"), &[
+            ("csrf_token", &token), ("outcome", "win"), ("winner_force_id", "non_player"),
+            ("losses[0].unit_id", &crate::common::unit_id(&blue, "Alpha")), ("losses[0].figures_lost", "2"),
+            ("losses[1].unit_id", &rhino), ("losses[1].figures_lost", ""), ("losses[1].vehicle_damage", "damaged"),
+        ]);
+
+        // Assert: with no opponent to confirm it, the result stands at once.
+        assert_eq!(response.status(), 303);
+        let read: Value = app.get_with_token(&format!("/api/v1/battles/{battle}"), &owner.token).json().unwrap();
+        assert_eq!(read["state"], "aftermath");
+        assert_eq!(read["result"]["winner_force_id"], Value::Null);
+        assert_eq!(read["result"]["losses"][1]["vehicle_damage"], "damaged");
+        let (body, _) = browser.page(&format!("/battles/{battle}/result"));
+        assert!(body.contains("Militia won"));
+        let (body, _) = browser.page(&format!("/battles/{battle}/aftermath/{}", blue["id"].as_str().unwrap()));
+        assert!(body.contains("Replacement roll for Alpha"));
+    }
+}

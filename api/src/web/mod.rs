@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod aftermath;
+pub mod aftermath_steps;
 pub mod assets;
 pub mod battle;
 pub mod battle_events;
@@ -77,10 +78,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(result::void_page)
             .service(result::reopen_page)
             .service(aftermath::show_page)
-            .service(aftermath::roll_page)
-            .service(aftermath::reinforcements_page)
-            .service(aftermath::purchases_page)
-            .service(aftermath::finalize_page)
+            .service(aftermath_steps::roll_page)
+            .service(aftermath_steps::reinforcements_page)
+            .service(aftermath_steps::purchases_page)
+            .service(aftermath_steps::finalize_page)
             .service(battle_new::new_form)
             .service(battle_new::create)
             .service(battle_events::events)
