@@ -1,4 +1,4 @@
-//! The campaign data invariants, checked straight in the database (issue 9, items 4 and 5),
+//! The campaign data invariants, checked straight in the database,
 //! for the crash, race and soak tests: whatever happened to the server (killed mid-transaction,
 //! raced by another process), what is stored must be whole.
 //!

@@ -53,6 +53,7 @@ mod soak;
 mod startup;
 mod store_campaigns;
 mod store_users;
+mod stored_documents;
 mod unit_ids;
 mod vocabulary;
 mod web_aftermath;

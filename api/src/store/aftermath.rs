@@ -232,7 +232,7 @@ pub fn find(conn: &mut Db, battle_id: &str, force_id: &str) -> QueryResult<Optio
         .optional()
 }
 
-/// What a post-battle step reads besides the locked battle, in one statement (issue 8: a step
+/// What a post-battle step reads besides the locked battle, in one statement (a step
 /// is a handful of round trips, whatever the force's size).
 #[derive(Debug, Clone, PartialEq)]
 pub struct StepRow {

@@ -1,4 +1,4 @@
-//! Battles (API.md › Battles; issue 6): one row per battle with its sides and result as JSON and
+//! Battles (API.md › Battles): one row per battle with its sides and result as JSON and
 //! an optimistic-concurrency `version`.
 //!
 //! State changes are `UPDATE … WHERE id = ? AND version = ?` in the caller's transaction, never

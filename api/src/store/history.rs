@@ -1,4 +1,4 @@
-//! A force's history (issue 5): every change to a roster, newest first, with time, actor,
+//! A force's history: every change to a roster, newest first, with time, actor,
 //! cause (edit, battle, purchase, generation, ...), a per-unit diff, the rolls that made it and
 //! the roster after it, so the force as of any entry can be read back.
 //!
