@@ -80,7 +80,7 @@ def main() -> int:
                 page.get_by_role("button", name="Create account").click()
                 expect(page).to_have_url(sheet_url)
                 page.get_by_role("button", name="Keep").click()
-                expect(page.get_by_text("Kept in your account")).to_be_visible()
+                expect(page.get_by_text("Saved in your account")).to_be_visible()
                 audit(page, "oneshot-04-kept")
 
                 # The campaign story, linked from a new campaign's page.
