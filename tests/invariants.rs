@@ -208,7 +208,7 @@ fn check_history(force: &Force, entries: &[HistoryEntry], problems: &mut Vec<Str
     let mut previous: Option<Roster> = None;
     for entry in entries {
         let what = format!("force {id} history v{}", entry.version);
-        let snapshot: Roster = match serde_json::from_str(&entry.snapshot) {
+        let snapshot: Roster = match entry.roster() {
             Ok(r) => r,
             Err(e) => {
                 problems.push(format!("{what}: snapshot is not a roster ({e})"));
@@ -230,19 +230,21 @@ fn check_history(force: &Force, entries: &[HistoryEntry], problems: &mut Vec<Str
     let Some(last) = entries.last() else {
         return;
     };
-    let stored = json(&force.roster, &format!("force {id} roster"), problems);
-    let snapshot = json(
-        &last.snapshot,
-        &format!("force {id} newest snapshot"),
-        problems,
-    );
-    if stored.is_some() && stored != snapshot {
+    let stored = match force.roster() {
+        Ok(roster) => Some(roster),
+        Err(e) => {
+            problems.push(format!("force {id} roster: {e}"));
+            None
+        }
+    };
+    let snapshot = last.roster().ok();
+    if stored != snapshot {
         problems.push(format!(
             "force {id}: roster v{} is not the newest history snapshot",
             force.version
         ));
     }
-    if stored.as_ref().and_then(|r| r["name"].as_str()) != Some(force.name.as_str()) {
+    if stored.as_ref().map(|r| r.name.as_str()) != Some(force.name.as_str()) {
         problems.push(format!("force {id}: name column differs from the roster's"));
     }
 }
@@ -323,8 +325,8 @@ fn check_aftermath(
     }
     let Some(outcome) = row
         .outcome
-        .as_deref()
-        .and_then(|o| json(o, &what, problems))
+        .as_ref()
+        .map(|o| serde_json::to_value(o).expect("an outcome serializes"))
     else {
         problems.push(format!("{what}: finalized without an outcome"));
         return;
@@ -342,7 +344,11 @@ fn check_aftermath(
             entry.version, row.force_version
         ));
     }
-    if json(&entry.snapshot, &what, problems).as_ref() != Some(&outcome["roster"]) {
+    let snapshot = entry
+        .roster()
+        .ok()
+        .map(|r| serde_json::to_value(r).expect("a roster serializes"));
+    if snapshot.as_ref() != Some(&outcome["roster"]) {
         problems.push(format!(
             "{what}: history snapshot is not the outcome's roster"
         ));

@@ -13,17 +13,17 @@ use sha2::{Digest, Sha256};
 
 use crate::common::{TestApp, send};
 
-const PASSWORD: &str = "correct horse battery staple";
+pub(crate) const PASSWORD: &str = "correct horse battery staple";
 
 /// A browser without scripts: keeps its cookies, never follows redirects by itself.
-struct Browser<'a> {
+pub(crate) struct Browser<'a> {
     app: &'a TestApp,
     client: Client,
-    cookies: HashMap<String, String>,
+    pub(crate) cookies: HashMap<String, String>,
 }
 
 impl<'a> Browser<'a> {
-    fn new(app: &'a TestApp) -> Self {
+    pub(crate) fn new(app: &'a TestApp) -> Self {
         Self {
             app,
             client: Client::builder().redirect(Policy::none()).build().unwrap(),
@@ -52,7 +52,7 @@ impl<'a> Browser<'a> {
         }
     }
 
-    fn get(&mut self, path: &str) -> Response {
+    pub(crate) fn get(&mut self, path: &str) -> Response {
         let response = send(
             self.client
                 .get(self.app.url(path))
@@ -63,7 +63,7 @@ impl<'a> Browser<'a> {
     }
 
     /// Fetches `path`, returns its body and the form token in it.
-    fn page(&mut self, path: &str) -> (String, String) {
+    pub(crate) fn page(&mut self, path: &str) -> (String, String) {
         let response = self.get(path);
         assert_eq!(response.status(), 200, "GET {path}");
         let body = response.text().unwrap();
@@ -71,7 +71,7 @@ impl<'a> Browser<'a> {
         (body, token)
     }
 
-    fn post_with(
+    pub(crate) fn post_with(
         &mut self,
         path: &str,
         fields: &[(&str, &str)],
@@ -95,7 +95,7 @@ impl<'a> Browser<'a> {
     }
 
     /// A same-origin browser POST (as Chromium sends it).
-    fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Response {
+    pub(crate) fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Response {
         let origin = self.app.base_url().to_owned();
         self.post_with(
             path,
@@ -104,7 +104,7 @@ impl<'a> Browser<'a> {
         )
     }
 
-    fn register(&mut self, username: &str) {
+    pub(crate) fn register(&mut self, username: &str) {
         let (_, token) = self.page("/register");
         let response = self.post(
             "/register",
@@ -118,7 +118,7 @@ impl<'a> Browser<'a> {
         assert!(self.cookies.contains_key("fad_session"));
     }
 
-    fn create_campaign(&mut self, name: &str) -> String {
+    pub(crate) fn create_campaign(&mut self, name: &str) -> String {
         let (_, token) = self.page("/campaigns/new");
         let response = self.post(
             "/campaigns/new",
@@ -132,16 +132,16 @@ impl<'a> Browser<'a> {
     }
 }
 
-fn token_in(body: &str) -> Option<String> {
+pub(crate) fn token_in(body: &str) -> Option<String> {
     let start = body.find(r#"name="csrf_token" value=""#)? + r#"name="csrf_token" value=""#.len();
     Some(body[start..].split('"').next()?.to_owned())
 }
 
-fn location(response: &Response) -> String {
+pub(crate) fn location(response: &Response) -> String {
     response.headers()["location"].to_str().unwrap().to_owned()
 }
 
-fn bearer(app: &TestApp, username: &str) -> String {
+pub(crate) fn bearer(app: &TestApp, username: &str) -> String {
     let response = app.post_json(
         "/api/v1/auth/login",
         &json!({"username": username, "password": PASSWORD}),
@@ -371,7 +371,7 @@ both_backends! {
 
 /// An organiser with a campaign, a player who joined it through an invitation and generated a
 /// force on the page, and an outsider; answers the force id.
-fn campaign_with_a_force<'a>(
+pub(crate) fn campaign_with_a_force<'a>(
     app: &'a TestApp,
     names: [&str; 3],
 ) -> (Browser<'a>, Browser<'a>, Browser<'a>, String) {
@@ -532,13 +532,21 @@ both_backends! {
         }
         assert!(form.contains(r#"<option value="elite""#), "the rules' qualities: {form}");
         assert_eq!(outsider.get(&edit).status(), 404);
+        // The whole form as a browser sends it, with these fields changed.
+        let opened = crate::web_editor::form_fields(&form, &edit);
         let pairs = |t: &str, version: &str, strength: &str| {
-            vec![
+            let mut fields: Vec<(String, String)> = opened
+                .iter()
+                .filter(|(n, _)| !["csrf_token", "version", "name", "platoons[0].units[0].strength"].contains(&n.as_str()))
+                .cloned()
+                .collect();
+            fields.extend([
                 ("csrf_token".to_owned(), t.to_owned()),
                 ("version".to_owned(), version.to_owned()),
                 ("name".to_owned(), "Iron Column Mk II".to_owned()),
                 ("platoons[0].units[0].strength".to_owned(), strength.to_owned()),
-            ]
+            ]);
+            fields
         };
         let post = |b: &mut Browser, f: Vec<(String, String)>| {
             let f: Vec<(&str, &str)> = f.iter().map(|(a, c)| (a.as_str(), c.as_str())).collect();

@@ -16,6 +16,8 @@ use fad_domain::scenario::ScenarioError;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::store::doc::DocError;
+
 pub mod constraints;
 pub mod plain;
 
@@ -296,8 +298,27 @@ impl From<DieselError> for ApiError {
             {
                 Self::Unavailable(info.message().to_owned())
             }
+            // A stored value that does not load (a document names its kind, format and the
+            // path of the bad value): the whole chain goes to the log, once.
+            DieselError::DeserializationError(cause) => {
+                let mut text = cause.to_string();
+                let mut source = cause.source();
+                while let Some(inner) = source {
+                    text = format!("{text}: {inner}");
+                    source = inner.source();
+                }
+                Self::Internal(anyhow::anyhow!("stored data does not load: {text}"))
+            }
             other => Self::Database(other),
         }
+    }
+}
+
+/// A stored document that does not load or write is the server's fault: 500, with the kind,
+/// format and path in the log (see [`crate::store::doc`]).
+impl From<DocError> for ApiError {
+    fn from(err: DocError) -> Self {
+        Self::Internal(anyhow::Error::new(err))
     }
 }
 

@@ -55,6 +55,8 @@ pub struct AppState {
     pub auth: auth::AuthState,
     /// Rendered force rosters, reused while a force's stored roster is unchanged.
     pub rosters: routes::forces::render::RenderedRosters,
+    /// The roster part of the force page, likewise.
+    pub roster_pages: routes::forces::render::ByStoredRoster<web::forces::RosterPage>,
 }
 
 impl AppState {
@@ -72,6 +74,7 @@ impl AppState {
             config,
             auth,
             rosters: Default::default(),
+            roster_pages: Default::default(),
         }
     }
 }

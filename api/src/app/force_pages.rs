@@ -10,9 +10,10 @@ use crate::AppState;
 use crate::app::forces::generate::generate_force;
 use crate::app::idempotency::{Body, Write};
 
-use crate::auth::{Caller, Need, campaign_access};
+use crate::app::authorization::force_not_found;
+use crate::app::forces::response::RosterResponse;
+use crate::auth::{Caller, Need, access_with_membership};
 use crate::error::ApiError;
-use crate::routes::forces::{RosterResponse, force_not_found};
 use crate::store::{forces, ledger, users};
 
 /// One force as a member sees it.
@@ -38,45 +39,82 @@ pub struct ForceView {
     pub version: i64,
 }
 
-/// Reads a force (members of its campaign; others 404).
-pub async fn read_force(
+/// One force as a member sees it, with its roster still as stored (for pages that derive
+/// what they show from the stored text, and may reuse what they derived before).
+#[derive(Debug, Clone)]
+pub struct StoredForceView {
+    /// The stored force, its roster text unparsed.
+    pub force: forces::Force,
+    /// The owner's shown name.
+    pub owner: String,
+    /// Campaign points balance (the ledger's sum).
+    pub campaign_points: i64,
+    /// Whether the caller may edit it (owner or organiser).
+    pub can_edit: bool,
+    /// Whether the caller organises its campaign (may adjust its ledger).
+    pub is_organiser: bool,
+}
+
+/// Reads a force as stored (members of its campaign; others 404) in two statements: the force
+/// with the caller's membership and its owner's name (as the JSON read does), then its ledger
+/// balance. No transaction: the two are shown side by side, never combined, so a ledger entry
+/// landing between them changes nothing a transaction would have kept consistent.
+pub async fn read_stored_force(
     state: &AppState,
     user_id: &str,
     force_id: &str,
-) -> Result<ForceView, ApiError> {
+) -> Result<StoredForceView, ApiError> {
     let caller = Caller::User {
         user_id: user_id.to_owned(),
     };
     let force_id = force_id.to_owned();
     state
         .db
-        .read(move |conn| {
-            let force = forces::find_by_id(conn, &force_id)?.ok_or_else(force_not_found)?;
-            let access = campaign_access(conn, &caller, &force.campaign_id, Need::Read).map_err(
-                |e| match e {
-                    ApiError::NotFound(_) => force_not_found(),
-                    other => other,
-                },
-            )?;
-            let owner = users::find_by_id(conn, &force.owner_id)?.map_or_else(
-                || "a former member".to_owned(),
-                |u| u.display_name.unwrap_or(u.username),
-            );
+        .run(move |conn| {
+            let (force, membership, (username, display_name)) =
+                forces::find_named(conn, &force_id, caller.user_id().unwrap_or_default())?
+                    .ok_or_else(force_not_found)?;
+            let access =
+                access_with_membership(&caller, &force.campaign_id, Need::Read, membership)
+                    .map_err(|e| match e {
+                        ApiError::NotFound(_) => force_not_found(),
+                        other => other,
+                    })?;
             let campaign_points = ledger::balance(conn, &force.id)?;
-            let roster = force.roster().map_err(|e| ApiError::Internal(e.into()))?;
-            Ok(ForceView {
+            Ok(StoredForceView {
                 can_edit: access.is_user_or_organiser(&force.owner_id),
                 is_organiser: access.is_organiser(),
-                version: force.version,
-                id: force.id,
-                campaign_id: force.campaign_id,
-                owner,
-                roster: RosterResponse::new(roster),
+                owner: users::shown(username, display_name),
                 campaign_points,
-                archived: force.archived_at.is_some(),
+                force,
             })
         })
         .await
+}
+
+/// Reads a force with its roster and points (members of its campaign; others 404).
+pub async fn read_force(
+    state: &AppState,
+    user_id: &str,
+    force_id: &str,
+) -> Result<ForceView, ApiError> {
+    let stored = read_stored_force(state, user_id, force_id).await?;
+    let roster = stored
+        .force
+        .roster()
+        .map_err(|e| ApiError::Internal(e.into()))?;
+    let force = stored.force;
+    Ok(ForceView {
+        version: force.version,
+        archived: force.archived_at.is_some(),
+        id: force.id,
+        campaign_id: force.campaign_id,
+        owner: stored.owner,
+        roster: RosterResponse::new(roster),
+        campaign_points: stored.campaign_points,
+        can_edit: stored.can_edit,
+        is_organiser: stored.is_organiser,
+    })
 }
 
 /// The usernames of `user_ids` (people named in a force's history or ledger, members or former
@@ -102,6 +140,19 @@ pub async fn usernames(
         .await
 }
 
+/// A generated force's name as given: blank is none (a name is chosen), at most 100
+/// characters (field `name`).
+pub fn generation_name(name: Option<&str>) -> Result<Option<String>, ApiError> {
+    let name = name.map(str::trim).filter(|n| !n.is_empty());
+    if name.is_some_and(|n| n.chars().count() > 100) {
+        return Err(ApiError::validation(
+            "name",
+            "must have at most 100 characters",
+        ));
+    }
+    Ok(name.map(str::to_owned))
+}
+
 /// Generates a basic force (docs/rules.md §4.1) with server dice, owned by the caller; answers
 /// its id. Field errors name `name` and `platoons`.
 pub async fn generate_basic_force(
@@ -112,19 +163,25 @@ pub async fn generate_basic_force(
     platoons: u32,
     attacker: bool,
 ) -> Result<String, ApiError> {
-    let name = name.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty());
-    if name.as_ref().is_some_and(|n| n.chars().count() > 100) {
-        return Err(ApiError::validation(
-            "name",
-            "must have at most 100 characters",
-        ));
-    }
+    let name = generation_name(name.as_deref())?;
     let choices: GenerationChoices = GenerationChoices::Basic(
         serde_json::from_value(serde_json::json!({
             "name": name, "platoons": platoons, "attacker": attacker
         }))
         .map_err(|e| ApiError::Internal(e.into()))?,
     );
+    generate_with_choices(state, user_id, campaign_id, choices).await
+}
+
+/// Generates a force from the player's choices (basic or advanced, what the JSON generate
+/// endpoint accepts) with server dice, owned by the caller; answers its id. Invalid choices
+/// get 422 naming their fields (`priorities.manpower`, `platoons`, ...).
+pub async fn generate_with_choices(
+    state: &AppState,
+    user_id: &str,
+    campaign_id: &str,
+    choices: GenerationChoices,
+) -> Result<String, ApiError> {
     let caller = Caller::User {
         user_id: user_id.to_owned(),
     };

@@ -5,7 +5,7 @@
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::HeaderMap;
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::AppState;
@@ -49,23 +49,26 @@ pub struct Answer<T> {
 pub enum Body<T> {
     /// Made by this request.
     Fresh(T),
-    /// The first answer for this key, as stored.
-    Replayed(Value),
-}
-
-impl<T: Serialize> Serialize for Body<T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Fresh(value) => value.serialize(serializer),
-            Self::Replayed(value) => value.serialize(serializer),
-        }
-    }
+    /// The first answer for this key: its JSON text as stored.
+    Replayed(String),
 }
 
 impl<T: Serialize> Answer<T> {
-    /// The value as JSON (object keys sorted, as stored answers are).
+    /// The value as JSON text: what a first answer sends and stores, and what a replay sends
+    /// back unchanged.
+    pub fn to_text(&self) -> Result<String, ApiError> {
+        match &self.body {
+            Body::Fresh(value) => serde_json::to_string(value).map_err(internal),
+            Body::Replayed(text) => Ok(text.clone()),
+        }
+    }
+
+    /// The value as a JSON tree, for a caller that edits it before sending.
     pub fn to_json(&self) -> Result<Value, ApiError> {
-        serde_json::to_value(&self.body).map_err(internal)
+        match &self.body {
+            Body::Fresh(value) => serde_json::to_value(value).map_err(internal),
+            Body::Replayed(text) => serde_json::from_str(text).map_err(internal),
+        }
     }
 }
 
@@ -109,7 +112,7 @@ where
                         idempotency_key: key,
                         request_hash: h,
                         status: i32::from(status.as_u16()),
-                        response: serde_json::to_value(&value).map_err(internal)?.to_string(),
+                        response: serde_json::to_string(&value).map_err(internal)?,
                         created_at: store::now(),
                     },
                 )?;
@@ -145,9 +148,56 @@ fn replay<T>(stored: &rows::IdempotentResponse, hash: &str) -> Result<Answer<T>,
         .ok()
         .and_then(|s| StatusCode::from_u16(s).ok())
         .ok_or_else(|| internal("stored status"))?;
-    let value = serde_json::from_str(&stored.response).map_err(internal)?;
+    // Stored as the first answer's text (older rows hold the same JSON with sorted keys):
+    // sent back as it is, never parsed.
     Ok(Answer {
         status,
-        body: Body::Replayed(value),
+        body: Body::Replayed(stored.response.clone()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Serialize)]
+    struct Made {
+        zeta: u32,
+        alpha: &'static str,
+    }
+
+    fn stored(response: &str) -> rows::IdempotentResponse {
+        rows::IdempotentResponse {
+            user_id: "u".into(),
+            scope: "POST /x".into(),
+            idempotency_key: "k".into(),
+            request_hash: rows::hash_body(b"{}"),
+            status: 201,
+            response: response.into(),
+            created_at: store::now(),
+        }
+    }
+
+    #[test]
+    fn a_first_answer_is_stored_as_sent_and_older_sorted_rows_replay_the_same_json() {
+        let fresh = Answer {
+            status: StatusCode::CREATED,
+            body: Body::Fresh(Made {
+                zeta: 1,
+                alpha: "a",
+            }),
+        };
+        let sent = fresh.to_text().unwrap();
+        assert_eq!(
+            sent, r#"{"zeta":1,"alpha":"a"}"#,
+            "the struct's order, not re-sorted"
+        );
+        let hash = rows::hash_body(b"{}");
+        let replayed = replay::<Made>(&stored(&sent), &hash).unwrap();
+        assert_eq!(replayed.status, StatusCode::CREATED);
+        assert_eq!(replayed.to_text().unwrap(), sent, "replayed byte for byte");
+        // Rows stored before went through a JSON tree (keys sorted): the same JSON.
+        let older = replay::<Made>(&stored(r#"{"alpha":"a","zeta":1}"#), &hash).unwrap();
+        assert_eq!(older.to_json().unwrap(), fresh.to_json().unwrap());
+    }
 }

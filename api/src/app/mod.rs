@@ -5,13 +5,17 @@
 
 pub mod accounts;
 pub mod authorization;
+pub mod battle_pages;
 pub mod battles;
 pub mod campaign_setup;
 pub mod campaigns;
+pub mod dice;
 pub mod force_pages;
 pub mod forces;
 pub mod idempotency;
+pub mod odds;
 pub mod overview;
+pub mod scenario_request;
 pub mod scenarios;
 pub mod sharing;
 pub mod story;

@@ -5,11 +5,11 @@
 use std::collections::HashMap;
 
 use crate::AppState;
+use crate::app::battles::Side;
 use crate::app::campaigns::standings::{StandingRow, ranked_rows};
 use crate::auth::{Caller, Need, campaign_access};
 use crate::db::Db;
 use crate::error::ApiError;
-use crate::routes::battles::Side;
 use crate::store::battles::Battle;
 use crate::store::{self, battles, campaigns, forces, memberships};
 use fad_domain::lifecycle::BattleState;

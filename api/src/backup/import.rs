@@ -23,6 +23,7 @@ use crate::schema::{
 };
 use crate::store::battles::Correction;
 use crate::store::campaigns::CampaignSettings;
+use crate::store::doc::{self, StoredDoc};
 use crate::store::history::RosterDiff;
 use crate::store::{self, users};
 
@@ -90,6 +91,11 @@ fn parse_json<T: DeserializeOwned>(text: &str, at: impl FnOnce() -> String) -> a
     serde_json::from_str(text).map_err(|e| anyhow!("invalid export at `{}`: {e}", at()))
 }
 
+/// A stored document, in any format the server reads (an export copies the stored text).
+fn parse_doc<T: StoredDoc>(text: &str, at: impl FnOnce() -> String) -> anyhow::Result<T> {
+    doc::decode(text).map_err(|e| anyhow!("invalid export at `{}`: {e}", at()))
+}
+
 /// Checks what the database cannot: references inside the document and JSON columns.
 fn check(doc: &Document) -> anyhow::Result<()> {
     let campaign_id = doc.campaign.id.as_str();
@@ -143,7 +149,7 @@ fn check(doc: &Document) -> anyhow::Result<()> {
     for (i, force) in doc.forces.iter().enumerate() {
         same_campaign(&force.campaign_id, format!("forces[{i}].campaign_id"))?;
         user(&force.owner_id, format!("forces[{i}].owner_id"))?;
-        parse_json::<fad_domain::roster::Force>(&force.roster, || format!("forces[{i}].roster"))?;
+        parse_doc::<fad_domain::roster::Force>(&force.roster, || format!("forces[{i}].roster"))?;
     }
     let force = |id: &str, at: String| -> anyhow::Result<()> {
         if force_ids.contains(id) {
@@ -161,7 +167,7 @@ fn check(doc: &Document) -> anyhow::Result<()> {
         }
         parse_json::<RosterDiff>(&h.diff, || format!("force_history[{i}].diff"))?;
         parse_json::<fad_domain::dice::RollLog>(&h.rolls, || format!("force_history[{i}].rolls"))?;
-        parse_json::<fad_domain::roster::Force>(&h.snapshot, || {
+        parse_doc::<fad_domain::roster::Force>(&h.snapshot, || {
             format!("force_history[{i}].snapshot")
         })?;
     }
@@ -213,16 +219,15 @@ fn check(doc: &Document) -> anyhow::Result<()> {
         a.stage
             .parse::<AftermathStage>()
             .map_err(|e| anyhow!("invalid export at `battle_aftermaths[{i}].stage`: {e}"))?;
-        parse_json::<fad_domain::roster::Force>(&a.battle_start, || {
+        let start = parse_doc::<fad_domain::roster::Force>(&a.battle_start, || {
             format!("battle_aftermaths[{i}].battle_start")
         })?;
         if let Some(state) = &a.state {
-            parse_json::<fad_domain::campaign::sequence::Aftermath>(state, || {
-                format!("battle_aftermaths[{i}].state")
-            })?;
+            crate::store::aftermath::state_from(state, &start)
+                .map_err(|e| anyhow!("invalid export at `battle_aftermaths[{i}].state`: {e}"))?;
         }
         if let Some(outcome) = &a.outcome {
-            parse_json::<fad_domain::campaign::sequence::Outcome>(outcome, || {
+            parse_doc::<fad_domain::campaign::sequence::Outcome>(outcome, || {
                 format!("battle_aftermaths[{i}].outcome")
             })?;
         }
@@ -231,7 +236,7 @@ fn check(doc: &Document) -> anyhow::Result<()> {
         if !battle_ids.contains(s.battle_id.as_str()) {
             bail!("invalid export at `battle_scenarios[{i}].battle_id`: not in `battles`");
         }
-        parse_json::<crate::app::battles::scenario::BattleScenarioDocument>(&s.document, || {
+        parse_doc::<crate::app::battles::scenario::BattleScenarioDocument>(&s.document, || {
             format!("battle_scenarios[{i}].document")
         })?;
     }

@@ -1,46 +1,178 @@
 //! Post-battle sequences (docs/rules.md §2; API.md › Battles): one row per (battle, player force)
-//! holding the roster at battle start, the domain [`fad_domain::campaign::Aftermath`] as JSON
-//! between steps, and a `version`. Every step is load → domain call →
+//! holding the roster at battle start, the domain [`fad_domain::campaign::Aftermath`] between
+//! steps and the outcome once finalized (stored documents, see [`super::doc`]), and a `version`. Every step is load → domain call →
 //! `UPDATE … WHERE version = ?` in one transaction; 0 rows means a concurrent step won.
 
 use chrono::NaiveDateTime;
+use diesel::backend::Backend;
+use diesel::deserialize;
 use diesel::prelude::*;
+use fad_domain::campaign::Aftermath;
+use fad_domain::campaign::sequence::Outcome;
+use fad_domain::roster::Force as Roster;
 
+use super::doc::{self, DocError, StoredDoc};
 use crate::db::Db;
 use crate::schema::{battle_aftermaths, campaigns, force_ledger, forces};
 
 pub use fad_domain::lifecycle::AftermathStage;
 
-/// An aftermath row.
-#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
-#[diesel(table_name = battle_aftermaths)]
-#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+/// An aftermath row, its documents decoded (see [`super::doc`]).
+#[derive(Debug, Clone, PartialEq)]
 pub struct AftermathRow {
     /// The battle.
     pub battle_id: String,
     /// The force.
     pub force_id: String,
-    /// The roster at battle start, as JSON.
-    pub battle_start: String,
+    /// The roster at battle start.
+    pub battle_start: Roster,
     /// The force version the snapshot was taken at.
     pub force_version: i64,
-    /// Where the sequence stands (stored as its word).
-    #[diesel(deserialize_as = String, serialize_as = String)]
+    /// Where the sequence stands.
     pub stage: AftermathStage,
-    /// The domain `Aftermath` as JSON, once rolled.
-    pub state: Option<String>,
-    /// The committed `Outcome` as JSON, once finalized.
-    pub outcome: Option<String>,
+    /// The domain state, once rolled.
+    pub state: Option<Aftermath>,
+    /// The committed outcome, once finalized.
+    pub outcome: Option<Outcome>,
     /// Optimistic-concurrency version, starting at 1.
     pub version: i64,
     /// Last change (UTC).
     pub updated_at: NaiveDateTime,
 }
 
+/// The row as stored: documents as text. The state leaves out its battle-start roster when it
+/// is the row's own (it always is), so a row holds that roster once; format 1 states hold it
+/// twice and load as they are.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
+#[diesel(table_name = battle_aftermaths)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub struct StoredAftermath {
+    /// The battle.
+    pub battle_id: String,
+    /// The force.
+    pub force_id: String,
+    /// The roster at battle start (a roster document).
+    pub battle_start: String,
+    /// The force version the snapshot was taken at.
+    pub force_version: i64,
+    /// The stage's word.
+    pub stage: String,
+    /// The state document, once rolled.
+    pub state: Option<String>,
+    /// The outcome document, once finalized.
+    pub outcome: Option<String>,
+    /// Optimistic-concurrency version.
+    pub version: i64,
+    /// Last change (UTC).
+    pub updated_at: NaiveDateTime,
+}
+
+const BATTLE_START: &str = "battle_start";
+
+/// A state as stored beside `battle_start`.
+pub fn state_text(state: &Aftermath, battle_start: &Roster) -> Result<String, DocError> {
+    doc::encode_with(state, |map| {
+        if &state.battle_start == battle_start {
+            map.remove(BATTLE_START);
+        }
+    })
+}
+
+/// A stored state, its battle-start roster taken from the row when it leaves it out.
+pub fn state_from(text: &str, battle_start: &Roster) -> Result<Aftermath, DocError> {
+    let start = serde_json::to_value(battle_start).map_err(|e| DocError::Encode {
+        kind: <Roster as StoredDoc>::KIND,
+        message: e.to_string(),
+    })?;
+    doc::decode_with(text, |map| {
+        map.entry(BATTLE_START).or_insert(start);
+    })
+}
+
+impl StoredAftermath {
+    /// The row with its documents decoded.
+    pub fn decode(self) -> Result<AftermathRow, DocError> {
+        let battle_start: Roster = doc::decode(&self.battle_start)?;
+        let state = self
+            .state
+            .as_deref()
+            .map(|text| state_from(text, &battle_start))
+            .transpose()?;
+        Ok(AftermathRow {
+            stage: AftermathStage::try_from(self.stage).map_err(|e| DocError::Decode {
+                kind: "aftermath stage",
+                version: 1,
+                message: e.to_string(),
+            })?,
+            outcome: self.outcome.as_deref().map(doc::decode).transpose()?,
+            state,
+            battle_start,
+            battle_id: self.battle_id,
+            force_id: self.force_id,
+            force_version: self.force_version,
+            version: self.version,
+            updated_at: self.updated_at,
+        })
+    }
+}
+
+impl AftermathRow {
+    /// The row as stored, in today's formats.
+    pub fn encode(&self) -> Result<StoredAftermath, DocError> {
+        Ok(StoredAftermath {
+            battle_id: self.battle_id.clone(),
+            force_id: self.force_id.clone(),
+            battle_start: doc::encode(&self.battle_start)?,
+            force_version: self.force_version,
+            stage: self.stage.as_str().to_owned(),
+            state: self
+                .state
+                .as_ref()
+                .map(|s| state_text(s, &self.battle_start))
+                .transpose()?,
+            outcome: self.outcome.as_ref().map(doc::encode).transpose()?,
+            version: self.version,
+            updated_at: self.updated_at,
+        })
+    }
+}
+
+impl<DB: Backend> Selectable<DB> for AftermathRow
+where
+    StoredAftermath: Selectable<DB>,
+{
+    type SelectExpression = <StoredAftermath as Selectable<DB>>::SelectExpression;
+
+    fn construct_selection() -> Self::SelectExpression {
+        StoredAftermath::construct_selection()
+    }
+}
+
+impl<ST, DB: Backend> Queryable<ST, DB> for AftermathRow
+where
+    StoredAftermath: Queryable<ST, DB>,
+{
+    type Row = <StoredAftermath as Queryable<ST, DB>>::Row;
+
+    fn build(row: Self::Row) -> deserialize::Result<Self> {
+        Ok(StoredAftermath::build(row)?.decode()?)
+    }
+}
+
+fn encoded(rows: &[AftermathRow]) -> QueryResult<Vec<StoredAftermath>> {
+    rows.iter()
+        .map(AftermathRow::encode)
+        .collect::<Result<_, _>>()
+        .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))
+}
+
 /// Inserts an aftermath row.
 pub fn insert(conn: &mut Db, row: &AftermathRow) -> QueryResult<()> {
+    let stored = row
+        .encode()
+        .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
     diesel::insert_into(battle_aftermaths::table)
-        .values(row.clone())
+        .values(stored)
         .execute(conn)
         .map(|_| ())
 }
@@ -51,12 +183,35 @@ pub fn insert_all(conn: &mut Db, rows: &[AftermathRow]) -> QueryResult<()> {
         return Ok(());
     }
     // The multi connection cannot express a multi-row INSERT; each backend can.
-    let insert = diesel::insert_into(battle_aftermaths::table).values(rows.to_vec());
+    let insert = diesel::insert_into(battle_aftermaths::table).values(encoded(rows)?);
     match conn {
         Db::Pg(pg) => insert.execute(pg)?,
         Db::Sqlite(sqlite) => insert.execute(sqlite)?,
     };
     Ok(())
+}
+
+/// Where one side's sequence of a battle stands, without its documents.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = battle_aftermaths)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub struct SequenceStage {
+    /// The force.
+    pub force_id: String,
+    /// Where the sequence stands.
+    #[diesel(deserialize_as = String)]
+    pub stage: AftermathStage,
+    /// The row's version.
+    pub version: i64,
+}
+
+/// Where each sequence of a battle stands (what a battle's answer shows), by force id.
+pub fn stages_for_battle(conn: &mut Db, battle_id: &str) -> QueryResult<Vec<SequenceStage>> {
+    battle_aftermaths::table
+        .filter(battle_aftermaths::battle_id.eq(battle_id))
+        .order(battle_aftermaths::force_id.asc())
+        .select(SequenceStage::as_select())
+        .load(conn)
 }
 
 /// The rows of a battle.
@@ -79,7 +234,7 @@ pub fn find(conn: &mut Db, battle_id: &str, force_id: &str) -> QueryResult<Optio
 
 /// What a post-battle step reads besides the locked battle, in one statement (issue 8: a step
 /// is a handful of round trips, whatever the force's size).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct StepRow {
     /// The aftermath row.
     pub row: AftermathRow,
@@ -155,6 +310,9 @@ pub fn delete_for_battle(conn: &mut Db, battle_id: &str) -> QueryResult<usize> {
 /// Writes `next` (stage, state, outcome) when the stored version is `next.version - 1`.
 /// Returns whether a row changed (false: a concurrent step won).
 pub fn update_if_version(conn: &mut Db, next: &AftermathRow) -> QueryResult<bool> {
+    let stored = next
+        .encode()
+        .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
     let changed = diesel::update(
         battle_aftermaths::table
             .filter(battle_aftermaths::battle_id.eq(&next.battle_id))
@@ -163,8 +321,8 @@ pub fn update_if_version(conn: &mut Db, next: &AftermathRow) -> QueryResult<bool
     )
     .set((
         battle_aftermaths::stage.eq(next.stage.as_str()),
-        battle_aftermaths::state.eq(&next.state),
-        battle_aftermaths::outcome.eq(&next.outcome),
+        battle_aftermaths::state.eq(&stored.state),
+        battle_aftermaths::outcome.eq(&stored.outcome),
         battle_aftermaths::version.eq(next.version),
         battle_aftermaths::updated_at.eq(next.updated_at),
     ))

@@ -75,7 +75,7 @@ pub struct Correction {
     pub previous_state: BattleState,
     /// The result a reopening discarded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<crate::routes::battles::BattleResult>)]
+    #[schema(value_type = Option<crate::app::battles::BattleResult>)]
     pub discarded_result: Option<serde_json::Value>,
     /// Every roll of the post-battle sequences a reopening discarded, in order per force; each
     /// names its `force_id`. These rolls changed nothing that stands.

@@ -17,6 +17,7 @@ use crate::schema::{forces, memberships, users};
 use crate::store::CreatedKey;
 use crate::store::memberships::{MemberNames, Membership};
 
+use super::doc::{self, DocError};
 use super::history::{self, HistoryCause};
 
 /// A force row.
@@ -32,7 +33,8 @@ pub struct Force {
     pub owner_id: String,
     /// Its name (a copy of the roster's, for listings).
     pub name: String,
-    /// The roster as JSON; read it with [`Force::roster`].
+    /// The roster as a stored document ([`super::doc`]); read it with [`Force::roster`], write
+    /// it with [`roster_text`].
     pub roster: String,
     /// Optimistic-concurrency version, starting at 1.
     pub version: i64,
@@ -45,10 +47,19 @@ pub struct Force {
 }
 
 impl Force {
-    /// The parsed roster.
-    pub fn roster(&self) -> Result<Roster, serde_json::Error> {
-        serde_json::from_str(&self.roster)
+    /// The roster.
+    pub fn roster(&self) -> Result<Roster, DocError> {
+        doc::decode(&self.roster)
     }
+}
+
+/// A roster as stored (see [`Force::roster`]).
+pub fn roster_text(roster: &Roster) -> Result<String, DocError> {
+    doc::encode(roster)
+}
+
+fn stored_roster(roster: &Roster) -> QueryResult<String> {
+    roster_text(roster).map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))
 }
 
 pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> QueryResult<String> {
@@ -232,7 +243,7 @@ pub fn replace_roster_from(
     rolls: &RollLog,
     now: NaiveDateTime,
 ) -> QueryResult<bool> {
-    let json = to_json(roster)?;
+    let json = stored_roster(roster)?;
     let changed = diesel::update(
         forces::table
             .filter(forces::id.eq(force_id))

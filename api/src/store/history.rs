@@ -235,8 +235,16 @@ pub struct HistoryEntry {
     pub diff: String,
     /// The roll log as JSON.
     pub rolls: String,
-    /// The roster after the change, as JSON.
+    /// The roster after the change, as a stored document; read it with
+    /// [`HistoryEntry::roster`].
     pub snapshot: String,
+}
+
+impl HistoryEntry {
+    /// The roster after the change.
+    pub fn roster(&self) -> Result<Roster, super::doc::DocError> {
+        super::doc::decode(&self.snapshot)
+    }
 }
 
 /// Records one change. Called by [`super::forces`] inside the roster change's transaction.
@@ -264,7 +272,8 @@ pub fn append(
         cause_id: cause.id.clone(),
         diff: to_json(diff)?,
         rolls: to_json(rolls)?,
-        snapshot: to_json(snapshot)?,
+        snapshot: super::doc::encode(snapshot)
+            .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?,
     };
     diesel::insert_into(force_history::table)
         .values(&entry)

@@ -6,6 +6,9 @@ pub mod api_keys;
 pub mod battle_scenarios;
 pub mod battles;
 pub mod campaigns;
+pub mod doc;
+#[cfg(test)]
+mod doc_golden;
 pub mod events;
 pub mod forces;
 pub mod history;

@@ -30,11 +30,17 @@ pub struct NextQuery {
 pub struct CredentialsForm {
     username: String,
     password: String,
+    /// Register only: the name others see (blank: the username).
+    display_name: String,
     csrf_token: Option<String>,
     next: Option<String>,
 }
 
-const CREDENTIAL_LABELS: &[(&str, &str)] = &[("username", "Username"), ("password", "Password")];
+const CREDENTIAL_LABELS: &[(&str, &str)] = &[
+    ("username", "Username"),
+    ("display_name", "Display name"),
+    ("password", "Password"),
+];
 
 /// Which account form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,7 +53,7 @@ fn credentials_page(
     state: &AppState,
     key: &FormKey,
     which: Which,
-    username: &str,
+    form: &CredentialsForm,
     next: &str,
     errors: &Errors,
 ) -> Markup {
@@ -71,13 +77,21 @@ fn credentials_page(
         form.stack method="post" action=(action) novalidate {
             (csrf_input(state, key))
             input type="hidden" name="next" value=(next);
-            (text_field("username", "Username", username, errors, Input {
+            (text_field("username", "Username", &form.username, errors, Input {
                 autocomplete: Some("username"),
                 hint: (which == Which::Register).then_some("3 to 32 letters, digits, dots, dashes or underscores."),
                 required: true,
                 max_length: Some(32),
                 ..Input::default()
             }))
+            @if which == Which::Register {
+                (text_field("display_name", "Display name", &form.display_name, errors, Input {
+                    autocomplete: Some("nickname"),
+                    hint: Some("Optional: the name other players see (up to 50 characters). Your username when empty."),
+                    max_length: Some(50),
+                    ..Input::default()
+                }))
+            }
             (text_field("password", "Password", "", errors, Input {
                 kind: "password",
                 autocomplete: Some(password_autocomplete),
@@ -117,7 +131,14 @@ async fn show_form(
         return Ok(see_other(&next));
     }
     let key = FormKey::anonymous(req, state)?;
-    let markup = credentials_page(state, &key, which, "", &next, &Errors::default());
+    let markup = credentials_page(
+        state,
+        &key,
+        which,
+        &CredentialsForm::default(),
+        &next,
+        &Errors::default(),
+    );
     Ok(with_form_cookie(respond(StatusCode::OK, markup), &key))
 }
 
@@ -167,7 +188,7 @@ async fn submit(
         .map_err(|_| PageError::Refused)?;
     let next = safe_next(form.next.as_deref());
     let again = |status: StatusCode, errors: Errors| {
-        let markup = credentials_page(state, &key, which, &form.username, &next, &errors);
+        let markup = credentials_page(state, &key, which, &form, &next, &errors);
         Ok(with_form_cookie(respond(status, markup), &key))
     };
     if let Err(wait) = state.auth.rate_limiter.check(peer(req)) {
@@ -179,8 +200,14 @@ async fn submit(
     }
     let result = match which {
         Which::Register => {
-            match accounts::register(state, form.username.clone(), form.password.clone(), None)
-                .await
+            let display_name = Some(form.display_name.clone());
+            match accounts::register(
+                state,
+                form.username.clone(),
+                form.password.clone(),
+                display_name,
+            )
+            .await
             {
                 Ok(user) => accounts::start_session(state, user.id).await,
                 Err(error) => Err(error),

@@ -27,9 +27,18 @@ pub static CSS_PATH: LazyLock<String> = LazyLock::new(|| {
     format!("/static/app-{}.css", &digest[..12])
 });
 
+/// The battle page's live-update script (ours).
+pub const BATTLE_JS: &str = include_str!("../../static/battle.js");
+
+/// Path of the battle page's script, named by its hash like the stylesheet.
+pub static BATTLE_JS_PATH: LazyLock<String> = LazyLock::new(|| {
+    let digest = hex::encode(Sha256::digest(BATTLE_JS.as_bytes()));
+    format!("/static/battle-{}.js", &digest[..12])
+});
+
 const FOREVER: &str = "public, max-age=31536000, immutable";
 
-/// `GET /static/{name}`: the stylesheet or htmx under their current names; anything else 404.
+/// `GET /static/{name}`: the stylesheet and the scripts under their current names; anything else 404.
 #[get("/static/{name}")]
 pub async fn static_file(name: web::Path<String>) -> HttpResponse {
     let path = format!("/static/{name}");
@@ -37,6 +46,8 @@ pub async fn static_file(name: web::Path<String>) -> HttpResponse {
         (CSS.as_bytes(), "text/css; charset=utf-8")
     } else if path == HTMX_PATH {
         (HTMX, "text/javascript; charset=utf-8")
+    } else if path == *BATTLE_JS_PATH {
+        (BATTLE_JS.as_bytes(), "text/javascript; charset=utf-8")
     } else {
         return HttpResponse::NotFound()
             .content_type(ContentType::plaintext())

@@ -168,6 +168,7 @@ fn campaign_markup(
             }
         }
         h2 { "Battles" }
+        div.actions { a.button.secondary href={ "/campaigns/" (data.id) "/battles/new" } { "Start a battle" } }
         @if data.battles.is_empty() {
             p.muted { "No battles yet." }
         } @else {
@@ -209,17 +210,11 @@ fn campaign_markup(
                 (csrf_input(state, &FormKey::session(user)))
                 button type="submit" { "Create invite link" }
             }
-            h2 { "House rules" }
-            ul {
-                @for (name, on) in &data.house_rules {
-                    li { (name.replace('_', " ")) ": " strong { @if *on { "on" } @else { "off" } } }
-                }
-            }
-            h2 { "API keys" }
-            @if data.api_keys.is_empty() {
-                p.muted { "No integration keys. Club sites read standings and battles with one (see the API documentation at " a href="/docs/" { "/docs/" } ")." }
-            } @else {
-                ul { @for key in &data.api_keys { li { (key) } } }
+            h2 { "Settings" }
+            p { "House rules, API keys for club sites and webhooks: "
+                a href={ "/campaigns/" (data.id) "/settings" } { "campaign settings" } "." }
+            @if !data.api_keys.is_empty() {
+                p.muted { (data.api_keys.len()) " API key(s) in use." }
             }
         }
     };

@@ -1,152 +1,24 @@
-//! Force pages: `/campaigns/{id}/forces/new` (generate a basic force), `/forces/{id}` (the
-//! roster with every stat and points) and `/forces/{id}/cards` (printable unit cards).
+//! Force pages: `/forces/{id}` (the roster with every stat and points) and `/forces/{id}/cards`
+//! (printable unit cards). Adding a force is [`super::force_new`].
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, get, web};
 use fad_domain::ladder::BreakPoint;
-use maud::{Markup, html};
-use serde::Deserialize;
+use maud::{Markup, PreEscaped, html};
 use serde_json::Value;
 
 use crate::AppState;
 use crate::app::accounts::SessionUser;
-use crate::app::force_pages::{self, ForceView};
+use crate::app::force_pages::{self, ForceView, StoredForceView};
 use crate::error::ApiError;
 use crate::routes::forces::{RosterResponse, UnitResponse};
 
-use super::layout::{self, Errors, Input, csrf_input, error_summary, select_field, text_field};
+use super::layout;
 use super::rules::RULES_MARKDOWN;
-use super::session::{self, FormKey};
-use super::{PageError, require_user, respond, see_other};
-
-/// The generation form.
-#[derive(Debug, Deserialize, Default)]
-#[serde(default)]
-pub struct GenerateForm {
-    name: String,
-    platoons: String,
-    attacker: Option<String>,
-    csrf_token: Option<String>,
-}
-
-const GENERATE_LABELS: &[(&str, &str)] = &[("name", "Force name"), ("platoons", "Platoons")];
-
-fn new_markup(
-    state: &AppState,
-    user: &SessionUser,
-    campaign_id: &str,
-    form: &GenerateForm,
-    errors: &Errors,
-) -> Markup {
-    let platoons = [
-        ("1".to_owned(), "1 platoon (new players)".to_owned()),
-        (
-            "2".to_owned(),
-            "2 platoons (experienced players)".to_owned(),
-        ),
-    ];
-    let selected = if form.platoons.is_empty() {
-        "1"
-    } else {
-        form.platoons.as_str()
-    };
-    let body = html! {
-        h1 { "Add a force" }
-        p { "Generate a basic force (" a href="/rules#4.1" { "rules §4.1" } "): the server rolls every die and keeps the rolls in the force's history." }
-        (error_summary(errors, GENERATE_LABELS))
-        form.stack method="post" action={ "/campaigns/" (campaign_id) "/forces/new" } novalidate {
-            (csrf_input(state, &FormKey::session(user)))
-            (text_field("name", "Force name", &form.name, errors, Input {
-                max_length: Some(100),
-                hint: Some("Optional; a name is chosen for you when empty."),
-                ..Input::default()
-            }))
-            (select_field("platoons", "Platoons", &platoons, selected, errors))
-            div.check {
-                input type="checkbox" id="f-attacker" name="attacker" value="on" checked[form.attacker.is_some()];
-                label for="f-attacker" { "Attacker (one more platoon and an artillery unit)" }
-            }
-            div.actions { button type="submit" { "Generate force" } }
-        }
-        p.muted { "The roster editor for building a force unit by unit is not here yet; the JSON API builds forces from a roster today." }
-    };
-    layout::page(state, Some(user), "Add a force", body)
-}
-
-/// `GET /campaigns/{id}/forces/new`.
-#[get("/campaigns/{id}/forces/new")]
-pub async fn new_form(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-) -> Result<HttpResponse, PageError> {
-    let user = require_user(&req, &state).await?;
-    // Members only: the campaign read answers 404 to anyone else (one query, not the whole
-    // campaign page's read).
-    let caller = crate::auth::Caller::User {
-        user_id: user.user_id.clone(),
-    };
-    crate::app::campaigns::read_campaign(&state, &caller, &path).await?;
-    Ok(respond(
-        StatusCode::OK,
-        new_markup(
-            &state,
-            &user,
-            &path,
-            &GenerateForm::default(),
-            &Errors::default(),
-        ),
-    ))
-}
-
-/// `POST /campaigns/{id}/forces/new`: generates the force and opens it.
-#[post("/campaigns/{id}/forces/new")]
-pub async fn generate(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-    form: web::Form<GenerateForm>,
-) -> Result<HttpResponse, PageError> {
-    let user = require_user(&req, &state).await?;
-    let form = form.into_inner();
-    session::check_form(
-        &req,
-        &state,
-        &FormKey::session(&user),
-        form.csrf_token.as_deref(),
-    )
-    .map_err(|_| PageError::Refused)?;
-    let again = |errors: Errors| {
-        Ok(respond(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            new_markup(&state, &user, &path, &form, &errors),
-        ))
-    };
-    let Ok(platoons) = form.platoons.trim().parse::<u32>() else {
-        return again(Errors(vec![crate::error::FieldError::new(
-            "platoons",
-            "Choose 1 or 2 platoons.",
-        )]));
-    };
-    let name = Some(form.name.clone());
-    match force_pages::generate_basic_force(
-        &state,
-        &user.user_id,
-        &path,
-        name,
-        platoons,
-        form.attacker.is_some(),
-    )
-    .await
-    {
-        Ok(force_id) => Ok(see_other(&format!("/forces/{force_id}"))),
-        Err(ApiError::Validation(errors)) => again(Errors(errors)),
-        Err(other) => Err(other.into()),
-    }
-}
+use super::{PageError, require_user, respond};
 
 /// A stored name in words: `heavy_weapon` → `heavy weapon`.
 pub(super) fn words(text: &str) -> String {
@@ -203,24 +75,55 @@ pub(super) fn points(value: f64) -> String {
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
-fn force_markup(state: &AppState, user: &SessionUser, force: &ForceView) -> Markup {
-    let roster = &force.roster;
+/// What the force page shows of a roster: derived from the stored text alone, so
+/// [`AppState::roster_pages`] keeps it while that text is unchanged (parsing, points and these
+/// sections are most of the page's cost).
+#[derive(Debug)]
+pub struct RosterPage {
+    name: String,
+    points: String,
+    /// [`roster_sections`], rendered.
+    sections: String,
+}
+
+impl RosterPage {
+    /// Parses and renders a stored roster; answers the page part and its size in bytes.
+    fn derive(force: &crate::store::forces::Force) -> Result<(Self, usize), ApiError> {
+        let roster = force.roster().map_err(|e| ApiError::Internal(e.into()))?;
+        let roster = RosterResponse::new(roster);
+        let page = Self {
+            points: points(roster.points),
+            sections: roster_sections(&roster).into_string(),
+            name: roster.name,
+        };
+        let size = page.name.len() + page.points.len() + page.sections.len();
+        Ok((page, size))
+    }
+}
+
+fn force_markup(
+    state: &AppState,
+    user: &SessionUser,
+    force: &StoredForceView,
+    roster: &RosterPage,
+) -> Markup {
+    let id = &force.force.id;
     let body = html! {
         h1 { (roster.name) }
         dl.stats {
             dt { "Owner" } dd { (force.owner) }
-            dt { "Points" } dd { (points(roster.points)) }
+            dt { "Points" } dd { (roster.points) }
             dt { "Campaign points" } dd { (force.campaign_points) }
-            @if force.archived { dt { "Status" } dd { "Archived" } }
+            @if force.force.archived_at.is_some() { dt { "Status" } dd { "Archived" } }
         }
         div.actions {
-            @if force.can_edit { a.button href={ "/forces/" (force.id) "/edit" } { "Edit roster" } }
-            a.button href={ "/forces/" (force.id) "/cards" } { "Unit cards" }
-            a href={ "/forces/" (force.id) "/history" } { "History" }
-            a href={ "/forces/" (force.id) "/ledger" } { "Campaign points ledger" }
-            a href={ "/campaigns/" (force.campaign_id) } { "Back to the campaign" }
+            @if force.can_edit { a.button href={ "/forces/" (id) "/edit" } { "Edit roster" } }
+            a.button href={ "/forces/" (id) "/cards" } { "Unit cards" }
+            a href={ "/forces/" (id) "/history" } { "History" }
+            a href={ "/forces/" (id) "/ledger" } { "Campaign points ledger" }
+            a href={ "/campaigns/" (force.force.campaign_id) } { "Back to the campaign" }
         }
-        (roster_sections(roster))
+        (PreEscaped(roster.sections.as_str()))
     };
     layout::page(state, Some(user), &roster.name, body)
 }
@@ -267,8 +170,14 @@ pub async fn show(
     path: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let user = require_user(&req, &state).await?;
-    let force = force_pages::read_force(&state, &user.user_id, &path).await?;
-    Ok(respond(StatusCode::OK, force_markup(&state, &user, &force)))
+    let force = force_pages::read_stored_force(&state, &user.user_id, &path).await?;
+    let roster = state
+        .roster_pages
+        .get_or_derive(&force.force, RosterPage::derive)?;
+    Ok(respond(
+        StatusCode::OK,
+        force_markup(&state, &user, &force, &roster),
+    ))
 }
 
 /// The one-line effect of each personality, read from the rules reference's table (§1.12),

@@ -178,7 +178,7 @@ pub async fn history_entry_page(
     let user = require_user(&req, &state).await?;
     let force = force_pages::read_force(&state, &user.user_id, &force_id).await?;
     let entry = history::read_history_entry(&state, &caller(&user), &force_id, &entry_id).await?;
-    let roster = RosterResponse::new(serde_json::from_str(&entry.snapshot).map_err(internal)?);
+    let roster = RosterResponse::new(entry.roster().map_err(|e| PageError::Api(e.into()))?);
     let diff: RosterDiff = serde_json::from_str(&entry.diff).map_err(internal)?;
     let names = force_pages::usernames(&state, entry.actor_id.iter().cloned().collect()).await?;
     let title = format!("{} as of version {}", roster.name, entry.version);

@@ -3,16 +3,26 @@
 //! Every form works without scripts; the vendored htmx only smooths navigation.
 
 pub mod accounts;
+pub mod aftermath;
 pub mod assets;
+pub mod battle;
+pub mod battle_events;
+pub mod battle_new;
+pub mod battle_steps;
 pub mod campaigns;
 pub mod edit;
+pub mod force_new;
 pub mod forces;
 pub mod history;
 pub mod home;
 pub mod layout;
+pub mod result;
+pub mod roster_editor;
+pub mod roster_form;
 pub mod rules;
 pub mod scenarios;
 pub mod session;
+pub mod settings;
 pub mod timeline;
 pub mod unit_lines;
 
@@ -51,8 +61,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(campaigns::create_invite)
             .service(campaigns::join_page)
             .service(campaigns::join_submit)
-            .service(forces::new_form)
-            .service(forces::generate)
+            .service(force_new::new_form)
+            .service(force_new::create)
             .service(forces::cards)
             .service(forces::show)
             .service(edit::edit_form)
@@ -61,10 +71,39 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(history::history_entry_page)
             .service(history::ledger_page)
             .service(history::adjust)
+            .service(result::result_form_page)
+            .service(result::record_page)
+            .service(result::confirm_page)
+            .service(result::void_page)
+            .service(result::reopen_page)
+            .service(aftermath::show_page)
+            .service(aftermath::roll_page)
+            .service(aftermath::reinforcements_page)
+            .service(aftermath::purchases_page)
+            .service(aftermath::finalize_page)
+            .service(battle_new::new_form)
+            .service(battle_new::create)
+            .service(battle_events::events)
+            .service(battle_steps::odds_fragment)
+            .service(battle_steps::post_orders)
+            .service(battle_steps::post_bonuses)
+            .service(battle_steps::post_choice)
+            .service(battle_steps::post_recon)
+            .service(battle_steps::post_assault)
+            .service(battle_steps::post_sheet)
+            .service(battle::show)
             .service(scenarios::new_form)
             .service(scenarios::generate)
             .service(scenarios::keep)
             .service(timeline::timeline)
+            .service(settings::settings_page)
+            .service(settings::save_settings)
+            .service(settings::create_key)
+            .service(settings::revoke_key)
+            .service(settings::create_hook)
+            .service(settings::test_hook)
+            .service(settings::delete_hook)
+            .service(settings::deliveries_page)
     });
 }
 

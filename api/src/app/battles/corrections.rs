@@ -25,10 +25,8 @@
 //! reopening still replays its stored answer; send new keys for the new result's steps.
 
 use actix_web::http::StatusCode;
-use fad_domain::campaign::Aftermath;
 use fad_domain::campaign::revert::revert;
 use fad_domain::lifecycle::{AftermathStage, BattleState};
-use fad_domain::roster::Force as Roster;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -41,7 +39,7 @@ use crate::store::history::{self, HistoryCause};
 use crate::store::ledger::{self, LedgerError, LedgerKind, NewLedgerEntry};
 use crate::store::{self, aftermath as rows, battles, forces};
 
-use super::{BattleResponse, authorize_battle, lifecycle, lock_battle};
+use super::{AftermathSummary, BattleResponse, authorize_battle, lifecycle, lock_battle};
 
 /// The longest accepted reason, in characters.
 pub const MAX_REASON_CHARS: usize = 500;
@@ -121,10 +119,10 @@ fn compensate(
     let committed = history::find_by_version(conn, &row.force_id, row.force_version + 1)?
         .filter(|e| e.cause_kind == "battle" && e.cause_id.as_deref() == Some(&row.battle_id))
         .ok_or_else(|| internal("finalized sequence without its history entry"))?;
-    let before: Roster = serde_json::from_str(&row.battle_start).map_err(internal)?;
-    let after: Roster = serde_json::from_str(&committed.snapshot).map_err(internal)?;
+    let before = &row.battle_start;
+    let after = committed.roster()?;
     let current = force.roster().map_err(internal)?;
-    let reverted = revert(&before, &after, &current).map_err(|conflicts| {
+    let reverted = revert(before, &after, &current).map_err(|conflicts| {
         let list: Vec<String> = conflicts.iter().map(ToString::to_string).collect();
         ApiError::Conflict(format!(
             "{} was edited since this battle where the battle changed it ({}); edit those back to what the battle left, then void.",
@@ -229,7 +227,7 @@ pub async fn void_battle(
         };
         let next = lifecycle::void(conn, battle, correction)?;
         tracing::info!(battle.id = %next.id, undone = finalized.len(), "Voided battle");
-        Ok((StatusCode::OK, BattleResponse::new(next, &sequences)?))
+        Ok((StatusCode::OK, BattleResponse::new(next, AftermathSummary::of_rows(&sequences))?))
     })
     .await
 }
@@ -277,9 +275,8 @@ pub async fn reopen_battle(
         }
         let mut discarded_rolls = Vec::new();
         for row in &sequences {
-            let Some(json) = &row.state else { continue };
-            let aftermath: Aftermath = serde_json::from_str(json).map_err(internal)?;
-            discarded_rolls.extend(aftermath.rolls.into_iter().map(|mut roll| {
+            let Some(aftermath) = &row.state else { continue };
+            discarded_rolls.extend(aftermath.rolls.iter().cloned().map(|mut roll| {
                 roll.force_id.get_or_insert_with(|| row.force_id.clone());
                 roll
             }));
@@ -302,7 +299,7 @@ pub async fn reopen_battle(
         };
         let next = lifecycle::reopen(conn, battle, correction)?;
         tracing::info!(battle.id = %next.id, "Reopened battle");
-        Ok((StatusCode::OK, BattleResponse::new(next, &[])?))
+        Ok((StatusCode::OK, BattleResponse::new(next, Vec::new())?))
     })
     .await
 }

@@ -142,7 +142,10 @@ pub async fn create_battle(
         );
         store::events::append(conn, &event)?;
         tracing::info!(battle.id = %battle.id, "Created battle {}", battle.id);
-        Ok((StatusCode::CREATED, BattleResponse::new(battle, &[])?))
+        Ok((
+            StatusCode::CREATED,
+            BattleResponse::new(battle, Vec::new())?,
+        ))
     })
     .await
 }

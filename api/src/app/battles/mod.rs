@@ -18,6 +18,7 @@ pub mod reads;
 pub mod result;
 pub mod scenario;
 pub mod timeline;
+pub mod watch;
 
 use chrono::{DateTime, Utc};
 use fad_domain::lifecycle::{AftermathStage, BattleState};
@@ -94,6 +95,31 @@ pub struct AftermathSummary {
     pub version: i64,
 }
 
+impl AftermathSummary {
+    /// Each side's sequence of a battle, by force id.
+    pub fn of_battle(conn: &mut Db, battle_id: &str) -> Result<Vec<Self>, ApiError> {
+        Ok(rows::stages_for_battle(conn, battle_id)?
+            .into_iter()
+            .map(|r| Self {
+                force_id: r.force_id,
+                stage: r.stage,
+                version: r.version,
+            })
+            .collect())
+    }
+
+    /// The summaries of loaded rows.
+    pub fn of_rows(rows: &[rows::AftermathRow]) -> Vec<Self> {
+        rows.iter()
+            .map(|r| Self {
+                force_id: r.force_id.clone(),
+                stage: r.stage,
+                version: r.version,
+            })
+            .collect()
+    }
+}
+
 /// A battle.
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct BattleResponse {
@@ -134,7 +160,7 @@ impl BattleResponse {
     /// The response for a stored battle and its aftermath rows.
     pub fn new(
         battle: battles::Battle,
-        aftermaths: &[rows::AftermathRow],
+        aftermath: Vec<AftermathSummary>,
     ) -> Result<Self, ApiError> {
         let sides: Vec<Side> = serde_json::from_str(&battle.sides).map_err(internal)?;
         let result = battle
@@ -155,14 +181,7 @@ impl BattleResponse {
             result,
             result_by: battle.result_by,
             confirmed_by: battle.confirmed_by,
-            aftermath: aftermaths
-                .iter()
-                .map(|r| AftermathSummary {
-                    force_id: r.force_id.clone(),
-                    stage: r.stage,
-                    version: r.version,
-                })
-                .collect(),
+            aftermath,
             scenario: None,
             version: battle.version,
             created_at: battle.created_at.and_utc(),
@@ -173,8 +192,8 @@ impl BattleResponse {
     /// Loads the battle's aftermath rows and builds the response, with the scenario's public
     /// view.
     pub fn load(conn: &mut Db, battle: battles::Battle) -> Result<Self, ApiError> {
-        let aftermaths = rows::list_for_battle(conn, &battle.id)?;
-        Self::new(battle, &aftermaths)?.with_public_scenario(conn)
+        let aftermath = AftermathSummary::of_battle(conn, &battle.id)?;
+        Self::new(battle, aftermath)?.with_public_scenario(conn)
     }
 
     /// Adds the scenario as everyone may see it (what the rules have revealed to both sides),

@@ -10,9 +10,9 @@ use crate::auth::{Caller, Need, campaign_access};
 use crate::error::ApiError;
 use crate::paging::Keyset;
 
-use crate::store::{CreatedKey, aftermath as rows, battle_scenarios, battles};
+use crate::store::{CreatedKey, battle_scenarios, battles};
 
-use super::{BattleResponse, authorize_battle, scenario};
+use super::{AftermathSummary, BattleResponse, authorize_battle, scenario};
 
 /// A page of a campaign's battles.
 #[derive(Debug, Serialize, ToSchema)]
@@ -34,10 +34,12 @@ pub async fn read_battle(
         .db
         .read(move |conn| {
             let (battle, _) = authorize_battle(conn, &caller, &battle_id, Need::Read)?;
-            let aftermaths = rows::list_for_battle(conn, &battle.id)?;
-            let mut response = BattleResponse::new(battle, &aftermaths)?;
+            let aftermath = AftermathSummary::of_battle(conn, &battle.id)?;
+            let mut response = BattleResponse::new(battle, aftermath)?;
             let mut everything = false;
-            if battle_scenarios::find(conn, &battle_id)?.is_some() {
+            if battle_scenarios::find::<scenario::BattleScenarioDocument>(conn, &battle_id)?
+                .is_some()
+            {
                 let seen = scenario::read::seen_by(conn, &caller, &battle_id, None)?;
                 // Shown once something this caller sees has happened (a stored row alone
                 // would betray the other side's first secret choice).

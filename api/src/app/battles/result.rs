@@ -29,8 +29,8 @@ use crate::error::{ApiError, FieldError};
 use crate::store::{self, aftermath as rows, campaigns};
 
 use super::{
-    BattleResponse, BattleResult, RecordedLoss, lifecycle, lock_authorized, owned_forces,
-    player_forces,
+    AftermathSummary, BattleResponse, BattleResult, RecordedLoss, lifecycle, lock_authorized,
+    owned_forces, player_forces,
 };
 
 /// `win` or `draw`.
@@ -284,17 +284,13 @@ pub async fn record_result(
             let existing = rows::list_for_battle(conn, &battle_id)?;
             let snapshots = existing
                 .iter()
-                .map(|r| {
-                    let roster: Roster = serde_json::from_str(&r.battle_start)
-                        .map_err(|e| ApiError::Internal(e.into()))?;
-                    Ok((r.force_id.clone(), (roster, r.force_version)))
-                })
-                .collect::<Result<Snapshots, ApiError>>()?;
+                .map(|r| (r.force_id.clone(), (r.battle_start.clone(), r.force_version)))
+                .collect::<Snapshots>();
             let same = check_result(&request, &forces, has_non_player, &snapshots)
                 .ok()
                 .and_then(|r| serde_json::to_string(&r).ok());
             if same.is_some() && same == battle.result {
-                return Ok((StatusCode::OK, BattleResponse::new(battle, &existing)?));
+                return Ok((StatusCode::OK, BattleResponse::new(battle, AftermathSummary::of_rows(&existing))?));
             }
             return Err(ApiError::Conflict(
                 "A different result is already recorded for this battle; the organiser can reopen it (while no post-battle sequence is finalized) or void it."
@@ -328,8 +324,7 @@ pub async fn record_result(
             let row = rows::AftermathRow {
                 battle_id: battle_id.clone(),
                 force_id: force_id.clone(),
-                battle_start: serde_json::to_string(roster)
-                    .map_err(|e| ApiError::Internal(e.into()))?,
+                battle_start: roster.clone(),
                 force_version: *version,
                 stage: AftermathStage::Open,
                 state: None,
@@ -342,9 +337,19 @@ pub async fn record_result(
         rows::insert_all(conn, &aftermaths)?;
         let next = lifecycle::record_result(conn, battle, &result, &actor, confirmed)?;
         tracing::info!(battle.id = %next.id, state = %next.state, "Recorded result");
-        Ok((StatusCode::OK, BattleResponse::new(next, &aftermaths)?))
+        Ok((StatusCode::OK, BattleResponse::new(next, AftermathSummary::of_rows(&aftermaths))?))
     })
     .await
+}
+
+/// Whether someone may confirm a pending result: the organiser or a side's owner, but never
+/// whoever recorded it while playing a side (a referee organiser may confirm their own).
+pub fn may_confirm(is_organiser: bool, owns_a_side: bool, recorded_it: bool) -> bool {
+    if owns_a_side {
+        !recorded_it
+    } else {
+        is_organiser
+    }
 }
 
 /// Confirms a pending result, opening the post-battle sequences: the other side's owner or the
@@ -376,7 +381,7 @@ pub async fn confirm_result(
             _ => return Ok((StatusCode::OK, BattleResponse::load(conn, battle)?)),
         }
         let recorder = battle.result_by.as_deref() == Some(actor.as_str());
-        if recorder && (owns || !access.is_organiser()) {
+        if !may_confirm(access.is_organiser(), owns, recorder) {
             return Err(ApiError::Forbidden(
                 "You recorded this result; the other side's owner confirms it.".to_owned(),
             ));

@@ -13,7 +13,7 @@ use crate::error::ApiError;
 use crate::paging::Keyset;
 use crate::store::{CreatedKey, aftermath as rows, battles};
 
-use super::BattleResponse;
+use super::{AftermathSummary, BattleResponse};
 
 /// One side's aftermath in the timeline.
 #[derive(Debug, Serialize, ToSchema)]
@@ -70,8 +70,8 @@ pub async fn read_timeline(
                     .map(|r| {
                         let outcome: Option<Value> = r
                             .outcome
-                            .as_deref()
-                            .map(serde_json::from_str)
+                            .as_ref()
+                            .map(serde_json::to_value)
                             .transpose()
                             .map_err(|e| ApiError::Internal(e.into()))?;
                         Ok(TimelineAftermath {
@@ -85,7 +85,8 @@ pub async fn read_timeline(
                     })
                     .collect::<Result<Vec<_>, ApiError>>()?;
                 out.push(TimelineEntry {
-                    battle: BattleResponse::new(battle, &aftermaths)?.with_public_scenario(conn)?,
+                    battle: BattleResponse::new(battle, AftermathSummary::of_rows(&aftermaths))?
+                        .with_public_scenario(conn)?,
                     aftermath: summaries,
                 });
             }

@@ -9,11 +9,11 @@ use utoipa::ToSchema;
 use crate::AppState;
 use crate::app::Listed;
 use crate::app::authorization::{Need, campaign_access};
+use crate::app::battles::{BattleResult, Side};
 use crate::auth::Caller;
 use crate::db::Db;
 use crate::error::ApiError;
 use crate::paging::Page;
-use crate::routes::battles::{BattleResult, Side};
 use crate::store;
 
 /// One force's line in the standings.
@@ -103,10 +103,9 @@ fn load_rows(conn: &mut Db, campaign_id: &str) -> Result<Vec<StandingRow>, ApiEr
                 draws,
                 losses,
                 campaign_points: force.earned,
-                roster_points: round_points(force_points(
-                    &serde_json::from_str(&force.roster)
-                        .map_err(|e| ApiError::Internal(anyhow::Error::from(e)))?,
-                )),
+                roster_points: round_points(force_points(&crate::store::doc::decode(
+                    &force.roster,
+                )?)),
             })
         })
         .collect()

@@ -17,11 +17,11 @@ use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::app::authorization::{Need, campaign_access, person};
+use crate::app::forces::response::ForceResponse;
 use crate::app::idempotency::{self, Answer, Write};
 use crate::auth::Caller;
 use crate::auth::policy::campaign_not_found;
 use crate::error::{ApiError, FieldError};
-use crate::routes::forces::ForceResponse;
 use crate::store::events::{self, Event};
 use crate::store::{self, campaigns, forces, history::HistoryCause};
 
@@ -113,7 +113,7 @@ pub async fn generate_force(
         campaign_id: campaign_id.to_owned(),
         owner_id: user_id,
         name: roster.name.clone(),
-        roster: serde_json::to_string(&roster).map_err(|e| ApiError::Internal(e.into()))?,
+        roster: store::forces::roster_text(&roster)?,
         version: 1,
         archived_at: None,
         created_at: now,

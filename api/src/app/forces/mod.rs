@@ -5,6 +5,7 @@
 
 pub mod generate;
 pub mod history;
+pub mod response;
 pub mod roster;
 
 use fad_domain::dice::RollLog;
@@ -118,7 +119,7 @@ pub async fn store_new_force(
         campaign_id: campaign_id.to_owned(),
         owner_id,
         name: roster.name.clone(),
-        roster: serde_json::to_string(&roster).map_err(|e| ApiError::Internal(e.into()))?,
+        roster: store::forces::roster_text(&roster)?,
         version: 1,
         archived_at: None,
         created_at: now,

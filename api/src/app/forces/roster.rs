@@ -138,3 +138,54 @@ pub fn parse_roster(
         Err(ApiError::Validation(errors))
     }
 }
+
+/// The points of a roster being edited, before it is saved: every unit that reads is priced as
+/// the saved roster would be; a unit that does not read yet has no points (`None`) and counts
+/// for nothing in its platoon and the force.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PointsPreview {
+    /// The force's points.
+    pub force: f64,
+    /// Each platoon's points.
+    pub platoons: Vec<f64>,
+    /// Each unit's points, by platoon.
+    pub units: Vec<Vec<Option<f64>>>,
+}
+
+/// Prices `request` unit by unit with the same rounding as a stored force's answer.
+pub fn preview_points(request: &RosterRequest) -> PointsPreview {
+    use fad_domain::points::{round_points, unit_points};
+    let units: Vec<Vec<Option<f64>>> = request
+        .platoons
+        .iter()
+        .map(|platoon| {
+            platoon
+                .units
+                .iter()
+                .map(|raw| {
+                    let mut raw = raw.clone();
+                    if let Value::Object(map) = &mut raw {
+                        map.remove("points");
+                        map.insert("id".to_owned(), Value::String(String::new()));
+                    }
+                    serde_json::from_value::<Unit>(raw)
+                        .ok()
+                        .map(|u| unit_points(&u))
+                })
+                .collect()
+        })
+        .collect();
+    // Sums at full precision, rounded once, as `force_points` and `platoon_points` do.
+    let platoons: Vec<f64> = units
+        .iter()
+        .map(|p| p.iter().flatten().sum::<f64>())
+        .collect();
+    PointsPreview {
+        force: round_points(platoons.iter().sum()),
+        platoons: platoons.into_iter().map(round_points).collect(),
+        units: units
+            .into_iter()
+            .map(|p| p.into_iter().map(|u| u.map(round_points)).collect())
+            .collect(),
+    }
+}

@@ -15,6 +15,7 @@ pub mod timeline;
 pub mod void;
 
 use actix_web::http::StatusCode;
+use actix_web::http::header::ContentType;
 use actix_web::{HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -102,7 +103,9 @@ where
 
 /// Renders a write's answer as JSON with its status.
 pub fn render<T: Serialize>(answer: &idempotency::Answer<T>) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::build(answer.status).json(answer.to_json()?))
+    Ok(HttpResponse::build(answer.status)
+        .content_type(ContentType::json())
+        .body(answer.to_text()?))
 }
 
 /// Parses a JSON body; an empty body reads as `{}`.

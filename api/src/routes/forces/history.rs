@@ -51,9 +51,7 @@ impl HistoryEntryResponse {
     fn new(entry: HistoryEntry, with_roster: bool) -> Result<Self, ApiError> {
         let internal = |e: serde_json::Error| ApiError::Internal(e.into());
         let roster = if with_roster {
-            Some(RosterResponse::new(
-                serde_json::from_str(&entry.snapshot).map_err(internal)?,
-            ))
+            Some(RosterResponse::new(entry.roster()?))
         } else {
             None
         };

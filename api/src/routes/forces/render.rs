@@ -23,35 +23,57 @@ use super::RosterResponse;
 /// About 100 forces of 20 units; past it, entries are dropped to make room.
 pub const BUDGET_BYTES: usize = 4 << 20;
 
-/// A rendered roster: `"name":…,"points":…,"platoons":[…]`, the middle of a `ForceResponse`.
+/// A value derived from one stored roster text.
 #[derive(Debug)]
-struct Entry {
-    /// The stored roster text it was rendered from.
+struct Entry<V> {
+    /// The stored roster text it was derived from.
     stored: String,
-    rendered: Arc<str>,
-}
-
-impl Entry {
-    fn bytes(&self) -> usize {
-        self.stored.len() + self.rendered.len()
-    }
-}
-
-#[derive(Debug, Default)]
-struct Inner {
-    by_force: HashMap<String, Entry>,
+    value: Arc<V>,
+    /// The stored text's length plus the value's size as its maker reported it.
     bytes: usize,
 }
 
-/// Rendered rosters by force id, shared by every worker (see the module docs).
-#[derive(Debug, Default, Clone)]
-pub struct RenderedRosters {
-    inner: Arc<Mutex<Inner>>,
+#[derive(Debug)]
+struct Inner<V> {
+    by_force: HashMap<String, Entry<V>>,
+    bytes: usize,
 }
 
-impl RenderedRosters {
-    /// The roster part of `force`'s response, from memory when its stored text is unchanged.
-    fn roster_fields(&self, force: &forces::Force) -> Result<Arc<str>, ApiError> {
+/// Values derived from nothing but a force's stored roster text (the JSON roster part, the
+/// roster page's sections), by force id, each kept next to the exact text it came from and
+/// reused while a read finds that text unchanged; shared by every worker. See the module docs.
+#[derive(Debug)]
+pub struct ByStoredRoster<V> {
+    inner: Arc<Mutex<Inner<V>>>,
+}
+
+impl<V> Default for ByStoredRoster<V> {
+    fn default() -> Self {
+        Self {
+            inner: Arc::new(Mutex::new(Inner {
+                by_force: HashMap::new(),
+                bytes: 0,
+            })),
+        }
+    }
+}
+
+impl<V> Clone for ByStoredRoster<V> {
+    fn clone(&self) -> Self {
+        Self {
+            inner: Arc::clone(&self.inner),
+        }
+    }
+}
+
+impl<V> ByStoredRoster<V> {
+    /// The value for `force`'s stored roster: remembered when its text is unchanged, else
+    /// `derive`d (which answers the value and its size in bytes) and remembered.
+    pub fn get_or_derive(
+        &self,
+        force: &forces::Force,
+        derive: impl FnOnce(&forces::Force) -> Result<(V, usize), ApiError>,
+    ) -> Result<Arc<V>, ApiError> {
         // A poisoned lock only means a panic elsewhere; the map itself is always consistent.
         let remembered = {
             let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
@@ -59,34 +81,54 @@ impl RenderedRosters {
                 .by_force
                 .get(&force.id)
                 .filter(|e| e.stored == force.roster)
-                .map(|e| Arc::clone(&e.rendered))
+                .map(|e| Arc::clone(&e.value))
         };
-        if let Some(rendered) = remembered {
-            return Ok(rendered);
+        if let Some(value) = remembered {
+            return Ok(value);
         }
-        let rendered: Arc<str> = render_roster_fields(force)?.into();
+        let (value, size) = derive(force)?;
+        let value = Arc::new(value);
         let entry = Entry {
             stored: force.roster.clone(),
-            rendered: Arc::clone(&rendered),
+            value: Arc::clone(&value),
+            bytes: force.roster.len() + size,
         };
-        if entry.bytes() <= BUDGET_BYTES / 4 {
+        if entry.bytes <= BUDGET_BYTES / 4 {
             let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
             let Inner { by_force, bytes } = &mut *inner;
             if let Some(old) = by_force.remove(&force.id) {
-                *bytes -= old.bytes();
+                *bytes -= old.bytes;
             }
-            while *bytes + entry.bytes() > BUDGET_BYTES {
+            while *bytes + entry.bytes > BUDGET_BYTES {
                 let Some(victim) = by_force.keys().next().cloned() else {
                     break;
                 };
                 if let Some(old) = by_force.remove(&victim) {
-                    *bytes -= old.bytes();
+                    *bytes -= old.bytes;
                 }
             }
-            *bytes += entry.bytes();
+            *bytes += entry.bytes;
             by_force.insert(force.id.clone(), entry);
         }
-        Ok(rendered)
+        Ok(value)
+    }
+}
+
+/// Rendered rosters by force id: `"name":…,"points":…,"platoons":[…]`, the middle of a
+/// `ForceResponse`.
+#[derive(Debug, Default, Clone)]
+pub struct RenderedRosters {
+    cache: ByStoredRoster<String>,
+}
+
+impl RenderedRosters {
+    /// The roster part of `force`'s response, from memory when its stored text is unchanged.
+    fn roster_fields(&self, force: &forces::Force) -> Result<Arc<String>, ApiError> {
+        self.cache.get_or_derive(force, |force| {
+            let rendered = render_roster_fields(force)?;
+            let size = rendered.len();
+            Ok((rendered, size))
+        })
     }
 
     /// The `ForceResponse` JSON of a stored force, byte for byte what serializing
@@ -225,8 +267,8 @@ mod tests {
             let f = force(&format!("f{i}"), roster(&name, 8), false);
             assert_eq!(cache.force_json(&f, None).unwrap(), expected(&f));
         }
-        let inner = cache.inner.lock().unwrap();
-        let held: usize = inner.by_force.values().map(Entry::bytes).sum();
+        let inner = cache.cache.inner.lock().unwrap();
+        let held: usize = inner.by_force.values().map(|e| e.bytes).sum();
         assert_eq!(held, inner.bytes);
         assert!(inner.bytes <= BUDGET_BYTES, "{}", inner.bytes);
         assert!(!inner.by_force.is_empty());

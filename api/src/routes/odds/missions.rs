@@ -1,16 +1,14 @@
 //! `GET /api/v1/odds/missions?stance=…&attitude=…&bonus=…&bonus=…`: each mission's exact chance
 //! of being assigned at step 5 and the chance of a tie (docs/rules.md §3.5, S8, S9).
 
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
-
 use actix_web::{HttpResponse, get, web};
 use fad_domain::names::Named;
-use fad_domain::odds::{Chance, MissionBonuses, MissionOdds, OddsQuery, mission_odds};
+use fad_domain::odds::{Chance, MissionBonuses, MissionOdds, OddsQuery};
 use fad_domain::orders::{Attitude, Mission, Stance};
 use serde::Serialize;
 use utoipa::{IntoParams, ToSchema};
 
+use crate::app::odds::cached_odds;
 use crate::error::{ApiError, FieldError, Problem};
 
 /// The query parameters (documentation only: the handler reads the raw pairs so that `bonus`
@@ -107,22 +105,6 @@ impl From<&MissionOdds> for MissionOddsResponse {
 
 fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 { a } else { gcd(b, a % b) }
-}
-
-/// The cached odds for a query (computed once per distinct query).
-fn cached_odds(query: OddsQuery) -> MissionOdds {
-    static CACHE: OnceLock<Mutex<HashMap<OddsQuery, MissionOdds>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Mutex::default);
-    // A poisoned lock only means another computation panicked; the map is still valid.
-    if let Some(hit) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&query) {
-        return hit.clone();
-    }
-    let odds = mission_odds(query);
-    cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(query, odds.clone());
-    odds
 }
 
 /// Lists a named enum's accepted values for an error message.

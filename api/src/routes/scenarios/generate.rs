@@ -12,13 +12,7 @@ use crate::error::{ApiError, FieldError};
 use super::ScenarioDocument;
 use super::request::{Prepared, problems};
 
-/// 32 bytes from the OS for the server dice (never seeded in the domain).
-pub fn os_seed() -> Result<[u8; 32], ApiError> {
-    let mut seed = [0u8; 32];
-    getrandom::fill(&mut seed)
-        .map_err(|e| ApiError::Internal(anyhow::anyhow!("no system randomness: {e}")))?;
-    Ok(seed)
-}
+pub use crate::app::dice::os_seed;
 
 /// Where an entered-dice error belongs: `sides[i].dice.<step>.<subject>`.
 fn dice_field(entered: &EnteredBySide, forces: &[String], e: &DiceError) -> String {

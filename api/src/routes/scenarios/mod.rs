@@ -12,7 +12,7 @@ pub mod create;
 pub mod generate;
 pub mod list;
 pub mod read;
-pub mod request;
+pub use crate::app::scenario_request as request;
 
 use chrono::{DateTime, Utc};
 use fad_domain::dice::RollLog;

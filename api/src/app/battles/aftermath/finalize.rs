@@ -99,9 +99,8 @@ pub async fn finalize_aftermath(
         if balance != i64::from(cp.balance) {
             return Err(changed());
         }
-        let outcome_json =
-            serde_json::to_string(&outcome).map_err(|e| ApiError::Internal(e.into()))?;
-        let row = save(conn, &step.row, AftermathStage::Finalized, &aftermath, Some(outcome_json))?;
+        let answer_outcome = to_value(&outcome)?;
+        let row = save(conn, &step.row, AftermathStage::Finalized, &aftermath, Some(outcome))?;
         let event = Event::aftermath_finalized(&step.battle.campaign_id, &battle_id, &force_id);
         store::events::append(conn, &event)?;
         if rows::count_unfinalized(conn, &battle_id)? == 0 {
@@ -109,7 +108,7 @@ pub async fn finalize_aftermath(
             crate::app::battles::lifecycle::complete(conn, step.battle)?;
         }
         tracing::info!(battle.id = %battle_id, force.id = %force_id, "Finalized aftermath");
-        let answer = response_with(&row, None, Some(to_value(&outcome)?), Vec::new(), Default::default())?;
+        let answer = response_with(&row, None, Some(answer_outcome), Vec::new(), Default::default())?;
         Ok((StatusCode::OK, answer))
     })
     .await

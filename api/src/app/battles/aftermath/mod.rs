@@ -17,7 +17,7 @@ use fad_domain::lifecycle::{AftermathStage, BattleState};
 use std::collections::BTreeMap;
 
 use fad_domain::campaign::reinforcements::can_take_troopers;
-use fad_domain::campaign::{Aftermath, DueRoll};
+use fad_domain::campaign::{Aftermath, DueRoll, Outcome};
 use fad_domain::dice::{
     DiceError, EnteredDice, RollLog, RollStep, ServerDice, TableDice, parse_steps,
 };
@@ -267,11 +267,12 @@ pub fn begin(
     let rules = serde_json::from_str::<campaigns::CampaignSettings>(&settings)
         .map_err(internal)?
         .house_rules;
-    let row = loaded.row;
+    let mut row = loaded.row;
     let ledger = loaded.ledger;
+    // The step owns the state from here; `save` writes the next one into the row.
     let state = match row.stage {
         AftermathStage::Rolled | AftermathStage::Rolling => {
-            parse_state(&row)?.map(|mut aftermath| {
+            row.state.take().map(|mut aftermath| {
                 // As in `with_current_bank`: the balance as it is now.
                 aftermath.cp_banked =
                     u32::try_from(ledger.map_or(0, |(_, b)| b)).unwrap_or(u32::MAX);
@@ -301,14 +302,13 @@ pub fn with_current_bank(
     if !row.stage.has_rolled() {
         return Ok(row);
     }
-    let Some(mut aftermath) = parse_state(&row)? else {
+    if row.state.is_none() {
         return Ok(row);
-    };
+    }
     let banked = store::ledger::balance(conn, &row.force_id)?;
     let banked = u32::try_from(banked).unwrap_or(u32::MAX);
-    if aftermath.cp_banked != banked {
+    if let Some(aftermath) = &mut row.state {
         aftermath.cp_banked = banked;
-        row.state = Some(serde_json::to_string(&aftermath).map_err(internal)?);
     }
     Ok(row)
 }
@@ -328,29 +328,24 @@ fn finalized() -> ApiError {
     ApiError::Conflict("This post-battle sequence is finalized.".to_owned())
 }
 
-fn parse_state(row: &rows::AftermathRow) -> Result<Option<Aftermath>, ApiError> {
-    row.state
-        .as_deref()
-        .map(serde_json::from_str)
-        .transpose()
-        .map_err(internal)
-}
-
 /// Saves the next state when nobody else changed the row meanwhile (else 409).
 pub fn save(
     conn: &mut Db,
     row: &rows::AftermathRow,
     stage: AftermathStage,
     state: &Aftermath,
-    outcome: Option<String>,
+    outcome: Option<Outcome>,
 ) -> Result<rows::AftermathRow, ApiError> {
     let next = rows::AftermathRow {
+        battle_id: row.battle_id.clone(),
+        force_id: row.force_id.clone(),
+        battle_start: row.battle_start.clone(),
+        force_version: row.force_version,
         stage,
-        state: Some(serde_json::to_string(state).map_err(internal)?),
+        state: Some(state.clone()),
         outcome,
         version: row.version + 1,
         updated_at: store::now(),
-        ..row.clone()
     };
     if !rows::update_if_version(conn, &next)? {
         return Err(ApiError::Conflict(
@@ -366,12 +361,9 @@ pub fn response(
     row: &rows::AftermathRow,
     preview: Option<&Aftermath>,
 ) -> Result<AftermathResponse, ApiError> {
-    let state = parse_state(row)?;
-    let unused = state
-        .as_ref()
-        .map(|s| s.unused_dice.clone())
-        .unwrap_or_default();
-    response_with(row, state.as_ref().or(preview), None, Vec::new(), unused)
+    let state = row.state.as_ref();
+    let unused = state.map(|s| s.unused_dice.clone()).unwrap_or_default();
+    response_with(row, state.or(preview), None, Vec::new(), unused)
 }
 
 /// [`response`] from the state and outcome the step already holds, instead of parsing back
@@ -393,7 +385,7 @@ pub fn response_with(
         .and_then(Aftermath::next_step);
     let (outcome, pending) = match (&row.outcome, state) {
         (Some(_), _) if done.is_some() => (done, None),
-        (Some(done), _) => (Some(serde_json::from_str(done).map_err(internal)?), None),
+        (Some(done), _) => (Some(serde_json::to_value(done).map_err(internal)?), None),
         // An open sequence's state is only a preview of the first step.
         (None, _) if row.stage == AftermathStage::Open => (None, None),
         (None, Some(aftermath)) if !aftermath.fully_rolled() => (

@@ -9,7 +9,6 @@ use crate::error::ApiError;
 use crate::store::{aftermath as rows, battles};
 use fad_domain::campaign::Aftermath;
 use fad_domain::house_rules::HouseRules;
-use fad_domain::roster::Force as Roster;
 
 use super::super::{authorize_battle, problems};
 use super::roll::report_for;
@@ -18,10 +17,15 @@ use super::{AftermathResponse, response};
 /// The state an open sequence starts from, for its first step's dice. The house rules and the
 /// bank do not change which rolls are due, so the defaults serve.
 fn preview(row: &rows::AftermathRow, battle: &battles::Battle) -> Result<Aftermath, ApiError> {
-    let start: Roster =
-        serde_json::from_str(&row.battle_start).map_err(|e| ApiError::Internal(e.into()))?;
     let report = report_for(battle, &row.force_id)?;
-    Aftermath::start(&row.force_id, &start, &report, 0, &HouseRules::default()).map_err(problems)
+    Aftermath::start(
+        &row.force_id,
+        &row.battle_start,
+        &report,
+        0,
+        &HouseRules::default(),
+    )
+    .map_err(problems)
 }
 
 /// One force's post-battle sequence, with the dice its next roll step needs (before the first

@@ -121,8 +121,7 @@ pub async fn roll_aftermath(
     let caller = user.caller();
     idempotency::run(state, write, move |conn| {
         let mut step = begin(conn, &caller, &battle_id, &force_id)?;
-        let start: Roster = serde_json::from_str(&step.row.battle_start)
-            .map_err(|e| ApiError::Internal(e.into()))?;
+        let start: Roster = step.row.battle_start.clone();
         let mut aftermath = match step.row.stage {
             AftermathStage::Open => {
                 let report = report_for(&step.battle, &force_id)?;

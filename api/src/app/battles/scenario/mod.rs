@@ -44,11 +44,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::AppState;
+use crate::app::dice::os_seed;
+use crate::app::scenario_request::ForceRef;
 use crate::auth::{AuthUser, CampaignAccess, Need};
 use crate::db::Db;
 use crate::error::{ApiError, FieldError};
-use crate::routes::scenarios::ForceRef;
-use crate::routes::scenarios::generate::os_seed;
 use crate::store::events::{Event, EventType};
 use crate::store::{self, battle_scenarios, battles, campaigns};
 
@@ -92,7 +92,11 @@ pub const NON_PLAYER_STEPS: [RollStep; 13] = [
     RollStep::PreBattleEventTable,
 ];
 
-/// What is stored per battle (JSON text in `battle_scenarios.document`).
+impl crate::store::doc::StoredDoc for BattleScenarioDocument {
+    const KIND: &'static str = "battle scenario";
+}
+
+/// What is stored per battle (a stored document in `battle_scenarios.document`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BattleScenarioDocument {
     /// The machine state (both sides' secrets).
@@ -228,16 +232,14 @@ pub fn load(
     battle: &battles::Battle,
 ) -> Result<
     (
-        Option<battle_scenarios::BattleScenarioRow>,
+        Option<battle_scenarios::BattleScenarioRow<BattleScenarioDocument>>,
         BattleScenarioDocument,
     ),
     ApiError,
 > {
-    match battle_scenarios::find(conn, &battle.id)? {
+    match battle_scenarios::find::<BattleScenarioDocument>(conn, &battle.id)? {
         Some(row) => {
-            let doc = serde_json::from_str(&row.document).map_err(|e| {
-                ApiError::Internal(anyhow::anyhow!("stored scenario of {}: {e}", battle.id))
-            })?;
+            let doc = row.document.clone();
             Ok((Some(row), doc))
         }
         None => Ok((None, build(conn, battle)?)),
@@ -344,11 +346,10 @@ impl BattleScenarioResponse {
 /// The public view of a battle's scenario (battle list, timeline, integration keys), once
 /// something of it is public.
 pub fn public_view(conn: &mut Db, battle_id: &str) -> Result<Option<ScenarioView>, ApiError> {
-    let Some(row) = battle_scenarios::find(conn, battle_id)? else {
+    let Some(row) = battle_scenarios::find::<BattleScenarioDocument>(conn, battle_id)? else {
         return Ok(None);
     };
-    let doc: BattleScenarioDocument = serde_json::from_str(&row.document)
-        .map_err(|e| ApiError::Internal(anyhow::anyhow!("stored scenario of {battle_id}: {e}")))?;
+    let doc = row.document;
     // Until something public happens the workflow looks unstarted: a stored row alone would
     // tell that a side has made its first secret choice.
     if versions::stored(&doc, row.version).outsider == 0 {
@@ -548,11 +549,11 @@ pub async fn submit<S: Submission>(
             touch_battle(conn, &battle_id)?;
         }
         let now = store::now();
-        let document = serde_json::to_string(&doc).map_err(|e| ApiError::Internal(e.into()))?;
+        let document = doc.clone();
         match row {
             None => battle_scenarios::insert(
                 conn,
-                &battle_scenarios::BattleScenarioRow {
+                battle_scenarios::BattleScenarioRow {
                     battle_id: battle_id.clone(),
                     document,
                     version: 1,
@@ -567,7 +568,7 @@ pub async fn submit<S: Submission>(
                     updated_at: now,
                     ..row
                 };
-                if !battle_scenarios::update_if_version(conn, &next)? {
+                if !battle_scenarios::update_if_version(conn, next)? {
                     return Err(ApiError::Conflict(
                         "A concurrent submission changed the scenario; reload and retry."
                             .to_owned(),

@@ -10,8 +10,8 @@ use fad_domain::scenario::non_player::NonPlayerSetup;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::app::scenario_request::{InlineUnit, MAX_PLATOONS, PlatoonsBody, SideBody};
 use crate::error::FieldError;
-use crate::routes::scenarios::request::{InlineUnit, MAX_PLATOONS, PlatoonsBody, SideBody};
 
 /// The id the scenario gives a battle's non-player side (it has no stored force).
 pub const NON_PLAYER_ID: &str = "non_player";
@@ -110,7 +110,7 @@ pub fn parse(i: usize, body: &NonPlayerBody) -> Result<NonPlayerSide, Vec<FieldE
         dice: Default::default(),
     };
     let mut errors = Vec::new();
-    let force = crate::routes::scenarios::request::inline_force(i, &mut side, &mut errors);
+    let force = crate::app::scenario_request::inline_force(i, &mut side, &mut errors);
     let prefix = format!("sides[{i}].");
     let errors: Vec<FieldError> = errors
         .into_iter()

@@ -1,0 +1,158 @@
+//! `GET /battles/{id}/events`: a `text/event-stream` that tells one person's battle page that
+//! something they can see has changed, so the page reloads its content.
+//!
+//! The stream compares the person's view signature ([`watch::view_signature`]: the battle's
+//! public version, their own scenario version, the post-battle sequences) about once a second
+//! and sends an `event: changed` carrying the new signature when it differs from the one the
+//! page was rendered with (`?since=`). It never uses a counter shared by both sides, so a
+//! side's secret choice sends the opponent nothing. Bounded: a stream ends after
+//! [`STREAM_SECONDS`] (the browser's `EventSource` reconnects by itself), and at most
+//! [`MAX_STREAMS`] are open at once per process (beyond that 503; the page then polls).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use actix_web::http::StatusCode;
+use actix_web::web::Bytes;
+use actix_web::{HttpRequest, HttpResponse, get, web};
+use futures_util::stream;
+use serde::Deserialize;
+
+use crate::AppState;
+use crate::app::battles::watch;
+use crate::auth::Caller;
+
+use super::battle::caller;
+use super::{PageError, require_user};
+
+/// How long one stream lasts before the browser reconnects.
+pub const STREAM_SECONDS: u64 = 300;
+/// Open streams a process serves at once.
+pub const MAX_STREAMS: usize = 256;
+/// How often a stream compares the signature.
+const TICK: Duration = Duration::from_secs(1);
+/// A comment line this often keeps proxies from closing an idle stream.
+const KEEP_ALIVE: Duration = Duration::from_secs(20);
+
+static OPEN_STREAMS: AtomicUsize = AtomicUsize::new(0);
+
+/// One open stream's place in [`OPEN_STREAMS`], given back when the stream is dropped.
+struct Slot;
+
+impl Slot {
+    fn take() -> Option<Self> {
+        let taken = OPEN_STREAMS.fetch_add(1, Ordering::SeqCst);
+        if taken >= MAX_STREAMS {
+            OPEN_STREAMS.fetch_sub(1, Ordering::SeqCst);
+            return None;
+        }
+        Some(Self)
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        OPEN_STREAMS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// The query: the signature the page shows.
+#[derive(Debug, Deserialize)]
+pub struct Since {
+    since: Option<String>,
+}
+
+struct Watch {
+    state: web::Data<AppState>,
+    caller: Caller,
+    battle_id: String,
+    last: String,
+    /// The page showed another signature than the first check's: announce it at once.
+    pending: bool,
+    started: Instant,
+    quiet_since: Instant,
+    first: bool,
+    _slot: Arc<Slot>,
+}
+
+/// The SSE frame announcing `signature`.
+fn frame(signature: &str) -> Bytes {
+    // A signature is ASCII without line breaks; a stray one would end the frame early.
+    let clean: String = signature.chars().filter(|c| !c.is_control()).collect();
+    Bytes::from(format!("event: changed\ndata: {clean}\n\n"))
+}
+
+/// `GET /battles/{id}/events` (the session cookie; the same read access as the page).
+#[get("/battles/{id}/events")]
+pub async fn events(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    query: web::Query<Since>,
+) -> Result<HttpResponse, PageError> {
+    let user = require_user(&req, &state).await?;
+    let battle_id = path.into_inner();
+    // The first check answers 404 to anyone who may not read the battle, before streaming.
+    let now = watch::view_signature(&state, caller(&user), battle_id.clone()).await?;
+    let Some(slot) = Slot::take() else {
+        return Ok(HttpResponse::build(StatusCode::SERVICE_UNAVAILABLE)
+            .insert_header(("Retry-After", "30"))
+            .insert_header(("Cache-Control", "no-store"))
+            .content_type("text/plain; charset=utf-8")
+            .body("Too many live pages open; reload to see changes."));
+    };
+    let start = Instant::now();
+    let watch = Watch {
+        state,
+        caller: caller(&user),
+        battle_id,
+        pending: query.into_inner().since.is_some_and(|s| s != now),
+        last: now,
+        started: start,
+        quiet_since: start,
+        first: true,
+        _slot: Arc::new(slot),
+    };
+    let body = stream::unfold(watch, |mut w| async move {
+        if w.first {
+            w.first = false;
+            // Tell the browser how soon to reconnect when the stream ends.
+            return Some((
+                Ok::<_, actix_web::Error>(Bytes::from_static(b"retry: 2000\n\n")),
+                w,
+            ));
+        }
+        loop {
+            if w.started.elapsed() >= Duration::from_secs(STREAM_SECONDS) {
+                return None;
+            }
+            if w.pending {
+                w.pending = false;
+                w.quiet_since = Instant::now();
+                let changed = frame(&w.last);
+                return Some((Ok(changed), w));
+            }
+            actix_web::rt::time::sleep(TICK).await;
+            // A failed check (the person left the campaign, the database is away) ends the
+            // stream; the browser reconnects and the first check answers properly.
+            let now = watch::view_signature(&w.state, w.caller.clone(), w.battle_id.clone())
+                .await
+                .ok()?;
+            if w.last != now {
+                w.last = now.clone();
+                w.quiet_since = Instant::now();
+                return Some((Ok(frame(&now)), w));
+            }
+            if w.quiet_since.elapsed() >= KEEP_ALIVE {
+                w.quiet_since = Instant::now();
+                return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), w));
+            }
+        }
+    });
+    Ok(HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header(("Cache-Control", "no-store"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(body))
+}

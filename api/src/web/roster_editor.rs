@@ -1,0 +1,337 @@
+//! The roster editor's controls, shared by `/forces/{id}/edit` and the build form of
+//! `/campaigns/{id}/forces/new`: the force name, each platoon with its units and every unit
+//! field (see [`super::roster_form::FIELDS`]), points per unit, platoon and force, buttons to
+//! add and remove units and platoons, and each problem the roster check finds beside its field.
+
+use maud::{Markup, html};
+use serde_json::Value;
+
+use crate::app::forces::roster::{PointsPreview, RosterRequest, preview_points};
+use crate::error::FieldError;
+
+use super::forces::points;
+use super::layout::{Errors, Input, field_id, select_field, text_field};
+use super::roster_form::{FIELDS, Field, Group, Options, RESTRICTIONS, Widget, unit_key, value_at};
+
+fn unit_prefix(i: usize, j: usize) -> String {
+    format!("platoons[{i}].units[{j}]")
+}
+
+fn unit_name(unit: &Value) -> String {
+    match unit.get("name").and_then(Value::as_str).map(str::trim) {
+        Some(name) if !name.is_empty() => name.to_owned(),
+        _ => "unnamed unit".to_owned(),
+    }
+}
+
+fn platoon_name(roster: &RosterRequest, i: usize) -> String {
+    match roster.platoons.get(i).map(|p| p.name.trim()) {
+        Some(name) if !name.is_empty() => name.to_owned(),
+        _ => format!("platoon {}", i + 1),
+    }
+}
+
+/// Every field of the form with the label the error summary names it by.
+pub fn labels(roster: &RosterRequest) -> Vec<(String, String)> {
+    let mut out = vec![
+        ("name".to_owned(), "Force name".to_owned()),
+        ("reason".to_owned(), "Reason".to_owned()),
+        ("version".to_owned(), "Version".to_owned()),
+    ];
+    for (i, platoon) in roster.platoons.iter().enumerate() {
+        let pname = platoon_name(roster, i);
+        out.push((
+            format!("platoons[{i}].name"),
+            format!("Name of platoon {pname}"),
+        ));
+        for (j, unit) in platoon.units.iter().enumerate() {
+            let name = unit_name(unit);
+            out.push((unit_prefix(i, j), format!("{name} ({pname})")));
+            for f in FIELDS {
+                out.push((unit_key(i, j, f.path), format!("{} of {name}", f.label)));
+            }
+        }
+    }
+    out
+}
+
+/// The problems of a refused roster, each moved to the control that shows it: an entry of a
+/// list to the list, a member of a missing object to its nearest control, a unit's or a
+/// platoon's own problem to the unit or the platoon's name.
+pub fn map_errors(roster: &RosterRequest, errors: Vec<FieldError>) -> Errors {
+    let known: Vec<String> = labels(roster).into_iter().map(|(k, _)| k).collect();
+    let resolve = |field: &str| -> String {
+        if known.iter().any(|k| k == field) {
+            return field.to_owned();
+        }
+        // `traits[2]` → `traits`.
+        let mut stem = field;
+        while let Some(open) = stem.rfind('[').filter(|_| stem.ends_with(']')) {
+            stem = &stem[..open];
+            if known.iter().any(|k| k == stem) {
+                return stem.to_owned();
+            }
+        }
+        let best = known
+            .iter()
+            .filter(|k| {
+                field.len() > k.len()
+                    && field.starts_with(k.as_str())
+                    && matches!(field.as_bytes()[k.len()], b'.' | b'[')
+            })
+            .max_by_key(|k| k.len());
+        match best {
+            Some(k) if k.starts_with("platoons[") && !k.contains(".units[") => {
+                format!("{k}.name")
+            }
+            Some(k) => k.clone(),
+            None if field.starts_with("platoons[") && !field.contains('.') => {
+                format!("{field}.name")
+            }
+            None => field.to_owned(),
+        }
+    };
+    Errors(
+        errors
+            .into_iter()
+            .map(|e| FieldError::new(resolve(&e.field), e.message))
+            .collect(),
+    )
+}
+
+fn text_of(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        Value::Bool(b) => b.to_string(),
+        _ => String::new(),
+    }
+}
+
+fn list_of(value: &Value) -> Vec<String> {
+    match value {
+        Value::Array(items) => items.iter().map(text_of).collect(),
+        Value::Null => Vec::new(),
+        other => vec![text_of(other)],
+    }
+}
+
+fn with_none(options: &Options, none: Option<&str>) -> Options {
+    none.map(|text| (String::new(), text.to_owned()))
+        .into_iter()
+        .chain(options.iter().cloned())
+        .collect()
+}
+
+/// The error line of `key`, if any.
+fn error_line(errors: &Errors, key: &str) -> Markup {
+    html! {
+        @if let Some(message) = errors.get(key) {
+            span.error id={ (field_id(key)) "-error" } { (message) }
+        }
+    }
+}
+
+fn control(f: &Field, key: &str, unit: &Value, errors: &Errors) -> Markup {
+    let value = value_at(unit, f.path);
+    let id = field_id(key);
+    let invalid = errors.get(key).map(|_| "true");
+    let described = errors.get(key).map(|_| format!("{id}-error"));
+    let hint = f.hint.map(str::to_owned).or_else(|| {
+        let last = f.path.rsplit('.').next().unwrap_or(f.path);
+        RESTRICTIONS.get(last).cloned()
+    });
+    match f.widget {
+        Widget::Text => text_field(
+            key,
+            f.label,
+            &text_of(value),
+            errors,
+            Input {
+                max_length: Some(100),
+                required: true,
+                hint: f.hint,
+                ..Input::default()
+            },
+        ),
+        Widget::Number(_) | Widget::OptNumber(false) => text_field(
+            key,
+            f.label,
+            &text_of(value),
+            errors,
+            Input {
+                kind: "number",
+                hint: f.hint,
+                ..Input::default()
+            },
+        ),
+        Widget::OptNumber(true) => text_field(
+            key,
+            f.label,
+            &text_of(value),
+            errors,
+            Input {
+                hint: f.hint,
+                ..Input::default()
+            },
+        ),
+        Widget::Choice(options, none) => html! {
+            (select_field(key, f.label, &with_none(options(), none), &text_of(value), errors))
+            @if let Some(hint) = f.hint { p.hint { (hint) } }
+        },
+        Widget::Flag => html! {
+            div.check {
+                input type="checkbox" id=(id) name=(key) value="on" checked[value.as_bool() == Some(true)]
+                    aria-invalid=[invalid] aria-describedby=[described.as_deref()];
+                label for=(id) { (f.label) }
+                (error_line(errors, key))
+            }
+            @if let Some(hint) = f.hint { p.hint { (hint) } }
+        },
+        Widget::Set(options) => {
+            let chosen = list_of(value);
+            html! {
+                div.field {
+                    label for=(id) { (f.label) }
+                    span.hint { "Choose any (Ctrl or ⌘ to choose several with a mouse)." @if let Some(h) = &hint { " " (h) } }
+                    (error_line(errors, key))
+                    select id=(id) name=(key) multiple size="6"
+                        aria-invalid=[invalid] aria-describedby=[described.as_deref()] {
+                        @for (v, text) in options() {
+                            option value=(v) selected[chosen.contains(v)] { (text) }
+                        }
+                    }
+                }
+            }
+        }
+        Widget::List(options) => {
+            let mut entries = list_of(value);
+            // One empty entry to add another; saving or "Update points" brings the next.
+            entries.push(String::new());
+            let choices = with_none(options(), Some("none"));
+            html! {
+                fieldset.list id=(id) aria-invalid=[invalid] aria-describedby=[described.as_deref()] {
+                    legend { (f.label) "s" }
+                    @if let Some(h) = &hint { p.hint { (h) } }
+                    (error_line(errors, key))
+                    @for (n, entry) in entries.iter().enumerate() {
+                        @let entry_id = format!("{id}-{n}");
+                        div.field {
+                            label for=(entry_id) { (f.label) " " (n + 1) }
+                            select id=(entry_id) name=(key) {
+                                @for (v, text) in &choices {
+                                    option value=(v) selected[v == entry] { (text) }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether the unit has anything set in `group` (such sections start open).
+fn group_in_use(unit: &Value, group: Group) -> bool {
+    FIELDS
+        .iter()
+        .filter(|f| f.group == group)
+        .any(|f| match value_at(unit, f.path) {
+            Value::Null | Value::Bool(false) => false,
+            Value::Array(a) => !a.is_empty(),
+            Value::Number(n) => {
+                !matches!(f.widget, Widget::Number(Some(_))) || n.as_u64() != Some(0)
+            }
+            Value::String(s) => !s.is_empty(),
+            _ => true,
+        })
+}
+
+fn unit_markup(
+    i: usize,
+    j: usize,
+    unit: &Value,
+    unit_points: Option<f64>,
+    errors: &Errors,
+) -> Markup {
+    let prefix = unit_prefix(i, j);
+    let name = unit_name(unit);
+    let has_error = |group: Group| {
+        FIELDS
+            .iter()
+            .filter(|f| f.group == group)
+            .any(|f| errors.get(&unit_key(i, j, f.path)).is_some())
+    };
+    html! {
+        fieldset.panel.unit id=(field_id(&prefix)) {
+            legend {
+                (name) " · "
+                @match unit_points {
+                    Some(p) => { (points(p)) " points" }
+                    None => { "points once every field reads" }
+                }
+            }
+            (error_line(errors, &prefix))
+            @if let Some(id) = unit.get("id").and_then(Value::as_str).filter(|id| !id.is_empty()) {
+                input type="hidden" name=(unit_key(i, j, "id")) value=(id);
+            }
+            @for f in FIELDS.iter().filter(|f| f.group == Group::Basics) {
+                (control(f, &unit_key(i, j, f.path), unit, errors))
+            }
+            @for group in Group::ALL.iter().filter(|g| **g != Group::Basics) {
+                details.group open[has_error(*group) || group_in_use(unit, *group)] {
+                    summary { (group.title()) }
+                    div.group-body {
+                        @for f in FIELDS.iter().filter(|f| f.group == *group) {
+                            (control(f, &unit_key(i, j, f.path), unit, errors))
+                        }
+                    }
+                }
+            }
+            div.actions {
+                button.secondary type="submit" name="action" value={ "remove_unit:" (i) ":" (j) } { "Remove " (name) }
+            }
+        }
+    }
+}
+
+/// The editor's controls (inside the page's form): the force name, every platoon and unit,
+/// points, and the add, remove and "Update points" buttons. `preview` is the points of
+/// `roster` (see [`preview_points`]).
+pub fn editor(roster: &RosterRequest, errors: &Errors) -> Markup {
+    let preview: PointsPreview = preview_points(roster);
+    html! {
+        // The first submit button is the one Enter presses: it saves, never removes a unit.
+        button.default-submit type="submit" name="action" value="save" tabindex="-1" aria-hidden="true" { "Save" }
+        (text_field("name", "Force name", &roster.name, errors, Input {
+            max_length: Some(100),
+            required: true,
+            ..Input::default()
+        }))
+        p.total { "Total: " strong { (points(preview.force)) " points" } }
+        @for (i, platoon) in roster.platoons.iter().enumerate() {
+            section.platoon aria-labelledby={ "platoon-" (i) } {
+                h2 id={ "platoon-" (i) } {
+                    (platoon_name(roster, i)) " · " (points(preview.platoons.get(i).copied().unwrap_or(0.0))) " points"
+                }
+                (text_field(&format!("platoons[{i}].name"), "Platoon name", &platoon.name, errors, Input {
+                    max_length: Some(100),
+                    required: true,
+                    ..Input::default()
+                }))
+                @for (j, unit) in platoon.units.iter().enumerate() {
+                    @let p = preview.units.get(i).and_then(|u| u.get(j)).copied().flatten();
+                    (unit_markup(i, j, unit, p, errors))
+                }
+                div.actions {
+                    button.secondary type="submit" name="action" value={ "add_unit:" (i) } { "Add a unit to " (platoon_name(roster, i)) }
+                    button.secondary type="submit" name="action" value={ "remove_platoon:" (i) } { "Remove platoon " (platoon_name(roster, i)) }
+                }
+            }
+        }
+        div.actions {
+            button.secondary type="submit" name="action" value="add_platoon" { "Add a platoon" }
+            button.secondary type="submit" name="action" value="update" { "Update points" }
+        }
+    }
+}
