@@ -391,7 +391,7 @@ both_backends! {
         assert_eq!(location(&response), sheet_path);
         assert_eq!(ownership(app, &id), (Some(keeper.id.clone()), false));
         let (sheet, _) = browser.page(&sheet_path);
-        assert!(sheet.contains("Kept in your account") && !sheet.contains("deleted on"), "{sheet}");
+        assert!(sheet.contains("Saved in your account") && !sheet.contains("deleted on"), "{sheet}");
         // Now it is the keeper's: in their API list, no longer open by id to others, and the
         // share link still works.
         let list: Value = app.get_with_token("/api/v1/scenarios", &keeper.token).json().unwrap();
@@ -428,7 +428,7 @@ both_backends! {
         // Assert
         let (sheet, _) = browser.page(&format!("/scenarios/{id}"));
         assert!(sheet.contains("Scenario: Iron Guard vs Raiders"), "{sheet}");
-        assert!(sheet.contains("Kept in your account") && !sheet.contains(">Keep</button>"));
+        assert!(sheet.contains("Saved in your account") && !sheet.contains(">Keep</button>"));
         assert_eq!(ownership(app, &id), (Some(owner.id.clone()), false));
         let api = app.get_with_token(&format!("/api/v1/scenarios/{id}"), &owner.token);
         assert_eq!(api.status(), 200);

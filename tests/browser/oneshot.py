@@ -1,8 +1,8 @@
 """Browser test of the one-shot generator for game night, signed out: a real Chromium opens
 /scenarios/new without an account, submits a bad unit list (the form comes back with the input
 kept and the error summary focused), fixes it, lands on the printable sheet with its share
-link, opens the share link in a second browser with JavaScript off, then signs up and keeps the
-scenario. Every page gets the same audit as flow.py (axe-core, no sideways scrolling, 44 px
+link, opens the share link in a second browser with JavaScript off, then signs up, keeps the
+scenario and opens a new campaign's story page. Every page gets the same audit as flow.py (axe-core, no sideways scrolling, 44 px
 targets, one h1, a main landmark, a Home link); screenshots at 375 px and 1280 px go to
 $SCREENSHOT_DIR with the prefix `oneshot-`.
 
@@ -80,8 +80,22 @@ def main() -> int:
                 page.get_by_role("button", name="Create account").click()
                 expect(page).to_have_url(sheet_url)
                 page.get_by_role("button", name="Keep").click()
-                expect(page.get_by_text("Kept in your account")).to_be_visible()
+                expect(page.get_by_text("Saved in your account")).to_be_visible()
                 audit(page, "oneshot-04-kept")
+
+                # The campaign story, linked from a new campaign's page.
+                page.goto(base + "/campaigns/new")
+                page.get_by_label("Name").fill("Game Night League")
+                page.get_by_role("button", name="Create campaign").click()
+                campaign_url = page.url
+                page.get_by_role("link", name="Add a force").click()
+                page.get_by_label("Force name").fill("Night Owls")
+                page.get_by_role("button", name="Generate force").click()
+                page.goto(campaign_url)
+                page.get_by_role("link", name="The campaign's story").click()
+                expect(page.get_by_role("link", name="Night Owls")).to_be_visible()
+                expect(page.get_by_role("heading", level=1)).to_have_text("Story of Game Night League")
+                audit(page, "oneshot-05-story")
                 browser.close()
         finally:
             server.terminate()

@@ -199,7 +199,6 @@ fn generator_markup(
     let body = html! {
         h1 { "Generate a scenario" }
         (error_summary(errors, LABELS))
-        @if let Some(message) = errors.get("form") { p.error { (message) } }
         @if user.is_none() {
             p.lead { "For one game, no account needed. The scenario gets a link to share; it is deleted after "
                 (ttl) " days unless someone with an account keeps it." }
@@ -520,7 +519,7 @@ pub fn sheet_panel(
                 p { a href={ "/login?next=" (encode_query(&here)) } { "Log in to keep it" } }
             }
         } @else if session_user.is_some() {
-            p { "Kept in your account." }
+            p { "Saved in your account: it does not expire." }
         }
     }
 }

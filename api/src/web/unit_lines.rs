@@ -123,7 +123,7 @@ mod tests {
 
     #[test]
     fn every_bad_line_is_named() {
-        let problems = parse("Alpha\nBravo, tank\nCharlie, squad, brave").unwrap_err();
+        let problems = parse("Alpha\nBravo, tank\nCharlie, squad, wobbly").unwrap_err();
         assert_eq!(problems.len(), 3, "{problems:?}");
         assert!(
             problems[0].starts_with("line 1: give the kind"),
@@ -134,7 +134,7 @@ mod tests {
             "{problems:?}"
         );
         assert!(
-            problems[2].starts_with("line 3: `brave` is not"),
+            problems[2].starts_with("line 3: `wobbly` is not"),
             "{problems:?}"
         );
     }
