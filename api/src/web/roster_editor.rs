@@ -211,7 +211,7 @@ fn control(f: &Field, key: &str, unit: &Value, errors: &Errors) -> Markup {
             let choices = with_none(options(), Some("none"));
             html! {
                 fieldset.list id=(id) aria-invalid=[invalid] aria-describedby=[described.as_deref()] {
-                    legend { (f.label) "s" }
+                    legend { (plural(f.label)) }
                     @if let Some(h) = &hint { p.hint { (h) } }
                     (error_line(errors, key))
                     @for (n, entry) in entries.iter().enumerate() {
@@ -228,6 +228,14 @@ fn control(f: &Field, key: &str, unit: &Value, errors: &Errors) -> Markup {
                 }
             }
         }
+    }
+}
+
+/// A list's heading: "Personality" → "Personalities", "Bot" → "Bots".
+fn plural(label: &str) -> String {
+    match label.strip_suffix('y') {
+        Some(stem) => format!("{stem}ies"),
+        None => format!("{label}s"),
     }
 }
 
