@@ -162,6 +162,15 @@ def main() -> int:
                 page.reload()
                 check("pavel" in page.content(), "the organiser sees the new member")
                 audit(page, "09-campaign-organiser")
+                # The organiser's settings: house rules, API keys, webhooks.
+                campaign_url = re.sub(r"/invites$", "", page.url)
+                page.get_by_role("link", name="campaign settings").click()
+                expect(page.get_by_role("heading", level=1)).to_have_text("Campaign settings")
+                page.get_by_label("Key name").fill("Club website")
+                page.get_by_role("button", name="Create API key").click()
+                expect(page.locator("code.secret")).to_be_visible()
+                audit(page, "09a-settings")
+                page.goto(campaign_url)
                 # Forces: the player generates one with scripts off, the organiser two platoons.
                 player.get_by_role("link", name="Add a force").click()
                 player.get_by_label("Force name").fill("Pavel's Rangers")
