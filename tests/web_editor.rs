@@ -424,11 +424,18 @@ both_backends! {
         assert!(page.contains("http://127.0.0.1:9/hook") && page.contains("force.created, battle.created") || page.contains("battle.created, force.created"), "{page}");
         let start = page.find(&format!("{hooks_path}/")).unwrap();
         let hook: String = page[start..].chars().take_while(|c| *c != '"').collect();
-        let hook = hook.trim_end_matches("/test").trim_end_matches("/delete").to_owned();
+        let hook = hook.trim_end_matches("/test").trim_end_matches("/disable").trim_end_matches("/delete").to_owned();
         assert_eq!(organiser.post(&format!("{hook}/test"), &[("csrf_token", &token)]).status(), 303);
         let (log, _) = organiser.page(&hook);
         assert!(log.contains("ping"), "{log}");
         assert_eq!(player.get(&hook).status(), 403);
+        // Disabled: it stays listed, marked, and takes no more pings.
+        assert_eq!(organiser.post(&format!("{hook}/disable"), &[("csrf_token", "")]).status(), 403);
+        assert_eq!(player.post(&format!("{hook}/disable"), &[("csrf_token", &player_token)]).status(), 403);
+        assert_eq!(organiser.post(&format!("{hook}/disable"), &[("csrf_token", &token)]).status(), 303);
+        let (page, _) = organiser.page(&settings);
+        assert!(page.contains("Disabled") && page.contains("disabled by the organiser") && !page.contains("Send test ping"), "{page}");
+        assert_eq!(organiser.post(&format!("{hook}/test"), &[("csrf_token", &token)]).status(), 409);
         assert_eq!(organiser.post(&format!("{hook}/delete"), &[("csrf_token", "")]).status(), 403);
         assert_eq!(organiser.post(&format!("{hook}/delete"), &[("csrf_token", &token)]).status(), 303);
         let (page, _) = organiser.page(&settings);

@@ -420,11 +420,12 @@ both_backends! {
         let app = TestApp::spawn_with(on.0, &FAST);
         let people = People::register(&app);
         // Columns: anonymous, outsider, player, owner, organiser, key, revoked key.
-        let rows: [(&str, &str, Option<&str>, [u16; 7]); 5] = [
+        let rows: [(&str, &str, Option<&str>, [u16; 7]); 6] = [
             ("POST", "/api/v1/campaigns/{campaign}/webhooks", Some(r#"{"url": "http://127.0.0.1:9/x", "events": ["force.created"]}"#), [401, 404, 403, 403, 201, 403, 401]),
             ("GET", "/api/v1/campaigns/{campaign}/webhooks", None, [401, 404, 403, 403, 200, 403, 401]),
             ("GET", "/api/v1/campaigns/{campaign}/webhooks/{hook}/deliveries", None, [401, 404, 403, 403, 200, 403, 401]),
             ("POST", "/api/v1/campaigns/{campaign}/webhooks/{hook}/test", None, [401, 404, 403, 403, 202, 403, 401]),
+            ("POST", "/api/v1/campaigns/{campaign}/webhooks/{hook}/disable", None, [401, 404, 403, 403, 204, 403, 401]),
             ("DELETE", "/api/v1/campaigns/{campaign}/webhooks/{hook}", None, [401, 404, 403, 403, 204, 403, 401]),
         ];
         let mut failures = Vec::new();
@@ -458,6 +459,14 @@ both_backends! {
         let (hook_b, _) = create_hook(&app, &people.organiser.token, &b.campaign_id, "http://127.0.0.1:9/w", &["force.created"]);
         let cross = app.delete_with_token(&format!("/api/v1/campaigns/{}/webhooks/{hook_b}", a.campaign_id), &people.organiser.token);
         assert_eq!(cross.status(), 404);
+        // A disabled webhook stays listed, says why, and takes no test ping.
+        let disable = format!("/api/v1/campaigns/{}/webhooks/{hook_b}/disable", b.campaign_id);
+        assert_eq!(app.post_json_with_token(&disable, &json!({}), &people.organiser.token).status(), 204);
+        let list: Value = app.get_with_token(&format!("/api/v1/campaigns/{}/webhooks", b.campaign_id), &people.organiser.token).json().unwrap();
+        assert!(!list["webhooks"][0]["disabled_at"].is_null(), "{list}");
+        assert_eq!(list["webhooks"][0]["disabled_reason"], "disabled by the organiser");
+        let test = app.post_json_with_token(&format!("/api/v1/campaigns/{}/webhooks/{hook_b}/test", b.campaign_id), &json!({}), &people.organiser.token);
+        assert_eq!(test.status(), 409);
         assert!(failures.is_empty(), "{}", failures.join("\n"));
     }
 

@@ -94,6 +94,13 @@ def audit(page: Page, name: str, scripts: bool = True) -> None:
         page.set_viewport_size(size)
 
 
+def open_section(scope, title: str) -> None:
+    """Opens a unit's collapsible section (a section in use starts open)."""
+    section = scope.locator("details.group").filter(has=scope.page.locator("summary", has_text=title)).first
+    if section.get_attribute("open") is None:
+        section.locator("summary").click()
+
+
 def register(page: Page, base: str, username: str) -> None:
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(PASSWORD)
@@ -155,6 +162,15 @@ def main() -> int:
                 page.reload()
                 check("pavel" in page.content(), "the organiser sees the new member")
                 audit(page, "09-campaign-organiser")
+                # The organiser's settings: house rules, API keys, webhooks.
+                campaign_url = re.sub(r"/invites$", "", page.url)
+                page.get_by_role("link", name="campaign settings").click()
+                expect(page.get_by_role("heading", level=1)).to_have_text("Campaign settings")
+                page.get_by_label("Key name").fill("Club website")
+                page.get_by_role("button", name="Create API key").click()
+                expect(page.locator("code.secret")).to_be_visible()
+                audit(page, "09a-settings")
+                page.goto(campaign_url)
                 # Forces: the player generates one with scripts off, the organiser two platoons.
                 player.get_by_role("link", name="Add a force").click()
                 player.get_by_label("Force name").fill("Pavel's Rangers")
@@ -163,6 +179,13 @@ def main() -> int:
                 audit(player, "10-force-player", scripts=False)
                 page.get_by_role("link", name="Add a force").click()
                 audit(page, "11-add-force")
+                page.get_by_role("link", name="Generate with advanced choices").click()
+                expect(page.get_by_label("Manpower points")).to_be_visible()
+                audit(page, "11a-add-force-advanced")
+                page.get_by_role("link", name="Build a force unit by unit").click()
+                expect(page.get_by_role("button", name="Create force")).to_be_visible()
+                audit(page, "11b-add-force-build")
+                page.get_by_role("link", name="Generate a basic force").click()
                 page.get_by_label("Force name").fill("Olga's Lancers")
                 page.get_by_label("Platoons").select_option("2")
                 page.get_by_role("button", name="Generate force").click()
@@ -189,8 +212,24 @@ def main() -> int:
                 page.get_by_role("link", name="Edit roster").click()
                 expect(page.get_by_role("heading", level=1)).to_have_text("Edit Olga's Lancers")
                 audit(page, "12e-edit")
+                # The full editor: the first unit's weapons and traits, then a new unit.
+                first_unit = page.locator("fieldset.unit").first
+                open_section(first_unit, "Weapons")
+                first_unit.get_by_label("Support weapon 1", exact=True).select_option("flame_thrower")
+                open_section(first_unit, "Traits and personalities")
+                first_unit.get_by_label("Traits", exact=True).select_option(["tough", "stealth"])
+                page.get_by_role("button", name=re.compile(r"^Add a unit to")).last.click()
+                expect(page.locator("fieldset.unit").last).to_contain_text("New unit")
+                new_unit = page.locator("fieldset.unit").last
+                new_unit.get_by_label("Name", exact=True).fill("Scouts")
+                new_unit.get_by_label("Strength", exact=True).fill("1")
+                check(sorted(first_unit.get_by_label("Traits", exact=True).evaluate("s => [...s.selectedOptions].map(o => o.value)")) == ["stealth", "tough"],
+                      "adding a unit keeps the unsaved traits")
+                audit(page, "12f-edit-unit-added")
                 page.get_by_role("button", name="Save roster").click()
                 expect(page.get_by_role("heading", level=1)).to_have_text("Olga's Lancers")
+                check("Scouts" in page.content() and "flame thrower" in page.content() and "stealth" in page.content(),
+                      "the roster shows the edited weapons, traits and the new unit")
                 page.get_by_role("link", name="Unit cards").click()
                 audit(page, "13-cards")
                 cards = page.locator(".card").count()

@@ -1,5 +1,5 @@
 //! Webhooks of a campaign (organiser only): create (the secret shown once), list with the last
-//! delivery's status, delete, send a test `ping`, and read a webhook's delivery log.
+//! delivery's status, disable, delete, send a test `ping`, and read a webhook's delivery log.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -297,6 +297,34 @@ pub async fn delete_webhook(
         .transaction(move |conn| {
             let hook = authorized_hook(conn, &caller, &campaign_id, &hook_id)?;
             Ok(rows::delete(conn, &hook.id)?)
+        })
+        .await
+}
+
+/// Disables a webhook (organiser): no more deliveries, pending ones fail; it stays listed with
+/// its log. Disabling a disabled webhook changes nothing.
+pub async fn disable_webhook(
+    state: &AppState,
+    caller: &Caller,
+    campaign_id: &str,
+    hook_id: &str,
+) -> Result<(), ApiError> {
+    let (caller, campaign_id, hook_id) =
+        (caller.clone(), campaign_id.to_owned(), hook_id.to_owned());
+    let now = store::now();
+    state
+        .db
+        .transaction(move |conn| {
+            let hook = authorized_hook(conn, &caller, &campaign_id, &hook_id)?;
+            if hook.disabled_at.is_some() {
+                return Ok(());
+            }
+            Ok(rows::disable(
+                conn,
+                &hook.id,
+                "disabled by the organiser",
+                now,
+            )?)
         })
         .await
 }

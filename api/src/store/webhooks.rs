@@ -265,6 +265,28 @@ pub enum Attempt {
     },
 }
 
+/// Stops a webhook's deliveries (`reason` says why) and fails its pending ones; it stays
+/// listed, with its log, until deleted.
+pub fn disable(conn: &mut Db, hook_id: &str, reason: &str, now: NaiveDateTime) -> QueryResult<()> {
+    diesel::update(webhooks::table.filter(webhooks::id.eq(hook_id)))
+        .set((
+            webhooks::disabled_at.eq(Some(now)),
+            webhooks::disabled_reason.eq(Some(reason.to_owned())),
+        ))
+        .execute(conn)?;
+    diesel::update(
+        webhook_deliveries::table
+            .filter(webhook_deliveries::webhook_id.eq(hook_id))
+            .filter(webhook_deliveries::status.eq(status::PENDING)),
+    )
+    .set((
+        webhook_deliveries::status.eq(status::FAILED),
+        webhook_deliveries::last_error.eq(Some("not sent: the webhook was disabled".to_owned())),
+    ))
+    .execute(conn)?;
+    Ok(())
+}
+
 /// Records an attempt of a pending delivery and releases its lease. A 410 also disables the
 /// webhook and fails its other pending deliveries.
 pub fn record_attempt(
@@ -303,23 +325,12 @@ pub fn record_attempt(
                         .eq(Some("the receiver answered 410 Gone".to_owned())),
                 ))
                 .execute(conn)?;
-            diesel::update(webhooks::table.filter(webhooks::id.eq(&delivery.webhook_id)))
-                .set((
-                    webhooks::disabled_at.eq(Some(now)),
-                    webhooks::disabled_reason.eq(Some("the receiver answered 410 Gone".to_owned())),
-                ))
-                .execute(conn)?;
-            diesel::update(
-                webhook_deliveries::table
-                    .filter(webhook_deliveries::webhook_id.eq(&delivery.webhook_id))
-                    .filter(webhook_deliveries::status.eq(status::PENDING)),
-            )
-            .set((
-                webhook_deliveries::status.eq(status::FAILED),
-                webhook_deliveries::last_error
-                    .eq(Some("not sent: the webhook was disabled".to_owned())),
-            ))
-            .execute(conn)?;
+            disable(
+                conn,
+                &delivery.webhook_id,
+                "the receiver answered 410 Gone",
+                now,
+            )?;
         }
         Attempt::Failed {
             code,

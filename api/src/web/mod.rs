@@ -103,6 +103,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(settings::revoke_key)
             .service(settings::create_hook)
             .service(settings::test_hook)
+            .service(settings::disable_hook)
             .service(settings::delete_hook)
             .service(settings::deliveries_page)
     });

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::app::forces::roster::{PointsPreview, RosterRequest, preview_points};
 use crate::error::FieldError;
 
-use super::forces::points;
+use super::forces::{points, words};
 use super::layout::{Errors, Input, field_id, select_field, text_field};
 use super::roster_form::{FIELDS, Field, Group, Options, RESTRICTIONS, Widget, unit_key, value_at};
 
@@ -211,7 +211,7 @@ fn control(f: &Field, key: &str, unit: &Value, errors: &Errors) -> Markup {
             let choices = with_none(options(), Some("none"));
             html! {
                 fieldset.list id=(id) aria-invalid=[invalid] aria-describedby=[described.as_deref()] {
-                    legend { (f.label) "s" }
+                    legend { (plural(f.label)) }
                     @if let Some(h) = &hint { p.hint { (h) } }
                     (error_line(errors, key))
                     @for (n, entry) in entries.iter().enumerate() {
@@ -231,20 +231,41 @@ fn control(f: &Field, key: &str, unit: &Value, errors: &Errors) -> Markup {
     }
 }
 
-/// Whether the unit has anything set in `group` (such sections start open).
-fn group_in_use(unit: &Value, group: Group) -> bool {
-    FIELDS
-        .iter()
-        .filter(|f| f.group == group)
-        .any(|f| match value_at(unit, f.path) {
-            Value::Null | Value::Bool(false) => false,
-            Value::Array(a) => !a.is_empty(),
-            Value::Number(n) => {
-                !matches!(f.widget, Widget::Number(Some(_))) || n.as_u64() != Some(0)
+/// A list's heading: "Personality" → "Personalities", "Bot" → "Bots".
+fn plural(label: &str) -> String {
+    match label.strip_suffix('y') {
+        Some(stem) => format!("{stem}ies"),
+        None => format!("{label}s"),
+    }
+}
+
+/// What the unit has in `group`, in a few words for the section's summary ("flame thrower,
+/// tough"), so closed sections still show the unit's gear.
+fn group_summary(unit: &Value, group: Group) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for f in FIELDS.iter().filter(|f| f.group == group) {
+        let value = value_at(unit, f.path);
+        match (f.widget, value) {
+            (Widget::Flag, Value::Bool(true)) => parts.push(f.label.to_lowercase()),
+            (Widget::Set(_) | Widget::List(_), Value::Array(items)) => {
+                parts.extend(items.iter().map(|v| words(&text_of(v))));
             }
-            Value::String(s) => !s.is_empty(),
-            _ => true,
-        })
+            (Widget::Choice(..), Value::String(s)) if !s.is_empty() => parts.push(words(s)),
+            (Widget::Number(Some(d)), Value::Number(n)) if n.as_u64() != Some(u64::from(d)) => {
+                parts.push(format!("{} {n}", f.label.to_lowercase()));
+            }
+            (Widget::OptNumber(_), Value::Number(n)) => {
+                parts.push(format!("{} {n}", f.label.to_lowercase()));
+            }
+            _ => {}
+        }
+    }
+    let text = parts.join(", ");
+    if text.chars().count() > 80 {
+        format!("{}…", text.chars().take(79).collect::<String>())
+    } else {
+        text
+    }
 }
 
 fn unit_markup(
@@ -279,8 +300,13 @@ fn unit_markup(
                 (control(f, &unit_key(i, j, f.path), unit, errors))
             }
             @for group in Group::ALL.iter().filter(|g| **g != Group::Basics) {
-                details.group open[has_error(*group) || group_in_use(unit, *group)] {
-                    summary { (group.title()) }
+                @let in_use = group_summary(unit, *group);
+                // Closed unless it holds a problem: the summary says what is in it.
+                details.group open[has_error(*group)] {
+                    summary {
+                        (group.title())
+                        @if !in_use.is_empty() { span.muted.summary-text { " · " (in_use) } }
+                    }
                     div.group-body {
                         @for f in FIELDS.iter().filter(|f| f.group == *group) {
                             (control(f, &unit_key(i, j, f.path), unit, errors))

@@ -1,7 +1,7 @@
 //! The organiser's settings page, `/campaigns/{id}/settings`: the house rules (every switch of
 //! the rules' vocabulary with its default and text) and the campaign's service settings,
 //! integration keys (created with the secret shown once, revoked) and webhooks (created with
-//! the secret shown once, a test ping, deleted, each with its delivery log at
+//! the secret shown once, a test ping, disabled, deleted, each with its delivery log at
 //! `/campaigns/{id}/webhooks/{hook_id}`). Organiser only: a player gets 403, others 404. Every
 //! form carries the CSRF token.
 
@@ -93,7 +93,7 @@ async fn load(
 fn stored_value(settings: &SettingsView, name: &str) -> Value {
     let mut all = serde_json::to_value(settings.settings.house_rules).unwrap_or(Value::Null);
     if let (Value::Object(map), Ok(Value::Object(service))) =
-        (&mut all, serde_json::to_value(&settings.settings))
+        (&mut all, serde_json::to_value(settings.settings))
     {
         for (k, v) in service {
             if k != "house_rules" {
@@ -284,6 +284,12 @@ fn hooks_section(
                                     button.secondary type="submit" { "Send test ping" }
                                 }
                             }
+                            @if hook.disabled_at.is_none() {
+                                form method="post" action={ "/campaigns/" (id) "/webhooks/" (hook.id) "/disable" } {
+                                    (csrf_input(state, &FormKey::session(user)))
+                                    button.secondary type="submit" { "Disable webhook" }
+                                }
+                            }
                             form method="post" action={ "/campaigns/" (id) "/webhooks/" (hook.id) "/delete" } {
                                 (csrf_input(state, &FormKey::session(user)))
                                 button.secondary type="submit" { "Delete webhook" }
@@ -383,6 +389,7 @@ fn done_message(query: &str) -> Option<&'static str> {
         "revoked=1" => Some("The key is revoked; it no longer works."),
         "pinged=1" => Some("A test ping is on its way; its delivery shows in the log."),
         "deleted=1" => Some("The webhook and its delivery log are deleted."),
+        "disabled=1" => Some("The webhook is disabled: nothing more is sent to it."),
         _ => None,
     }
 }
@@ -625,6 +632,21 @@ pub async fn test_hook(
     let (id, hook_id) = path.into_inner();
     webhooks::test_webhook(&state, &caller(&user), &id, &hook_id).await?;
     Ok(see_other(&format!("/campaigns/{id}/settings?pinged=1")))
+}
+
+/// `POST /campaigns/{id}/webhooks/{hook_id}/disable`.
+#[post("/campaigns/{id}/webhooks/{hook_id}/disable")]
+pub async fn disable_hook(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, String)>,
+    form: web::Form<TokenForm>,
+) -> Result<HttpResponse, PageError> {
+    let user = require_user(&req, &state).await?;
+    checked_form(&req, &state, &user, form.csrf_token())?;
+    let (id, hook_id) = path.into_inner();
+    webhooks::disable_webhook(&state, &caller(&user), &id, &hook_id).await?;
+    Ok(see_other(&format!("/campaigns/{id}/settings?disabled=1")))
 }
 
 /// `POST /campaigns/{id}/webhooks/{hook_id}/delete`.

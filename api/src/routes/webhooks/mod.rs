@@ -19,6 +19,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(list_webhooks)
         .service(delete_webhook)
         .service(test_webhook)
+        .service(disable_webhook)
         .service(list_deliveries);
 }
 
@@ -166,6 +167,36 @@ pub async fn test_webhook(
     let (campaign_id, hook_id) = path.into_inner();
     app::test_webhook(&state, &user.caller(), &campaign_id, &hook_id).await?;
     Ok(HttpResponse::Accepted().finish())
+}
+
+/// Disables the webhook (organiser): nothing more is sent to it and its pending deliveries
+/// fail; it stays listed with its log (`disabled_at`, `disabled_reason`) until deleted.
+/// Disabling it again changes nothing.
+#[utoipa::path(
+    tag = "webhooks",
+    operation_id = "disable_webhook",
+    security(("bearer" = [])),
+    params(
+        ("campaign_id" = String, Path, description = "The campaign id"),
+        ("hook_id" = String, Path, description = "The webhook id"),
+    ),
+    responses(
+        (status = 204, description = "Disabled"),
+        (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only the organiser may manage webhooks", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such campaign or webhook", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/campaigns/{campaign_id}/webhooks/{hook_id}/disable")]
+pub async fn disable_webhook(
+    user: AuthUser,
+    state: web::Data<AppState>,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (campaign_id, hook_id) = path.into_inner();
+    app::disable_webhook(&state, &user.caller(), &campaign_id, &hook_id).await?;
+    Ok(HttpResponse::NoContent().finish())
 }
 
 /// A webhook's deliveries, newest first, with each one's attempts and last answer (organiser).
