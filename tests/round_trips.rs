@@ -9,6 +9,8 @@
 //!   or per-entry statement loops): at most 6 for `roll`, `reinforcements` and `purchases`
 //!   (lock, membership, one read, one write), 10 for `finalize` and 11 for the one that
 //!   completes the battle; each roll step made on its own (`{"step": ...}`) within `roll`'s.
+//! - P1, the roster page `/forces/{id}` signed in by session cookie: at most 3 statements (the
+//!   session, the force with membership and owner, the balance), the same for 2 or 80 units.
 
 use std::ops::Deref;
 
@@ -240,7 +242,77 @@ fn finalize(app: &TestApp, user: &TestUser, battle: &str, force: &Value) -> Cost
     .1
 }
 
+/// Logs `user` in through the login page as a browser does (form cookie, CSRF token); answers
+/// the `Cookie` header of the new session.
+fn page_session(app: &TestApp, user: &TestUser) -> String {
+    let client = reqwest::blocking::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let cookie = |response: &Response, name: &str| {
+        response
+            .headers()
+            .get_all("set-cookie")
+            .iter()
+            .filter_map(|v| v.to_str().ok()?.split(';').next()?.strip_prefix(name))
+            .find_map(|rest| rest.strip_prefix('=').map(str::to_owned))
+            .unwrap_or_else(|| panic!("no {name} cookie"))
+    };
+    let form = crate::common::send(client.get(app.url("/login")));
+    let form_cookie = cookie(&form, "fad_form");
+    let html = form.text().unwrap();
+    let marker = r#"name="csrf_token" value=""#;
+    let start = html.find(marker).expect("a CSRF token") + marker.len();
+    let token = html[start..].split('"').next().unwrap();
+    let body = url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs([
+            ("username", user.username.as_str()),
+            ("password", crate::auth::PASSWORD),
+            ("csrf_token", token),
+        ])
+        .finish();
+    let response = crate::common::send(
+        client
+            .post(app.url("/login"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .header("cookie", format!("fad_form={form_cookie}"))
+            .body(body),
+    );
+    assert_eq!(response.status(), 303, "login");
+    format!("fad_session={}", cookie(&response, "fad_session"))
+}
+
 both_backends! {
+    fn p1_force_page_takes_at_most_three_statements_whatever_the_force_size(app: &CountingApp) {
+        // Arrange
+        let people = People::register(app);
+        let world = World::build(app, &people);
+        let big = crate::forces::create_force(app, &people.owner, &world.campaign_id, &roster("Big", 4, 20));
+        let small = crate::forces::create_force(app, &people.owner, &world.campaign_id, &roster("Small", 1, 2));
+        let session = page_session(app, &people.player);
+        let read = |force: &Value| {
+            let path = format!("/forces/{}", Forces::id(force));
+            let response = crate::common::send(
+                reqwest::blocking::Client::new().get(app.url(&path)).header("cookie", &session),
+            );
+            let spent = cost(&response);
+            assert_eq!(response.status(), 200, "GET {path}");
+            (spent, response.text().unwrap())
+        };
+
+        // Act: the second read of each reuses the rendered roster.
+        let (big_first, big_page) = read(&big);
+        let (big_again, _) = read(&big);
+        let (small_cost, small_page) = read(&small);
+
+        // Assert
+        assert!(big_page.contains("P3 U19"), "the page shows every unit");
+        assert!(small_page.contains("Small"));
+        assert!(big_first.statements <= 3, "P1: {big_first:?}");
+        assert_eq!(big_first, big_again, "a remembered roster costs the same statements");
+        assert_eq!(big_first, small_cost, "P1 must not grow with the force");
+    }
+
     fn r1_force_read_takes_at_most_two_statements_whatever_the_force_size(app: &CountingApp) {
         // Arrange
         let people = People::register(app);

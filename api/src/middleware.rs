@@ -51,7 +51,15 @@ impl FromRequest for RequestId {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let id = req.extensions().get::<RequestId>().copied();
-        ready(Ok(id.unwrap_or_else(|| RequestId(uuid::Uuid::new_v4()))))
+        ready(Ok(id.unwrap_or_else(RequestId::new)))
+    }
+}
+
+impl RequestId {
+    /// A random (version 4) UUID from the thread's CSPRNG: `Uuid::new_v4` would ask the
+    /// kernel for its 16 bytes, one system call per request.
+    fn new() -> Self {
+        Self(uuid::Builder::from_random_bytes(rand::random()).into_uuid())
     }
 }
 
@@ -61,7 +69,7 @@ pub async fn request_context(
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let started = Instant::now();
-    let id = RequestId(uuid::Uuid::new_v4());
+    let id = RequestId::new();
     req.extensions_mut().insert(id);
     let method = req.method().clone();
     let path = req.path().to_owned();
@@ -90,15 +98,23 @@ pub async fn request_context(
     let access_log = |status: u16| {
         let path = &logged_path;
         let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
-        tracing::info!(
-            target: "fad_api::access",
-            method = %method,
-            path = %path,
-            status,
-            latency_ms,
-            request_id = %id,
-            "{method} {path} {status} {latency_ms:.1}ms"
-        );
+        if crate::telemetry::structured() {
+            tracing::info!(
+                target: "fad_api::access",
+                method = %method,
+                path = %path,
+                status,
+                latency_ms,
+                request_id = %id,
+                "{method} {path} {status} {latency_ms:.1}ms"
+            );
+        } else {
+            tracing::info!(
+                target: "fad_api::access",
+                request_id = %id,
+                "{method} {path} {status} {latency_ms:.1}ms"
+            );
+        }
     };
     let response = match result {
         Ok(response) => response,
@@ -108,7 +124,8 @@ pub async fn request_context(
         }
     };
     let mut response = span.in_scope(|| ensure_problem_json(response));
-    if let Ok(value) = HeaderValue::from_str(&id.to_string()) {
+    let mut text = uuid::Uuid::encode_buffer();
+    if let Ok(value) = HeaderValue::from_str(id.0.hyphenated().encode_lower(&mut text)) {
         response.headers_mut().insert(REQUEST_ID_HEADER, value);
     }
     add_security_headers(&mut response);
@@ -311,7 +328,15 @@ pub async fn fallback(req: HttpRequest, routes: RouteTable) -> Result<HttpRespon
 
 #[cfg(test)]
 mod tests {
-    use super::loggable_path;
+    use super::{RequestId, loggable_path};
+
+    #[test]
+    fn request_ids_are_distinct_random_uuids() {
+        let (a, b) = (RequestId::new(), RequestId::new());
+        assert_ne!(a, b);
+        assert_eq!(a.0.get_version(), Some(uuid::Version::Random));
+        assert_eq!(a.0.get_variant(), uuid::Variant::RFC4122);
+    }
 
     #[test]
     fn share_tokens_and_invite_codes_stay_out_of_the_access_log() {

@@ -3,6 +3,14 @@
 //! A token carries `sub` (the user id), `iat`, `exp`, `iss` and `aud`. Decoding accepts HS256
 //! only (so `alg: none` and every other algorithm fail), requires all five claims, checks issuer
 //! and audience, and allows 30 s of clock leeway. Keys are built once at start.
+//!
+//! A token that verified once is remembered with its claims (a bounded map shared by every
+//! worker): its next uses only check the expiry again, instead of decoding two base64 parts and
+//! two JSON documents and computing the HMAC on every request. Only tokens that passed every
+//! check get in, so the map holds nothing a client could forge.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Utc};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation, decode, encode};
@@ -35,6 +43,10 @@ pub struct Claims {
 #[error("invalid access token: {0}")]
 pub struct TokenError(#[from] jsonwebtoken::errors::Error);
 
+/// At most this many verified tokens are remembered; the map starts over when full (each
+/// forgotten token is decoded once more).
+const VERIFIED_CAPACITY: usize = 10_000;
+
 /// Signing and verification keys plus the token lifetime, built once from the config.
 #[derive(Clone)]
 pub struct JwtKeys {
@@ -42,6 +54,8 @@ pub struct JwtKeys {
     decoding: DecodingKey,
     validation: Validation,
     lifetime_seconds: i64,
+    /// Tokens that passed [`JwtKeys::verify`], with their claims.
+    verified: Arc<Mutex<HashMap<String, Claims>>>,
 }
 
 impl std::fmt::Debug for JwtKeys {
@@ -67,6 +81,7 @@ impl JwtKeys {
             decoding: DecodingKey::from_secret(secret),
             validation,
             lifetime_seconds,
+            verified: Arc::default(),
         }
     }
 
@@ -92,9 +107,26 @@ impl JwtKeys {
         )?)
     }
 
-    /// Verifies signature, algorithm, expiry, issuer and audience; returns the claims.
+    /// Verifies signature, algorithm, expiry, issuer and audience; returns the claims. A token
+    /// verified before only has its expiry checked again (as `decode` checks it).
     pub fn verify(&self, token: &str) -> Result<Claims, TokenError> {
-        Ok(decode::<Claims>(token, &self.decoding, &self.validation)?.claims)
+        let now = Utc::now().timestamp();
+        let unexpired = |claims: &Claims| {
+            claims.exp >= now.saturating_sub(LEEWAY_SECONDS.try_into().unwrap_or(i64::MAX))
+        };
+        {
+            let verified = self.verified.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(claims) = verified.get(token).filter(|c| unexpired(c)) {
+                return Ok(claims.clone());
+            }
+        }
+        let claims = decode::<Claims>(token, &self.decoding, &self.validation)?.claims;
+        let mut verified = self.verified.lock().unwrap_or_else(|e| e.into_inner());
+        if verified.len() >= VERIFIED_CAPACITY {
+            verified.clear();
+        }
+        verified.insert(token.to_owned(), claims.clone());
+        Ok(claims)
     }
 }
 
@@ -109,6 +141,28 @@ mod tests {
 
     /// base64url(`{"alg":"none","typ":"JWT"}`).
     const ALG_NONE_HEADER: &str = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0";
+
+    #[test]
+    fn a_remembered_token_verifies_again_until_it_expires() {
+        let keys = keys();
+        let token = keys.issue("user-1", Utc::now()).unwrap();
+        let first = keys.verify(&token).unwrap();
+        assert_eq!(keys.verify(&token).unwrap(), first);
+        // As if its lifetime had passed while it was remembered: refused, not served from memory.
+        let expired_at = Utc::now().timestamp() - i64::try_from(LEEWAY_SECONDS).unwrap() - 1;
+        keys.verified.lock().unwrap().get_mut(&token).unwrap().exp = expired_at;
+        let stale = keys.verified.lock().unwrap()[&token].clone();
+        assert!(keys.verify(&token).is_ok(), "the real token is still valid");
+        assert_ne!(
+            keys.verified.lock().unwrap()[&token],
+            stale,
+            "decoded afresh"
+        );
+        // A token with a forged signature never gets in.
+        let forged = format!("{}x", token);
+        assert!(keys.verify(&forged).is_err());
+        assert!(!keys.verified.lock().unwrap().contains_key(&forged));
+    }
 
     #[test]
     fn issued_token_verifies_with_its_claims() {
