@@ -231,10 +231,11 @@ fn listen(browser: &Browser<'_>, path: &str) -> mpsc::Receiver<String> {
             let Ok(line) = line else { return };
             if let Some(value) = line.strip_prefix("data: ") {
                 data = value.to_owned();
-            } else if line.is_empty() && !data.is_empty() {
-                if tx.send(std::mem::take(&mut data)).is_err() {
-                    return;
-                }
+            } else if line.is_empty()
+                && !data.is_empty()
+                && tx.send(std::mem::take(&mut data)).is_err()
+            {
+                return;
             }
         }
     });

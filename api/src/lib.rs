@@ -320,6 +320,8 @@ async fn serve_until_signal(state: AppState) -> anyhow::Result<()> {
     actix_web::rt::spawn(async move {
         let signal = shutdown_signal().await;
         tracing::info!("{signal} received: finishing in-flight requests, then stopping");
+        // Live-update streams would otherwise hold the stop for their whole lifetime.
+        web::battle_events::close_streams();
         handle.stop(true).await;
     });
     running.await.context("HTTP server failed")?;

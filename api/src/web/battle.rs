@@ -235,6 +235,16 @@ const SIDE_FIELDS: &[(&str, &str)] = &[
     ("pre_battle_events", "Pre-battle events"),
 ];
 
+/// Nothing to show: absent, or an empty list or map.
+fn is_blank(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::Array(items) => items.is_empty(),
+        Value::Object(map) => map.is_empty(),
+        _ => false,
+    }
+}
+
 fn state_text(state: ScenarioState) -> &'static str {
     match state {
         ScenarioState::Orders => "Orders: each side picks stance, attitude and recon duty",
@@ -271,10 +281,10 @@ fn side_section(view: &BattleView, i: usize, side: &SideView) -> Markup {
                     dt { "Orders" } dd { @if side.orders_submitted { "in" } @else { "not yet" } }
                 }
                 @for (field, text) in SIDE_FIELDS {
-                    @let value = json.get(*field).unwrap_or(&empty);
-                    @if !value.is_null() {
+                    @let value = named_text(view, json.get(*field).unwrap_or(&empty));
+                    @if !value.is_empty() {
                         dt { (text) }
-                        dd { (named_text(view, value)) }
+                        dd { (value) }
                     }
                 }
             }
@@ -307,7 +317,7 @@ fn scenario_section(view: &BattleView) -> Markup {
             @if sc.escalating_engagement { p { strong { "Escalating Engagement." } } }
             dl.facts {
                 @for (field, text) in [("table_edge_chooser", "Chooses the table edge"), ("first_to_place_markers", "Places markers first"), ("random_player_edge", "Random player edge"), ("marker_placement", "Marker placement"), ("escalating_setup", "Escalating Engagement set-up")] {
-                    @if let Some(value) = general.get(field).filter(|v| !v.is_null()) {
+                    @if let Some(value) = general.get(field).filter(|v| !is_blank(v)) {
                         dt { (text) } dd { (named_text(view, value)) }
                     }
                 }

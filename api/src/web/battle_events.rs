@@ -10,7 +10,7 @@
 //! [`MAX_STREAMS`] are open at once per process (beyond that 503; the page then polls).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use actix_web::http::StatusCode;
@@ -33,15 +33,27 @@ pub const MAX_STREAMS: usize = 256;
 /// How often a stream compares the signature.
 const TICK: Duration = Duration::from_secs(1);
 /// A comment line this often keeps proxies from closing an idle stream.
-const KEEP_ALIVE: Duration = Duration::from_secs(20);
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 static OPEN_STREAMS: AtomicUsize = AtomicUsize::new(0);
+
+/// Set when the server begins to stop: every stream ends at its next tick, so a graceful
+/// stop does not wait out the streams' lifetime.
+static CLOSING: AtomicBool = AtomicBool::new(false);
+
+/// Ends every open stream within a tick and refuses new ones (the server is stopping).
+pub fn close_streams() {
+    CLOSING.store(true, Ordering::SeqCst);
+}
 
 /// One open stream's place in [`OPEN_STREAMS`], given back when the stream is dropped.
 struct Slot;
 
 impl Slot {
     fn take() -> Option<Self> {
+        if CLOSING.load(Ordering::SeqCst) {
+            return None;
+        }
         let taken = OPEN_STREAMS.fetch_add(1, Ordering::SeqCst);
         if taken >= MAX_STREAMS {
             OPEN_STREAMS.fetch_sub(1, Ordering::SeqCst);
@@ -124,7 +136,9 @@ pub async fn events(
             ));
         }
         loop {
-            if w.started.elapsed() >= Duration::from_secs(STREAM_SECONDS) {
+            if CLOSING.load(Ordering::SeqCst)
+                || w.started.elapsed() >= Duration::from_secs(STREAM_SECONDS)
+            {
                 return None;
             }
             if w.pending {
@@ -134,6 +148,9 @@ pub async fn events(
                 return Some((Ok(changed), w));
             }
             actix_web::rt::time::sleep(TICK).await;
+            if CLOSING.load(Ordering::SeqCst) {
+                return None;
+            }
             // A failed check (the person left the campaign, the database is away) ends the
             // stream; the browser reconnects and the first check answers properly.
             let now = watch::view_signature(&w.state, w.caller.clone(), w.battle_id.clone())

@@ -395,95 +395,71 @@ async fn step(
     // No idempotency key: a page form answers with a redirect, and a second post of the same
     // step meets the version check or the machine's own state.
     let write = || Write::new(&user.user_id, format!("page {battle_id}"), None, b"");
-    let outcome: Result<Result<(), ApiError>, (Vec<FieldError>, Vec<(String, String)>)> = match kind
-    {
+    // The form's own problems are keyed by field already; the use case's are mapped.
+    let result: Result<(), ApiError> = match kind {
         FormKind::Orders => match orders(&fields, &force_id, side, version) {
-            Ok(b) => Ok(
-                submit_orders(&state, &author, battle_id.clone(), b.request, write())
-                    .await
-                    .map(|_| ())
-                    .map_err(|e| remap(e, &b.paths, side)),
-            ),
-            Err(e) => Err((e, Vec::new())),
+            Ok(b) => submit_orders(&state, &author, battle_id.clone(), b.request, write())
+                .await
+                .map(|_| ())
+                .map_err(|e| remap(e, &b.paths, side)),
+            Err(e) => Err(ApiError::Validation(e)),
         },
         FormKind::Bonuses => match bonuses(&fields, side, &force_id, version) {
-            Ok(b) => {
-                Ok(
-                    submit_mission_bonuses(&state, &author, battle_id.clone(), b.request, write())
-                        .await
-                        .map(|_| ())
-                        .map_err(|e| remap(e, &b.paths, side)),
-                )
-            }
-            Err(e) => Err((e, Vec::new())),
+            Ok(b) => submit_mission_bonuses(&state, &author, battle_id.clone(), b.request, write())
+                .await
+                .map(|_| ())
+                .map_err(|e| remap(e, &b.paths, side)),
+            Err(e) => Err(ApiError::Validation(e)),
         },
         FormKind::Choice => match choice(&fields, side, &force_id, version) {
-            Ok(b) => {
-                Ok(
-                    submit_mission_choice(&state, &author, battle_id.clone(), b.request, write())
-                        .await
-                        .map(|_| ())
-                        .map_err(|e| remap(e, &b.paths, side)),
-                )
-            }
-            Err(e) => Err((e, Vec::new())),
+            Ok(b) => submit_mission_choice(&state, &author, battle_id.clone(), b.request, write())
+                .await
+                .map(|_| ())
+                .map_err(|e| remap(e, &b.paths, side)),
+            Err(e) => Err(ApiError::Validation(e)),
         },
         FormKind::Recon => match recon(&fields, side, &force_id, version) {
-            Ok(b) => {
-                Ok(
-                    submit_recon_action(&state, &author, battle_id.clone(), b.request, write())
-                        .await
-                        .map(|_| ())
-                        .map_err(|e| remap(e, &b.paths, side)),
-                )
-            }
-            Err(e) => Err((e, Vec::new())),
+            Ok(b) => submit_recon_action(&state, &author, battle_id.clone(), b.request, write())
+                .await
+                .map(|_| ())
+                .map_err(|e| remap(e, &b.paths, side)),
+            Err(e) => Err(ApiError::Validation(e)),
         },
         FormKind::Assault => match assault(&fields, side, &force_id, version) {
-            Ok(b) => {
-                Ok(
-                    declare_assault_target(&state, &author, battle_id.clone(), b.request, write())
-                        .await
-                        .map(|_| ())
-                        .map_err(|e| remap(e, &b.paths, side)),
-                )
-            }
-            Err(e) => Err((e, Vec::new())),
+            Ok(b) => declare_assault_target(&state, &author, battle_id.clone(), b.request, write())
+                .await
+                .map(|_| ())
+                .map_err(|e| remap(e, &b.paths, side)),
+            Err(e) => Err(ApiError::Validation(e)),
         },
     };
-    match outcome {
-        Ok(Ok(())) => Ok(see_other(&format!("/battles/{battle_id}"))),
-        Err((errors, _)) => {
+    match result {
+        Ok(()) => Ok(see_other(&format!("/battles/{battle_id}"))),
+        Err(ApiError::Validation(errors)) => {
+            let attempt = attempt(errors, None);
             page(
                 &state,
                 &user,
                 &battle_id,
-                Some(&attempt(errors, None)),
+                Some(&attempt),
                 StatusCode::UNPROCESSABLE_ENTITY,
             )
             .await
         }
-        Ok(Err(ApiError::Validation(errors))) => {
+        // Changed meanwhile (a stale version, a step that closed): the page as it is now,
+        // saying so, with the input kept where the form still applies.
+        Err(ApiError::Conflict(message)) => {
+            let attempt = attempt(Vec::new(), Some(message));
             page(
                 &state,
                 &user,
                 &battle_id,
-                Some(&attempt(errors, None)),
-                StatusCode::UNPROCESSABLE_ENTITY,
-            )
-            .await
-        }
-        Ok(Err(ApiError::Conflict(message))) => {
-            page(
-                &state,
-                &user,
-                &battle_id,
-                Some(&attempt(Vec::new(), Some(message))),
+                Some(&attempt),
                 StatusCode::CONFLICT,
             )
             .await
         }
-        Ok(Err(other)) => Err(other.into()),
+        Err(other) => Err(other.into()),
     }
 }
 
