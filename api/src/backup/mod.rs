@@ -84,6 +84,16 @@ pub const NOT_EXPORTED_COLUMNS: &[(&str, &str, &str)] = &[
         "username_lower",
         "derived from `username` on import",
     ),
+    (
+        "scenarios",
+        "expires_at",
+        "only signed-out scenarios expire, and those have no owner and are never exported",
+    ),
+    (
+        "scenarios",
+        "client_hash",
+        "the keyed hash of a signed-out creator's address, kept only for the per-address limit",
+    ),
 ];
 
 #[cfg(test)]
