@@ -14,9 +14,9 @@ use diesel::prelude::*;
 use serde::de::DeserializeOwned;
 
 use crate::app::battles::{BattleResult, Side};
+use crate::app::scenarios::document::ScenarioDocument;
 use crate::auth::password::hash_password;
 use crate::db::Db;
-use crate::routes::scenarios::ScenarioDocument;
 use crate::schema::{
     battle_aftermaths, battle_scenarios, battles, campaigns, force_history, force_ledger, forces,
     invites, memberships, scenarios,
@@ -245,7 +245,7 @@ fn check(doc: &Document) -> anyhow::Result<()> {
             bail!("invalid export at `scenarios[{i}].created_by`: missing");
         };
         user(creator, format!("scenarios[{i}].created_by"))?;
-        parse_json::<ScenarioDocument>(&s.document, || format!("scenarios[{i}].document"))?;
+        parse_doc::<ScenarioDocument>(&s.document, || format!("scenarios[{i}].document"))?;
     }
     Ok(())
 }

@@ -17,13 +17,13 @@ use fad_domain::roster::Force;
 
 use crate::AppState;
 use crate::app::authorization::{authorize_force, person};
+use crate::app::scenario_request::{CreateScenarioRequest, prepare};
+use crate::app::scenarios::document::{ScenarioDocument, ScenarioResponse};
+use crate::app::scenarios::generate;
 use crate::auth::derived::client_address_hash;
 use crate::auth::secret::hash_secret;
 use crate::auth::{Caller, Need};
 use crate::error::ApiError;
-use crate::routes::scenarios::generate;
-use crate::routes::scenarios::request::{CreateScenarioRequest, prepare};
-use crate::routes::scenarios::{ScenarioDocument, ScenarioResponse};
 use crate::store::idempotency::{self, IdempotentResponse};
 use crate::store::{self, scenarios, scenarios::ScenarioRow};
 
@@ -157,7 +157,7 @@ pub async fn create_scenario(
         id,
         created_by: user_id.clone(),
         share_token_hash: token.as_deref().map(hash_secret),
-        document: to_json(&doc)?,
+        document: crate::store::doc::encode(&doc)?,
         created_at,
         expires_at,
         client_hash: client_hash.clone(),

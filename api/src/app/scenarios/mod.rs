@@ -4,7 +4,9 @@
 //! ([`expiry`]).
 
 pub mod create;
+pub mod document;
 pub mod expiry;
+pub mod generate;
 
 use crate::AppState;
 use crate::app::Listed;

@@ -18,8 +18,7 @@ use crate::web::{PageError, scenarios::sheet_panel, session};
 use super::{html, page};
 
 fn document(row: &ScenarioRow) -> Result<(ScenarioDocument, String), ApiError> {
-    let doc: ScenarioDocument = serde_json::from_str(&row.document)
-        .map_err(|e| ApiError::Internal(anyhow::anyhow!("stored scenario {}: {e}", row.id)))?;
+    let doc = ScenarioDocument::of_row(row)?;
     let created = row
         .created_at
         .and_utc()

@@ -9,8 +9,8 @@ use fad_domain::scenario::side_dice::{EnteredBySide, SideDice};
 
 use crate::error::{ApiError, FieldError};
 
-use super::ScenarioDocument;
-use super::request::{Prepared, problems};
+use super::document::ScenarioDocument;
+use crate::app::scenario_request::{Prepared, problems};
 
 pub use crate::app::dice::os_seed;
 
@@ -76,7 +76,7 @@ pub fn run(prepared: Prepared, seed: [u8; 32]) -> Result<ScenarioDocument, ApiEr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::routes::scenarios::request::{CreateScenarioRequest, prepare};
+    use crate::app::scenario_request::{CreateScenarioRequest, prepare};
     use fad_domain::odds::{OddsQuery, mission_odds};
     use fad_domain::orders::{Attitude, Mission, Stance};
     use serde_json::json;
@@ -94,6 +94,29 @@ mod tests {
             {"name": "Blue", "units": unit, "stance": "defensive", "attitude": "passive"}
         ], "pre_battle_events": false}))
         .unwrap()
+    }
+
+    /// A one-shot document loads from format 1 (the full serde form stored before formats were
+    /// numbered) and from today's compact format to the same value, and the compact one is
+    /// smaller.
+    #[test]
+    fn a_scenario_document_loads_from_both_formats() {
+        let prepared = prepare(request("offensive", "aggressive", &["hold"]), |_| None).unwrap();
+        let doc = run(prepared, seed(7)).unwrap();
+        let v1 = serde_json::to_string(&doc).unwrap();
+        let v2 = crate::store::doc::encode(&doc).unwrap();
+        assert_eq!(crate::store::doc::version_of(&v1), Some(1));
+        assert_eq!(crate::store::doc::version_of(&v2), Some(2));
+        let from_v1: ScenarioDocument = crate::store::doc::decode(&v1).unwrap();
+        let from_v2: ScenarioDocument = crate::store::doc::decode(&v2).unwrap();
+        assert_eq!(from_v1, doc);
+        assert_eq!(from_v2, doc);
+        assert!(
+            v2.len() < v1.len(),
+            "compact {} < full {}",
+            v2.len(),
+            v1.len()
+        );
     }
 
     /// Server-rolled missions (ties picked uniformly by the `mission_tie` die) follow the exact
