@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Contract fuzzing (issue 9): schemathesis with all checks against the served OpenAPI document,
+# Contract fuzzing: schemathesis with all checks against the served OpenAPI document,
 # authenticated as a player who owns a campaign. Starts the debug binary on a free port with a
 # temporary SQLite data dir (and, with FAD_FUZZ_POSTGRES_URL set, once more on a fresh
 # PostgreSQL database). Fails on any server error or response that does not match the document.

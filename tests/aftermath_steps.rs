@@ -1,5 +1,5 @@
-//! The post-battle rolls as players make them at the table (docs/rules.md §2.1, §2.2, §4.1; API.md
-//! › Dice and the roll log): one step per request with the next step's dice listed, entered
+//! The post-battle rolls as players make them at the table (docs/rules.md §2.1, §2.2, §4.1):
+//! one step per request with the next step's dice listed, entered
 //! dice of the wrong count refused, unused values kept, Unknown Resolve, and the new squad
 //! modelled on a named squad. Expected values are computed by hand from the tables.
 

@@ -1,4 +1,4 @@
-//! Accounts and tokens (issue 4, API.md "Accounts"): registration, login, `/me`, token
+//! Accounts and tokens: registration, login, `/me`, token
 //! tampering, the login rate limit. Also the shared helpers [`register`] and [`login`] that
 //! other test modules build users with.
 

@@ -1,4 +1,4 @@
-//! The authorization table (issue 4): every endpoint, for every kind of caller, answers the
+//! The authorization table: every endpoint, for every kind of caller, answers the
 //! status written here. Each (row, caller) pair runs against a fresh campaign, so writes that
 //! succeed cannot change what the next caller sees.
 //!
@@ -118,7 +118,7 @@ pub const ROWS: &[Row] = &[
     row("POST", "/api/v1/scenarios", Some(r#"{"sides": [{"name": "A", "units": [{"name": "S", "kind": "squad"}], "stance": "neutral", "attitude": "passive"}, {"name": "B", "units": [{"name": "S", "kind": "squad"}], "non_player": true}]}"#), [401, 201, 201, 201, 201, 403, 401, 401]),
     row("GET", "/api/v1/scenarios/no-such-scenario", None, [401, 404, 404, 404, 404, 403, 401, 401]),
     row("GET", "/api/v1/scenarios", None, [401, 200, 200, 200, 200, 403, 401, 401]),
-    // Forces (issue 5): members read, the owner or the organiser writes, keys read.
+    // Forces: members read, the owner or the organiser writes, keys read.
     row("POST", "/api/v1/campaigns/{campaign}/forces", Some(FORCE), [401, 404, 201, 201, 201, 403, 401, 401]),
     row("GET", "/api/v1/campaigns/{campaign}/forces", None, [401, 404, 200, 200, 200, 200, 401, 401]),
     row("POST", "/api/v1/campaigns/{campaign}/forces/import", Some(FORCE), [401, 404, 201, 201, 201, 403, 401, 401]),
@@ -131,7 +131,7 @@ pub const ROWS: &[Row] = &[
     row("GET", "/api/v1/forces/{force}/ledger", None, [401, 404, 200, 200, 200, 200, 401, 401]),
     row("POST", "/api/v1/forces/{force}/ledger", Some(r#"{"kind": "earned", "amount": 2}"#), [401, 404, 403, 403, 201, 403, 401, 401]),
     row("GET", "/api/v1/forces/{force}/export", None, [401, 404, 200, 200, 200, 200, 401, 401]),
-    // Battles (issue 6): a side's owner or the organiser writes, members and keys read. The
+    // Battles: a side's owner or the organiser writes, members and keys read. The
     // world's battle is the force against a non-player force, its draw already recorded, so the
     // same result again is 200 and the steps after `roll` are 409 until it is rolled.
     row("POST", "/api/v1/campaigns/{campaign}/battles", Some(r#"{"sides": [{"force_id": "{force}"}, {"non_player": {}}]}"#), [401, 404, 403, 201, 201, 403, 401, 401]),
@@ -145,7 +145,7 @@ pub const ROWS: &[Row] = &[
     row("POST", "/api/v1/battles/{battle}/aftermath/{force}/reinforcements", Some(r#"{"allocations": []}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
     row("POST", "/api/v1/battles/{battle}/aftermath/{force}/purchases", Some(r#"{"purchases": []}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
     row("POST", "/api/v1/battles/{battle}/aftermath/{force}/finalize", Some("{}"), [401, 404, 403, 409, 409, 403, 401, 401]),
-    // A battle's scenario (issue 7): members and keys read (each as the rules reveal to it); the
+    // A battle's scenario: members and keys read (each as the rules reveal to it); the
     // force's owner, or an organiser who plays neither side, acts for it. The world's scenario
     // battle waits for orders, so the later steps are 409 for those who may act.
     row("GET", "/api/v1/battles/{scenario_battle}/scenario", None, [401, 404, 200, 200, 200, 200, 401, 401]),

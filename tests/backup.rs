@@ -1,4 +1,4 @@
-//! Backup and restore (issue 9 item 8): `fad-campaign export` and `import` move a whole
+//! Backup and restore: `fad-campaign export` and `import` move a whole
 //! campaign SQLite → PostgreSQL → SQLite; every export of the moved campaign is byte-identical
 //! to the first, and the servers on the copies answer exactly as the original. Refusals (a
 //! second import, a truncated document, an unknown format version, a document the database

@@ -1,4 +1,4 @@
-//! A battle's scenario workflow (issue 7 items 1–3; API.md › Scenario generation; docs/rules.md §3):
+//! A battle's scenario workflow (docs/rules.md §3):
 //! whole two-player workflows with entered dice and exact values computed by hand from §3,
 //! resubmission before a step closes, 409 after, wrong side 403, stale versions, Idempotency-Key,
 //! tie handling, Escalating Engagement, a non-player force, concurrent orders, and the secrecy

@@ -1,4 +1,4 @@
-//! Battles and the post-battle sequence (issue 6; API.md › Battles; docs/rules.md §2): results,
+//! Battles and the post-battle sequence (docs/rules.md §2): results,
 //! confirmation, each force's aftermath with entered and server dice, idempotency, 409s,
 //! concurrent finalize and rejected dice, on both backends. Expected values are computed by hand
 //! from docs/rules.md §2.2 and §2.3.

@@ -1,4 +1,4 @@
-//! A whole campaign through the HTTP API (issue 6, Tests): two players fight three battles and
+//! A whole campaign through the HTTP API: two players fight three battles and
 //! run every post-battle sequence. With entered dice, every roster figure, rating, ledger entry
 //! and history entry is checked against values computed by hand from docs/rules.md §2 (the
 //! computation is written next to each step, with the rule ids). With server dice, the stored

@@ -1,4 +1,4 @@
-//! Campaigns and membership (issue 4, API.md "Campaigns and membership"): create, list, read,
+//! Campaigns and membership: create, list, read,
 //! settings with optimistic concurrency, invitations and joining, members, leaving, handing
 //! over the organiser role, integration keys and standings. [`World`] is the shared fixture:
 //! an organiser, two players and an outsider around one campaign.
@@ -106,15 +106,15 @@ pub struct World {
     pub revoked_key_id: String,
     /// The revoked key.
     pub revoked_key: String,
-    /// A force owned by `owner` (issue 5).
+    /// A force owned by `owner`.
     pub force_id: String,
     /// The force's first history entry.
     pub force_entry_id: String,
-    /// A battle of the force against a non-player force, its draw recorded by the organiser
-    /// (issue 6): in `aftermath`, the force's sequence not rolled yet.
+    /// A battle of the force against a non-player force, its draw recorded by the organiser:
+    /// in `aftermath`, the force's sequence not rolled yet.
     pub battle_id: String,
     /// A battle of the force against a non-player force with no result: its scenario waits
-    /// for the force's orders (issue 7).
+    /// for the force's orders.
     pub scenario_battle_id: String,
 }
 

@@ -1,4 +1,4 @@
-//! The organiser's corrections (issue 6 › Confirmation and corrections): voiding a battle undoes
+//! The organiser's corrections: voiding a battle undoes
 //! its effects with compensating history and ledger entries, refused while a later battle of the
 //! same force builds on it; reopening takes a result back while nothing is finalized, keeping
 //! the discarded rolls. Both backends.

@@ -1,4 +1,4 @@
-//! Crash safety (issue 9, item 4): `kill -9` the server while post-battle sequences are being
+//! Crash safety: `kill -9` the server while post-battle sequences are being
 //! rolled and finalized in parallel and other rosters are being edited, restart a server on the
 //! same database, and check the data ([`crate::invariants::check`]): every sequence fully
 //! finalized or untouched, ledgers adding up, histories replaying to the rosters. Also: every

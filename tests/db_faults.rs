@@ -1,4 +1,4 @@
-//! Database faults (issue 9, item 3), PostgreSQL only: the server talks to PostgreSQL through
+//! Database faults, PostgreSQL only: the server talks to PostgreSQL through
 //! a [`ChaosProxy`] inside the test, which can cut every connection and refuse new ones, then
 //! let them through again (crates.io's `ChaosProxy` in `unhealthy_database.rs`). The shared
 //! cluster keeps running for the other tests. Under traffic: 200 → cut → fast 503

@@ -1,5 +1,4 @@
-//! Several server processes on one database, for the crash, race and soak tests (issue 9,
-//! items 4–6): [`spawn`] starts a `fad-campaign serve` on an existing [`TestDb`] (so a test can
+//! Several server processes on one database, for the crash, race and soak tests: [`spawn`] starts a `fad-campaign serve` on an existing [`TestDb`] (so a test can
 //! kill one with `kill -9` and start another on the same data), and [`Http`] is a small client
 //! that reports transport errors instead of panicking (a killed server drops its connections).
 //! The setup helpers build users, campaigns, forces and battles through the API only.

@@ -1,4 +1,4 @@
-//! Forces (issue 5, API.md › Forces; docs/rules.md §1, §4): roster CRUD with validation, points,
+//! Forces (docs/rules.md §1, §4): roster CRUD with validation, points,
 //! optimistic concurrency, history, ledger, generation and export/import, on both backends.
 
 use crate::auth::TestUser;

@@ -1,4 +1,4 @@
-//! Hostile input (issue 9, item 2): bodies over the limit, deeply nested JSON, huge arrays,
+//! Hostile input: bodies over the limit, deeply nested JSON, huge arrays,
 //! invalid UTF-8, wrong types in every field, unknown fields, negative and huge numbers, ids of
 //! other campaigns and ids that are not ids. Each gets a problem+json answer and changes nothing
 //! (the state seen through the API is the same before and after). SQL and HTML metacharacters

@@ -1,4 +1,4 @@
-//! Secrets stay secret (issue 9, item 7): after a session of registration, logins (good and
+//! Secrets stay secret: after a session of registration, logins (good and
 //! bad), campaign and key creation, key use, invitations and a join, neither any response nor
 //! any log line of the server (stdout and stderr, at debug level) contains the JWT secret, a
 //! password, an access token, an integration key, an invitation code, or any stored password,

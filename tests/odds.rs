@@ -1,4 +1,4 @@
-//! Exact mission odds (issue 7 item 5): `GET /api/v1/odds/missions` is public, answers with
+//! Exact mission odds: `GET /api/v1/odds/missions` is public, answers with
 //! numerators over one denominator that sum to it, and names the bad parameter in a 422.
 
 use crate::common::{TestApp, assert_problem};

@@ -1,4 +1,4 @@
-//! Paging of every list (API.md "Additions in v1.1 › Lists"): `limit` 1–100 (default 50), the
+//! Paging of every list: `limit` 1–100 (default 50), the
 //! `next` cursor sent back as `after`, stable while rows are inserted, bad input a 400 naming
 //! the parameter; the same for integration keys. On both backends.
 

@@ -1,4 +1,4 @@
-//! Races across processes (issue 9, item 5; issue 6's concurrent finalize): two server
+//! Races across processes (the concurrent finalize among them): two server
 //! processes on one PostgreSQL database, and the same conflicting write sent to both at the same
 //! instant (threads released by one barrier), round after round:
 //!
@@ -13,7 +13,7 @@
 //!   and the loser changed nothing;
 //! - an organiser's ledger adjustment against a finalize: the outcome's campaign points agree
 //!   with the ledger whichever commits first;
-//! - battle scenario orders (issue 7): both sides' orders at once both count, one side's
+//! - battle scenario orders: both sides' orders at once both count, one side's
 //!   orders from the same version twice: one wins; the closing orders twice (without and with
 //!   one key): the step closes once and the table edge is rolled once per side.
 //!
@@ -393,7 +393,7 @@ fn two_processes_on_one_postgres_each_conflicting_write_has_exactly_one_winner()
         overlapping += usize::from(overlapped);
     }
 
-    // The battle scenario workflow (issue 7), cycling through three races: both sides' orders
+    // The battle scenario workflow, cycling through three races: both sides' orders
     // at once (both count); one side's orders twice from the same version (one wins); the
     // closing orders twice, without and with one Idempotency-Key (the step closes once, the
     // table edge is rolled once per side).

@@ -1,4 +1,4 @@
-//! Round-trip budget (issue 8): the SQL statements each hot request sends, counted by the
+//! Round-trip budget: the SQL statements each hot request sends, counted by the
 //! server itself (`FAD_COUNT_DB_STATEMENTS=true` makes every response carry
 //! `x-fad-db-statements` and `x-fad-db-transactions`; `BEGIN`/`COMMIT` count as statements).
 //!

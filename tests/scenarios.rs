@@ -1,4 +1,4 @@
-//! One-shot scenarios (issue 7 item 4; API.md › Scenario generation): entered dice give exact
+//! One-shot scenarios: entered dice give exact
 //! missions and totals, tied top totals are picked by a logged `mission_tie` die, the same
 //! mission on both sides is an Escalating Engagement, a non-player side rolls its orders,
 //! bad dice are refused with their path, and storage, sharing and Idempotency-Key behave.

@@ -1,4 +1,4 @@
-//! Security headers (issue 9, item 7): `X-Content-Type-Options: nosniff` on every response
+//! Security headers: `X-Content-Type-Options: nosniff` on every response
 //! (JSON, problem+json, HTML, scripts, redirects), a restrictive `Content-Security-Policy` on
 //! every response, and on the Swagger UI page one that still lets its own vendored scripts and
 //! styles load (`script-src 'self'`, no inline scripts).

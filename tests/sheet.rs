@@ -1,4 +1,4 @@
-//! The printable scenario sheet (issue 7 item 6): HTML with every name escaped, a restrictive
+//! The printable scenario sheet: HTML with every name escaped, a restrictive
 //! CSP, the missions' victory conditions, an inline SVG map; readable by the creator or via the
 //! share link; and it renders in headless Chromium (screenshot and DOM with the `<svg`).
 

@@ -1,4 +1,4 @@
-//! Soak (issue 9, item 6): one server process on PostgreSQL under a bounded, loopback-only load
+//! Soak: one server process on PostgreSQL under a bounded, loopback-only load
 //! of mixed reads and writes from several client threads (roster edits, whole battles with
 //! their post-battle sequences, reads of forces, history, ledger, battles, standings, timeline
 //! and odds). Zero errors, and the server's resident memory (`VmRSS`) grows by less than 10 %

@@ -129,7 +129,7 @@ diesel::table! {
 }
 
 diesel::table! {
-    /// Battles: sides, state, result (issue 6).
+    /// Battles: sides, state, result.
     battles (id) {
         id -> Text,
         campaign_id -> Text,

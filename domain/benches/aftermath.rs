@@ -1,5 +1,5 @@
 //! Benchmarks one full post-battle sequence (docs/rules.md §2: roll, purchases, reinforcements,
-//! finalize) for a 20-unit force as a pure function, with server dice. Issue 8 sets no target
+//! finalize) for a 20-unit force as a pure function, with server dice. No target is set
 //! for it; the service's W2 step latency is bounded by the database, not by this. Run with
 //! `cargo bench -p fad-domain --bench aftermath`.
 

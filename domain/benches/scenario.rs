@@ -1,6 +1,5 @@
-//! Benchmarks one full one-shot scenario generation (docs/rules.md §3; API.md `POST
-//! /api/v1/scenarios`) as a pure function: two player sides of 20 units, server dice, every step
-//! from orders to the finished scenario. Target (issue 8): under 50 µs in a release build. Run
+//! Benchmarks one full one-shot scenario generation (docs/rules.md §3) as a pure function: two player sides of 20 units, server dice, every step
+//! from orders to the finished scenario. Target: under 50 µs in a release build. Run
 //! with `cargo bench -p fad-domain --bench scenario`.
 
 mod forces;

@@ -1,4 +1,4 @@
-//! Dice and the roll log (API.md › Dice and the roll log; docs/rules.md C22).
+//! Dice and the roll log (docs/rules.md C22).
 //!
 //! Rules never touch a random number generator: they ask a [`Dice`] for the values of one roll,
 //! named by its step and subject, and the roll is appended to the [`RollLog`]. Two sources exist:
@@ -17,7 +17,7 @@ use crate::named_enum;
 use crate::names::Named;
 
 named_enum! {
-    /// Which rule a roll is for (API.md's list).
+    /// Which rule a roll is for.
     pub enum RollStep("step") {
         /// Activation order.
         Initiative = "initiative",
@@ -341,7 +341,7 @@ impl Dice for ServerDice {
     }
 }
 
-/// Values the players entered, keyed by step and then subject (API.md `dice`), one per die,
+/// Values the players entered, keyed by step and then subject, one per die,
 /// consumed in order (a re-rolled tie takes the next values of the same key).
 pub type EnteredDice = BTreeMap<RollStep, BTreeMap<String, Vec<u8>>>;
 

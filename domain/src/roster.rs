@@ -1,4 +1,4 @@
-//! The roster: force → platoons → units (API.md › Forces; docs/rules.md §1.15, C3, C6, C9).
+//! The roster: force → platoons → units (docs/rules.md §1.15, C3, C6, C9).
 //!
 //! A unit keeps its establishment `starting_strength` (E, the initial starting value, C9) beside
 //! its current `strength`; the campaign rules cap every replacement and reinforcement at E.
@@ -18,7 +18,7 @@ use crate::points::gear::{
 use crate::traits::{Trait, effective_traits};
 
 named_enum! {
-    /// The kind of a unit (API.md `Unit.kind`; docs/rules.md §1.15).
+    /// The kind of a unit (docs/rules.md §1.15).
     pub enum UnitKind("unit_kind") {
         /// An infantry squad.
         Squad = "squad",
@@ -47,7 +47,7 @@ impl UnitKind {
 }
 
 named_enum! {
-    /// A unit's campaign status (API.md `Unit.status`; docs/rules.md C6).
+    /// A unit's campaign status (docs/rules.md C6).
     pub enum UnitStatus("status") {
         /// On the roster and fit to field.
         Active = "active",

@@ -1,4 +1,4 @@
-//! Authentication and authorization: who is calling, and what they may do (issue 4).
+//! Authentication and authorization: who is calling, and what they may do.
 //!
 //! - [`password`]: Argon2id hashing, username and password rules.
 //! - [`jwt`]: HS256 access tokens.
@@ -49,7 +49,7 @@
 //!
 //! Statuses: 401 no or bad credentials (missing, malformed, expired, forged, revoked key);
 //! 404 not a member (or a key of another campaign); 403 a member or this campaign's key
-//! attempting what its role or read-only key does not allow (API.md: 403 authenticated).
+//! attempting what its role or read-only key does not allow (403: authenticated).
 //!
 //! The handler's `#[utoipa::path]` must declare `security(("bearer" = []))`, or
 //! `security(("bearer" = []), ("api_key" = []))` where keys may read: [`gate`] authenticates

@@ -11,7 +11,7 @@
 //!
 //! 404 rather than 403 for outsiders, so nobody learns which private campaigns exist
 //! (Vaultwarden "does not exist or belongs to another user"). 403 for members and for this
-//! campaign's keys: they already know the campaign exists, and API.md says 403 when
+//! campaign's keys: they already know the campaign exists, and the contract says 403 when
 //! authenticated. Ownership of a resource inside a campaign (a force's owner) is the
 //! resource's own rule on top of this; see the recipe in [`super`].
 
@@ -78,7 +78,7 @@ pub fn campaign_access(
 }
 
 /// [`campaign_access`] for a caller whose membership of `campaign_id` (for a person) was
-/// already loaded with the resource, saving a round trip (issue 8). `membership` is ignored for
+/// already loaded with the resource, saving a round trip. `membership` is ignored for
 /// an integration key.
 pub fn access_with_membership(
     caller: &Caller,

@@ -1,4 +1,4 @@
-//! Backup and restore of one campaign (issue 9 item 8): `fad-campaign export` writes a campaign
+//! Backup and restore of one campaign: `fad-campaign export` writes a campaign
 //! and everything that belongs to it as one versioned JSON [`Document`]; `fad-campaign import`
 //! writes such a document into any database (SQLite or PostgreSQL) in one transaction.
 //!

@@ -1,4 +1,4 @@
-//! Post-battle sequences (docs/rules.md §2; API.md › Battles): one row per (battle, player force)
+//! Post-battle sequences (docs/rules.md §2): one row per (battle, player force)
 //! holding the roster at battle start, the domain [`fad_domain::campaign::Aftermath`] between
 //! steps and the outcome once finalized (stored documents, see [`super::doc`]), and a `version`. Every step is load → domain call →
 //! `UPDATE … WHERE version = ?` in one transaction; 0 rows means a concurrent step won.

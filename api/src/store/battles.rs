@@ -1,4 +1,4 @@
-//! Battles (API.md › Battles): one row per battle with its sides and result as JSON and
+//! Battles: one row per battle with its sides and result as JSON and
 //! an optimistic-concurrency `version`.
 //!
 //! State changes are `UPDATE … WHERE id = ? AND version = ?` in the caller's transaction, never

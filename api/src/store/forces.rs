@@ -1,4 +1,4 @@
-//! Forces (rosters, API.md › Forces; docs/rules.md §1, §4): one row per force with the roster as
+//! Forces (rosters; docs/rules.md §1, §4): one row per force with the roster as
 //! JSON text and an optimistic-concurrency `version`.
 //!
 //! Every roster change goes through [`insert`], [`replace_roster_if_version`] or

@@ -1,4 +1,4 @@
-//! The `Idempotency-Key` store (API.md › General): the first response to a write, per user,
+//! The `Idempotency-Key` store: the first response to a write, per user,
 //! endpoint (`scope`, e.g. `"POST /api/v1/scenarios"`) and key, with a hash of the request body.
 //!
 //! Any rolling write can reuse it inside its transaction: [`find`] first; on a hit with the same

@@ -1,4 +1,4 @@
-//! A force's campaign-point ledger (issue 5; docs/rules.md §3 campaign points): entries earned (per
+//! A force's campaign-point ledger (docs/rules.md §3 campaign points): entries earned (per
 //! battle) and spent (per purchase), each with the running balance, which is never negative.
 //!
 //! Entries are numbered per force (`seq`); `(force_id, seq)` is unique, so two concurrent
@@ -179,7 +179,7 @@ pub fn append_after(
             note: entry.note.clone(),
         });
     }
-    // One multi-row INSERT, whatever the number of entries (issue 8: no per-entry round trips).
+    // One multi-row INSERT, whatever the number of entries (no per-entry round trips).
     // The multi connection cannot express it; each backend can.
     let insert = diesel::insert_into(force_ledger::table).values(&rows);
     match conn {

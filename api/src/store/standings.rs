@@ -1,4 +1,4 @@
-//! The rows behind a campaign's standings, in one statement (issue 8: R2 in at most two round
+//! The rows behind a campaign's standings, in one statement (R2 in at most two round
 //! trips with the key lookup): the campaign's active forces with the campaign points each earned,
 //! and the sides and results of its complete battles, as one `UNION ALL`. A void battle's
 //! points count for nothing: neither what it earned nor the compensating `void` entries.

@@ -1,5 +1,5 @@
 //! The forces the benchmarks share: 4 platoons of 5 units (a command squad and four squads), the
-//! 20-unit force of issue 8's load benchmark.
+//! 20-unit force of the load benchmark (`bench/run`).
 
 use fad_domain::kit::{Armour, BasicWeapon};
 use fad_domain::ladder::{Quality, Resolve};

@@ -1,6 +1,5 @@
 //! What the post-battle sequence did to each unit: before/after snapshots and the events that
-//! caused them, for the roster history and the response of every step (API.md › Forces
-//! `history`; docs/rules.md §2.3; S000 › CAMPAIGN RULES – QUICK).
+//! caused them, for the roster history and the response of every step (docs/rules.md §2.3; S000 › CAMPAIGN RULES – QUICK).
 
 use serde::{Deserialize, Serialize};
 

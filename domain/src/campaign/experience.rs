@@ -17,7 +17,7 @@ use crate::roster::{Force, Problem, Unit, UnitKind, UnitStatus};
 use crate::traits::Trait;
 
 named_enum! {
-    /// An item of the experience menu (API.md `purchases[].item`).
+    /// An item of the experience menu.
     pub enum PurchaseItem("purchase item") {
         /// Improve a unit's Quality one step; never to Elite (C8).
         ImproveQuality = "improve_quality",

@@ -24,7 +24,7 @@ named_enum! {
     }
 }
 
-/// One unit's line of the battle report (API.md `losses[]`).
+/// One unit's line of the battle report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct UnitLosses {

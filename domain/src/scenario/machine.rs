@@ -116,7 +116,7 @@ pub struct SideSetup {
     pub non_player: Option<NonPlayerSetup>,
 }
 
-/// A player's steps 1–3 (API.md orders).
+/// A player's steps 1–3.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Orders {

@@ -1,5 +1,5 @@
 //! The one-shot generator: both sides' choices (or one side against a non-player force) in one
-//! call, run to the end (API.md › Scenario generation, `POST /api/v1/scenarios`).
+//! call, run to the end.
 //!
 //! It runs the same [`Scenario`] machine with `one_shot` set: a side's tied top missions are
 //! picked uniformly by a `mission_tie` die with one face per tied mission, and step 7 is not

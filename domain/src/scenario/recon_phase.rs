@@ -35,7 +35,7 @@ pub fn auto_reveal(distance_inches: f64, after_move: bool) -> bool {
     after_move && distance_inches <= AUTO_REVEAL_INCHES
 }
 
-/// What a side submits during step 7 (`action` tag, API.md recon-actions).
+/// What a side submits during step 7 (`action` tag).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "action", rename_all = "snake_case")]

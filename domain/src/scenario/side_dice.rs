@@ -1,5 +1,4 @@
-//! Player-entered dice kept apart per side (API.md › Dice and the roll log: "in a request that
-//! rolls for both sides, `dice` sits inside each side"; C22: each player rolls for their own).
+//! Player-entered dice kept apart per side (C22: each player rolls for their own).
 //!
 //! [`crate::dice::TableDice`] keys entered values by step and subject only, but a scenario rolls
 //! the same subjects for both sides (one `mission` roll per mission per side). [`SideDice`] also

@@ -1,5 +1,4 @@
-//! What each viewer may see of a scenario (docs/rules.md §3.0 "Secret?" column, S8, S11, S19;
-//! API.md › Scenario generation `GET .../scenario`).
+//! What each viewer may see of a scenario (docs/rules.md §3.0 "Secret?" column, S8, S11, S19).
 //!
 //! A side sees itself in full. Of the other side it sees: stance, attitude and RP once orders
 //! close (steps 4 and 5 reveal them, and the machine runs step 4 as soon as both orders are in);

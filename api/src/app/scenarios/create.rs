@@ -1,4 +1,4 @@
-//! Generating a one-shot scenario (API.md › Scenario generation): both sides' choices, or one
+//! Generating a one-shot scenario: both sides' choices, or one
 //! side against a non-player force, in one request. The JSON handler and the generator page
 //! both call [`create_scenario`].
 //!

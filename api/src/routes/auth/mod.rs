@@ -1,4 +1,4 @@
-//! Accounts (API.md "Accounts"), under `/api/v1`: registration and login (both rate-limited per
+//! Accounts, under `/api/v1`: registration and login (both rate-limited per
 //! client address by [`crate::auth::AuthRateLimited`]) and the current user.
 
 pub mod login;

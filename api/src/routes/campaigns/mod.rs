@@ -1,4 +1,4 @@
-//! Campaigns and membership (API.md "Campaigns and membership"), under `/api/v1`: campaigns and
+//! Campaigns and membership, under `/api/v1`: campaigns and
 //! their settings, members, invitations, integration keys and standings.
 
 pub mod api_keys;

@@ -1,4 +1,4 @@
-//! Exact mission odds (issue 7 item 5), under `/api/v1`: what a stance, an attitude and a pair of
+//! Exact mission odds, under `/api/v1`: what a stance, an attitude and a pair of
 //! +1 bonuses mean for step 5 before a player commits to them (docs/rules.md §3.5, S8, S9; the
 //! enumeration is [`fad_domain::odds`]).
 //!

@@ -1,5 +1,5 @@
 //! Probes outside `/api/v1`: `GET /health` (the process is up) and `GET /ready` (the database
-//! answers a round trip). API.md › General.
+//! answers a round trip).
 
 pub mod health;
 pub mod ready;

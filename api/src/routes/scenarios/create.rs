@@ -1,4 +1,4 @@
-//! `POST /api/v1/scenarios`: the one-shot generator (API.md › Scenario generation). Parses the
+//! `POST /api/v1/scenarios`: the one-shot generator. Parses the
 //! body and the `Idempotency-Key`, then calls [`crate::app::scenarios::create::create_scenario`]
 //! (shared with the `/scenarios/new` page).
 

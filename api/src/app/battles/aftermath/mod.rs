@@ -32,7 +32,7 @@ use crate::store::{self, aftermath as rows, battles, campaigns};
 
 use super::{battle_not_found, lock_authorized, problems};
 
-/// Player-entered dice, keyed by step and then subject (API.md › Dice).
+/// Player-entered dice, keyed by step and then subject.
 pub type RawDice = BTreeMap<String, BTreeMap<String, Vec<u8>>>;
 
 /// What a unit may still receive from the pool.

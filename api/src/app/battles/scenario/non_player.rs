@@ -1,4 +1,4 @@
-//! A battle's non-player side (API.md › Battles `{non_player: {...}}`; docs/rules.md §3.12) as the
+//! A battle's non-player side (docs/rules.md §3.12) as the
 //! scenario needs it: an optional `name`, `stance` and `attitude` (rolled when absent) and an
 //! optional inline force (`platoons` and `units`, as in the one-shot generator). Without units
 //! the force is P empty platoons (P = `platoons` as a number, default 1): its markers are then

@@ -1,5 +1,4 @@
-//! `GET /api/v1/battles/{battle_id}/scenario`: the scenario as the caller may see it (API.md;
-//! docs/rules.md §3.0 "Secret?", S11): the sides it acts for in full, the rest as far as the rules
+//! `GET /api/v1/battles/{battle_id}/scenario`: the scenario as the caller may see it (docs/rules.md §3.0 "Secret?", S11): the sides it acts for in full, the rest as far as the rules
 //! have revealed, with the roll log filtered the same way.
 //! See [`crate::app::battles::scenario::read`].
 

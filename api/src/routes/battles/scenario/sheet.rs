@@ -1,5 +1,5 @@
 //! `GET /api/v1/battles/{battle_id}/scenario/sheet`: a battle's scenario as a printable sheet
-//! for one side (issue 7 item 6): the same page as the one-shot sheet
+//! for one side: the same page as the one-shot sheet
 //! ([`crate::routes::sheets::page`]), showing only what the caller may see, exactly as
 //! `GET .../scenario` (its own side in full, the other as far as the rules have revealed).
 
