@@ -10,11 +10,13 @@ use crate::AppState;
 use crate::app::forces::generate::generate_force;
 use crate::app::idempotency::{Body, Write};
 
+use crate::app::accounts::SessionUser;
 use crate::app::authorization::force_not_found;
 use crate::app::forces::response::RosterResponse;
+use crate::auth::secret::hash_secret;
 use crate::auth::{Caller, Need, access_with_membership};
 use crate::error::ApiError;
-use crate::store::{forces, ledger, users};
+use crate::store::{forces, ledger, sessions, users};
 
 /// One force as a member sees it.
 #[derive(Debug, Clone)]
@@ -64,32 +66,68 @@ pub async fn read_stored_force(
     user_id: &str,
     force_id: &str,
 ) -> Result<StoredForceView, ApiError> {
-    let caller = Caller::User {
-        user_id: user_id.to_owned(),
-    };
+    let user_id = user_id.to_owned();
+    let force_id = force_id.to_owned();
+    state
+        .db
+        .run(move |conn| stored_force_view(conn, &user_id, &force_id))
+        .await
+}
+
+/// The force page's read for the holder of a session cookie, in one trip to the database:
+/// the session (`None` when it is not live: sign in again), then the force as
+/// [`read_stored_force`] reads it.
+pub async fn read_stored_force_for_session(
+    state: &AppState,
+    cookie_value: &str,
+    force_id: &str,
+) -> Result<Option<(SessionUser, StoredForceView)>, ApiError> {
+    let session_hash = hash_secret(cookie_value);
     let force_id = force_id.to_owned();
     state
         .db
         .run(move |conn| {
-            let (force, membership, (username, display_name)) =
-                forces::find_named(conn, &force_id, caller.user_id().unwrap_or_default())?
-                    .ok_or_else(force_not_found)?;
-            let access =
-                access_with_membership(&caller, &force.campaign_id, Need::Read, membership)
-                    .map_err(|e| match e {
-                        ApiError::NotFound(_) => force_not_found(),
-                        other => other,
-                    })?;
-            let campaign_points = ledger::balance(conn, &force.id)?;
-            Ok(StoredForceView {
-                can_edit: access.is_user_or_organiser(&force.owner_id),
-                is_organiser: access.is_organiser(),
-                owner: users::shown(username, display_name),
-                campaign_points,
-                force,
-            })
+            let Some((user_id, username)) =
+                sessions::find_live(conn, &session_hash, crate::store::now())?
+            else {
+                return Ok(None);
+            };
+            let view = stored_force_view(conn, &user_id, &force_id)?;
+            let user = SessionUser {
+                user_id,
+                username,
+                session_hash,
+            };
+            Ok(Some((user, view)))
         })
         .await
+}
+
+/// One force for `user_id`: the force, membership and owner in one statement, the balance in
+/// a second.
+fn stored_force_view(
+    conn: &mut crate::db::Db,
+    user_id: &str,
+    force_id: &str,
+) -> Result<StoredForceView, ApiError> {
+    let caller = Caller::User {
+        user_id: user_id.to_owned(),
+    };
+    let (force, membership, (username, display_name)) =
+        forces::find_named(conn, force_id, user_id)?.ok_or_else(force_not_found)?;
+    let access = access_with_membership(&caller, &force.campaign_id, Need::Read, membership)
+        .map_err(|e| match e {
+            ApiError::NotFound(_) => force_not_found(),
+            other => other,
+        })?;
+    let campaign_points = ledger::balance(conn, &force.id)?;
+    Ok(StoredForceView {
+        can_edit: access.is_user_or_organiser(&force.owner_id),
+        is_organiser: access.is_organiser(),
+        owner: users::shown(username, display_name),
+        campaign_points,
+        force,
+    })
 }
 
 /// Reads a force with its roster and points (members of its campaign; others 404).

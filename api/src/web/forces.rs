@@ -169,8 +169,15 @@ pub async fn show(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
-    let user = require_user(&req, &state).await?;
-    let force = force_pages::read_stored_force(&state, &user.user_id, &path).await?;
+    // The session and the force in one trip to the database: this is the page people open
+    // most, at the table.
+    let signed_in = match super::session::cookie(&req, super::session::SESSION_COOKIE) {
+        Some(cookie) => force_pages::read_stored_force_for_session(&state, &cookie, &path).await?,
+        None => None,
+    };
+    let Some((user, force)) = signed_in else {
+        return Err(PageError::SignIn(req.uri().path().to_owned()));
+    };
     let roster = state
         .roster_pages
         .get_or_derive(&force.force, RosterPage::derive)?;
