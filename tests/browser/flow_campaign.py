@@ -203,7 +203,7 @@ def main() -> int:
                 visit(pavel, base, "69-battle-ready-pavel")
 
                 # Olga records a win for her side; Pavel confirms.
-                olga.get_by_role("link", name="Result and post-battle sequence").click()
+                olga.get_by_role("link", name="Record the result").click()
                 olga.get_by_label("Outcome").select_option("win")
                 olga.get_by_label("Winner").select_option(label="Olga's Lancers")
                 first_lost = olga.get_by_label("Figures lost")
@@ -213,14 +213,15 @@ def main() -> int:
                 olga.get_by_role("button", name="Record result").click()
                 expect(olga.get_by_text("The result waits for confirmation.")).to_be_visible()
                 visit(olga, base, "71-result-pending")
+                # Pavel confirms on the battle page itself.
                 pavel.goto(battle_url)
-                pavel.get_by_role("link", name="Result and post-battle sequence").click()
                 visit(pavel, base, "72-result-confirm")
                 pavel.get_by_role("button", name="Confirm result").click()
+                expect(pavel.get_by_role("link", name="Post-battle sequence of Pavel's Rangers")).to_be_visible()
 
                 # Each player's post-battle sequence.
                 for page, force, shot in ((olga, "Olga's Lancers", "73-olga"), (pavel, "Pavel's Rangers", "74-pavel")):
-                    page.goto(battle_url + "/result")
+                    page.goto(battle_url)
                     sequence(page, base, force, shot)
 
                 # The roster shows the battle and its history lists it.

@@ -905,8 +905,6 @@ pub fn render(
                 }
             }
             p { a href={ "/campaigns/" (view.battle.campaign_id) } { "Back to the campaign" } }
-            // The result form is also where the post-battle sequences start.
-            p { a href={ "/battles/" (view.battle.id) "/result" } { "Result and post-battle sequence" } }
             p { strong { "State: " } (battle_state_text(view.battle.state))
                 @if view.battle.night_fighting { " · night fighting" } }
             p.live-status.muted id="live-status" role="status" {}
