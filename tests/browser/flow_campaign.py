@@ -38,11 +38,11 @@ def crawl(page: Page, base: str, name: str) -> None:
         check(response.status not in (404, 500), f"{name}: link {path} answers {response.status}")
 
 
-def visit(page: Page, base: str, name: str, secrets: tuple[str, ...] = (), scripts: bool = True) -> None:
+def visit(page: Page, base: str, name: str, secrets: tuple[str, ...] = (), scripts: bool = True, side: int = 0) -> None:
     """The audit, the secrets (looked for in the other side's part of a battle page: one's own
     form lists every choice) and the links."""
     audit(page, name, scripts=scripts)
-    text = page.locator("section.side").first.inner_text() if secrets else ""
+    text = page.locator("section.side").nth(side).inner_text() if secrets else ""
     for secret in secrets:
         check(secret not in text, f"{name}: the other side's secret {secret!r} shows")
     crawl(page, base, name)
@@ -58,6 +58,12 @@ def play_step(page: Page) -> str:
     if visible(page, "button", "Submit mission bonuses") and not page.get_by_text("Your mission bonuses are in").count():
         page.get_by_label("First mission bonus").select_option("strike")
         page.get_by_label("Second mission bonus").select_option("sweep")
+        # The mission dice are entered, so the steps that follow are the same every run.
+        form = page.locator("form:has(button:text-is('Submit mission bonuses'))")
+        form.locator("details.dice summary").click()
+        dice = form.locator("details.dice input:not([type=hidden])")
+        for i in range(dice.count()):
+            dice.nth(i).fill(str(i % 6 + 1))
         page.get_by_role("button", name="Submit mission bonuses").click()
         return "bonuses"
     if visible(page, "button", "Choose mission"):
@@ -199,7 +205,8 @@ def main() -> int:
                             break
                 print(f"scenario steps: {steps}")
                 expect(olga.get_by_text("The scenario is ready").first).to_be_visible()
-                visit(olga, base, "69-battle-ready")
+                # Pavel's mission and any assault target stay his own until the battle is over.
+                visit(olga, base, "69-battle-ready", secrets=("Assault target", "Tied missions", "Mission rolls"), side=1)
                 visit(pavel, base, "69-battle-ready-pavel")
 
                 # Olga records a win for her side; Pavel confirms.
