@@ -208,6 +208,46 @@ fn named_text(view: &BattleView, value: &Value) -> String {
     }
 }
 
+/// A value for a `dd`: a list of records (events, bonus traits, marker counts) as a list, one
+/// record a line, each field as "Label: value", so it reads on a phone; anything else as
+/// [`named_text`] has it.
+fn named(view: &BattleView, value: &Value) -> Markup {
+    fn record(view: &BattleView, map: &serde_json::Map<String, Value>) -> String {
+        map.iter()
+            .filter(|(_, v)| !is_blank(v) && **v != Value::Bool(false))
+            .map(|(k, v)| {
+                let key = k
+                    .strip_suffix("_ids")
+                    .or_else(|| k.strip_suffix("_id"))
+                    .unwrap_or(k);
+                format!("{}: {}", label(key), named_text(view, v))
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+    match value {
+        Value::Array(items) if items.iter().any(Value::is_object) => html! {
+            ul.records {
+                @for item in items {
+                    li { @if let Value::Object(map) = item { (record(view, map)) } @else { (named_text(view, item)) } }
+                }
+            }
+        },
+        Value::Object(map) if map.values().any(|v| v.is_object() || v.is_array()) => html! {
+            ul.records {
+                @for (key, item) in map.iter().filter(|(_, v)| !is_blank(v)) {
+                    li {
+                        (named_text(view, &Value::String(key.clone()))) ": "
+                        @if let Value::Object(inner) = item { (record(view, inner)) } @else { (named_text(view, item)) }
+                    }
+                }
+            }
+        },
+        Value::Object(map) => html! { (record(view, map)) },
+        other => html! { (named_text(view, other)) },
+    }
+}
+
 /// What a side's view may hold, with labels, in the order of the steps.
 const SIDE_FIELDS: &[(&str, &str)] = &[
     ("stance", "Stance"),
@@ -281,10 +321,10 @@ fn side_section(view: &BattleView, i: usize, side: &SideView) -> Markup {
                     dt { "Orders" } dd { @if side.orders_submitted { "in" } @else { "not yet" } }
                 }
                 @for (field, text) in SIDE_FIELDS {
-                    @let value = named_text(view, json.get(*field).unwrap_or(&empty));
-                    @if !value.is_empty() {
+                    @let raw = json.get(*field).unwrap_or(&empty);
+                    @if !is_blank(raw) && !named_text(view, raw).is_empty() {
                         dt { (text) }
-                        dd { (value) }
+                        dd { (named(view, raw)) }
                     }
                 }
             }
@@ -318,7 +358,7 @@ fn scenario_section(view: &BattleView) -> Markup {
             dl.facts {
                 @for (field, text) in [("table_edge_chooser", "Chooses the table edge"), ("first_to_place_markers", "Places markers first"), ("random_player_edge", "Random player edge"), ("marker_placement", "Marker placement"), ("escalating_setup", "Escalating Engagement set-up")] {
                     @if let Some(value) = general.get(field).filter(|v| !is_blank(v)) {
-                        dt { (text) } dd { (named_text(view, value)) }
+                        dt { (text) } dd { (named(view, value)) }
                     }
                 }
             }
