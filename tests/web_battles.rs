@@ -4,130 +4,17 @@
 //! byte-for-byte the same when a side makes a hidden choice), the odds chart, the printable
 //! sheet's link and the live event stream (silent on a hidden choice, speaking on a reveal).
 
-use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use reqwest::Method;
 use reqwest::blocking::{Client, Response};
 use reqwest::redirect::Policy;
 use serde_json::{Value, json};
 
-use crate::auth::PASSWORD;
 use crate::battle_scenarios::Game;
 use crate::common::{TestApp, send, side, unit_id};
-
-/// A browser without scripts: keeps its cookies, never follows redirects by itself.
-struct Browser<'a> {
-    app: &'a TestApp,
-    client: Client,
-    cookies: HashMap<String, String>,
-}
-
-impl<'a> Browser<'a> {
-    /// Signs `username` in through the login form.
-    fn login(app: &'a TestApp, username: &str) -> Self {
-        let mut browser = Self {
-            app,
-            client: Client::builder()
-                .redirect(Policy::none())
-                .timeout(Duration::from_secs(30))
-                .build()
-                .unwrap(),
-            cookies: HashMap::new(),
-        };
-        let (_, token) = browser.page("/login");
-        let response = browser.post(
-            "/login",
-            &[
-                ("csrf_token", &token),
-                ("username", username),
-                ("password", PASSWORD),
-            ],
-        );
-        assert_eq!(response.status(), 303, "login {username}");
-        browser
-    }
-
-    fn cookie_header(&self) -> String {
-        self.cookies
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join("; ")
-    }
-
-    fn keep_cookies(&mut self, response: &Response) {
-        for value in response.headers().get_all("set-cookie") {
-            let text = value.to_str().unwrap();
-            let (pair, _) = text.split_once(';').unwrap_or((text, ""));
-            let (name, value) = pair.split_once('=').unwrap();
-            if value.is_empty() || text.contains("Max-Age=0") {
-                self.cookies.remove(name);
-            } else {
-                self.cookies.insert(name.to_owned(), value.to_owned());
-            }
-        }
-    }
-
-    fn get(&mut self, path: &str) -> Response {
-        let response = send(
-            self.client
-                .get(self.app.url(path))
-                .header("cookie", self.cookie_header()),
-        );
-        self.keep_cookies(&response);
-        response
-    }
-
-    /// Fetches `path` (200), returns its body and the form token in it.
-    fn page(&mut self, path: &str) -> (String, String) {
-        let response = self.get(path);
-        assert_eq!(response.status(), 200, "GET {path}");
-        let body = response.text().unwrap();
-        let token = token_in(&body).unwrap_or_default();
-        (body, token)
-    }
-
-    fn post_with(
-        &mut self,
-        path: &str,
-        fields: &[(&str, &str)],
-        headers: &[(&str, &str)],
-    ) -> Response {
-        let body = url::form_urlencoded::Serializer::new(String::new())
-            .extend_pairs(fields)
-            .finish();
-        let mut request = self
-            .client
-            .request(Method::POST, self.app.url(path))
-            .header("content-type", "application/x-www-form-urlencoded")
-            .header("cookie", self.cookie_header())
-            .body(body);
-        for (name, value) in headers {
-            request = request.header(*name, *value);
-        }
-        let response = send(request);
-        self.keep_cookies(&response);
-        response
-    }
-
-    /// A same-origin browser POST (as Chromium sends it).
-    fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Response {
-        let origin = self.app.base_url().to_owned();
-        self.post_with(
-            path,
-            fields,
-            &[("origin", &origin), ("sec-fetch-site", "same-origin")],
-        )
-    }
-}
-
-fn token_in(body: &str) -> Option<String> {
-    let start = body.find(r#"name="csrf_token" value=""#)? + r#"name="csrf_token" value=""#.len();
-    Some(body[start..].split('"').next()?.to_owned())
-}
+use crate::web_pages::Browser;
 
 /// The value of the first hidden `version` field after `force_id`'s hidden field.
 fn version_in(body: &str, force_id: &str) -> String {
@@ -185,9 +72,9 @@ struct Players<'a> {
 
 fn players<'a>(app: &'a TestApp, g: &Game) -> Players<'a> {
     Players {
-        blue: Browser::login(app, &g.people.owner.username),
-        red: Browser::login(app, &g.people.player.username),
-        referee: Browser::login(app, &g.people.organiser.username),
+        blue: Browser::signed_in(app, &g.people.owner.username),
+        red: Browser::signed_in(app, &g.people.player.username),
+        referee: Browser::signed_in(app, &g.people.organiser.username),
     }
 }
 
@@ -251,7 +138,7 @@ both_backends! {
     fn a_battle_is_started_from_the_campaign_page_with_errors_kept(app: &TestApp) {
         let g = Game::new(app);
         let campaign = &g.world.campaign_id;
-        let mut blue = Browser::login(app, &g.people.owner.username);
+        let mut blue = Browser::signed_in(app, &g.people.owner.username);
         let (page, _) = blue.page(&format!("/campaigns/{campaign}"));
         assert!(page.contains(&format!("/campaigns/{campaign}/battles/new")), "the campaign page links to it");
         let path = format!("/campaigns/{campaign}/battles/new");
@@ -296,7 +183,7 @@ both_backends! {
         // The non-player side's chosen stance stays secret until orders close, on the page too.
         assert!(!page.contains("Offensive</dd>"), "{page}");
         // An outsider gets 404 for both pages.
-        let mut outsider = Browser::login(app, &g.people.outsider.username);
+        let mut outsider = Browser::signed_in(app, &g.people.outsider.username);
         assert_eq!(outsider.get(&path).status(), 404);
         assert_eq!(outsider.get(&battle_path).status(), 404);
     }
@@ -582,7 +469,7 @@ both_backends! {
         assert_eq!(r.status(), 200);
         assert!(quiet.recv_timeout(Duration::from_secs(5)).is_ok(), "no event when the missions were rolled");
         // Outsiders get no stream; signed-out people are sent to log in.
-        let mut outsider = Browser::login(app, &g.people.outsider.username);
+        let mut outsider = Browser::signed_in(app, &g.people.outsider.username);
         assert_eq!(outsider.get(&events).status(), 404);
         let anonymous = send(Client::builder().redirect(Policy::none()).build().unwrap().get(app.url(&events)));
         assert_eq!(anonymous.status(), 303);

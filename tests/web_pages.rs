@@ -17,7 +17,7 @@ pub(crate) const PASSWORD: &str = "correct horse battery staple";
 
 /// A browser without scripts: keeps its cookies, never follows redirects by itself.
 pub(crate) struct Browser<'a> {
-    app: &'a TestApp,
+    pub(crate) app: &'a TestApp,
     client: Client,
     pub(crate) cookies: HashMap<String, String>,
 }
@@ -26,12 +26,16 @@ impl<'a> Browser<'a> {
     pub(crate) fn new(app: &'a TestApp) -> Self {
         Self {
             app,
-            client: Client::builder().redirect(Policy::none()).build().unwrap(),
+            client: Client::builder()
+                .redirect(Policy::none())
+                .timeout(std::time::Duration::from_secs(30))
+                .build()
+                .unwrap(),
             cookies: HashMap::new(),
         }
     }
 
-    fn cookie_header(&self) -> String {
+    pub(crate) fn cookie_header(&self) -> String {
         self.cookies
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
@@ -102,6 +106,27 @@ impl<'a> Browser<'a> {
             fields,
             &[("origin", &origin), ("sec-fetch-site", "same-origin")],
         )
+    }
+
+    /// A browser with `username` signed in through the login form.
+    pub(crate) fn signed_in(app: &'a TestApp, username: &str) -> Self {
+        let mut browser = Self::new(app);
+        browser.login(username);
+        browser
+    }
+
+    /// Signs `username` in through the login form.
+    pub(crate) fn login(&mut self, username: &str) {
+        let (_, token) = self.page("/login");
+        let response = self.post(
+            "/login",
+            &[
+                ("csrf_token", &token),
+                ("username", username),
+                ("password", PASSWORD),
+            ],
+        );
+        assert_eq!(response.status(), 303, "login {username}");
     }
 
     pub(crate) fn register(&mut self, username: &str) {

@@ -2,123 +2,25 @@
 //! share link and `Keep`, the per-address limit, expiry and the sweep; and the campaign story
 //! page `/campaigns/{id}/timeline` (paging, members only).
 
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
-use reqwest::Method;
-use reqwest::blocking::{Client, Response};
-use reqwest::redirect::Policy;
+use reqwest::blocking::Response;
 use serde_json::Value;
 
-use crate::auth::{PASSWORD, register};
+use crate::auth::register;
 use crate::campaigns::create_campaign;
-use crate::common::{Backend, Fixture, TestApp, send};
+use crate::common::{Backend, Fixture, TestApp};
 use crate::forces::{create_force, small_roster};
+use crate::web_pages::{Browser, location};
 
-/// A browser without scripts: keeps its cookies, never follows redirects by itself.
-struct Browser<'a> {
-    app: &'a TestApp,
-    client: Client,
-    cookies: HashMap<String, String>,
+/// The generator form, filled in by a scripts-off browser.
+trait Generate {
+    fn generate(&mut self, extra: &[(&str, &str)]) -> Response;
 }
 
-impl<'a> Browser<'a> {
-    fn new(app: &'a TestApp) -> Self {
-        Self {
-            app,
-            client: Client::builder().redirect(Policy::none()).build().unwrap(),
-            cookies: HashMap::new(),
-        }
-    }
-
-    fn cookie_header(&self) -> String {
-        self.cookies
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join("; ")
-    }
-
-    fn keep_cookies(&mut self, response: &Response) {
-        for value in response.headers().get_all("set-cookie") {
-            let text = value.to_str().unwrap();
-            let (pair, _) = text.split_once(';').unwrap_or((text, ""));
-            let (name, value) = pair.split_once('=').unwrap();
-            if value.is_empty() || text.contains("Max-Age=0") {
-                self.cookies.remove(name);
-            } else {
-                self.cookies.insert(name.to_owned(), value.to_owned());
-            }
-        }
-    }
-
-    fn get(&mut self, path: &str) -> Response {
-        let response = send(
-            self.client
-                .get(self.app.url(path))
-                .header("cookie", self.cookie_header()),
-        );
-        self.keep_cookies(&response);
-        response
-    }
-
-    /// Fetches `path` (200 expected); its body and the form token in it.
-    fn page(&mut self, path: &str) -> (String, String) {
-        let response = self.get(path);
-        assert_eq!(response.status(), 200, "GET {path}");
-        let body = response.text().unwrap();
-        let token = token_in(&body).unwrap_or_default();
-        (body, token)
-    }
-
-    fn post_with(
-        &mut self,
-        path: &str,
-        fields: &[(&str, &str)],
-        headers: &[(&str, &str)],
-    ) -> Response {
-        let body = url::form_urlencoded::Serializer::new(String::new())
-            .extend_pairs(fields)
-            .finish();
-        let mut request = self
-            .client
-            .request(Method::POST, self.app.url(path))
-            .header("content-type", "application/x-www-form-urlencoded")
-            .header("cookie", self.cookie_header())
-            .body(body);
-        for (name, value) in headers {
-            request = request.header(*name, *value);
-        }
-        let response = send(request);
-        self.keep_cookies(&response);
-        response
-    }
-
-    /// A same-origin browser POST (as Chromium sends it).
-    fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Response {
-        let origin = self.app.base_url().to_owned();
-        self.post_with(
-            path,
-            fields,
-            &[("origin", &origin), ("sec-fetch-site", "same-origin")],
-        )
-    }
-
-    fn login(&mut self, username: &str) {
-        let (_, token) = self.page("/login");
-        let response = self.post(
-            "/login",
-            &[
-                ("csrf_token", &token),
-                ("username", username),
-                ("password", PASSWORD),
-            ],
-        );
-        assert_eq!(response.status(), 303, "{}", response.text().unwrap());
-    }
-
+impl Generate for Browser<'_> {
     /// Fills the generator with two typed-in sides (Side 2 a non-player force) and posts it.
     fn generate(&mut self, extra: &[(&str, &str)]) -> Response {
         let (_, token) = self.page("/scenarios/new");
@@ -144,16 +46,6 @@ impl<'a> Browser<'a> {
         }
         self.post("/scenarios/new", &fields)
     }
-}
-
-fn token_in(body: &str) -> Option<String> {
-    let marker = r#"name="csrf_token" value=""#;
-    let start = body.find(marker)? + marker.len();
-    Some(body[start..].split('"').next()?.to_owned())
-}
-
-fn location(response: &Response) -> String {
-    response.headers()["location"].to_str().unwrap().to_owned()
 }
 
 /// The id a successful generation redirected to.
