@@ -594,7 +594,7 @@ fn purchases_form(
                     fieldset.group {
                         legend { "Purchase " (row + 1) }
                         (select(row, "item", "Item", items.clone(), "nothing"))
-                        (select(row, "unit_id", "Unit", units.clone(), "no unit (extra reinforcement die)"))
+                        (select(row, "unit_id", "Unit", units.clone(), "none (for an extra die)"))
                         @let extra_open = ["personality", "trait"].iter().any(|f| {
                             !value(row, f).is_empty() || errors.get(&purchase_key(row, f)).is_some()
                         });

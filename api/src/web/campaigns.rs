@@ -204,7 +204,10 @@ fn campaign_markup(
         @if organiser {
             h2 { "Invite players" }
             @if data.open_invites > 0 {
-                p.muted { (data.open_invites) " invitation(s) still open." }
+                p.muted {
+                    @if data.open_invites == 1 { "1 invitation is still open." }
+                    @else { (data.open_invites) " invitations are still open." }
+                }
             }
             form method="post" action={ "/campaigns/" (data.id) "/invites" } {
                 (csrf_input(state, &FormKey::session(user)))
