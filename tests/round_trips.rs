@@ -9,8 +9,8 @@
 //!   or per-entry statement loops): at most 6 for `roll`, `reinforcements` and `purchases`
 //!   (lock, membership, one read, one write), 10 for `finalize` and 11 for the one that
 //!   completes the battle; each roll step made on its own (`{"step": ...}`) within `roll`'s.
-//! - P1, the roster page `/forces/{id}` signed in by session cookie: at most 3 statements (the
-//!   session, the force with membership and owner, the balance), the same for 2 or 80 units.
+//! - P1, the roster page `/forces/{id}` signed in by session cookie: 1 statement (the force
+//!   with the session, membership, owner and balance), the same for 2 or 80 units.
 
 use std::ops::Deref;
 
@@ -283,7 +283,7 @@ fn page_session(app: &TestApp, user: &TestUser) -> String {
 }
 
 both_backends! {
-    fn p1_force_page_takes_at_most_three_statements_whatever_the_force_size(app: &CountingApp) {
+    fn p1_force_page_takes_one_statement_whatever_the_force_size(app: &CountingApp) {
         // Arrange
         let people = People::register(app);
         let world = World::build(app, &people);
@@ -308,7 +308,7 @@ both_backends! {
         // Assert
         assert!(big_page.contains("P3 U19"), "the page shows every unit");
         assert!(small_page.contains("Small"));
-        assert!(big_first.statements <= 3, "P1: {big_first:?}");
+        assert!(big_first.statements <= 1, "P1: {big_first:?}");
         assert_eq!(big_first, big_again, "a remembered roster costs the same statements");
         assert_eq!(big_first, small_cost, "P1 must not grow with the force");
     }

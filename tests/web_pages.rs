@@ -482,6 +482,33 @@ both_backends! {
         assert_eq!(player.get(&format!("{history}?after=junk")).status(), 400);
     }
 
+    fn the_roster_page_answers_each_reader_from_one_read(app: &TestApp) {
+        // The page reads the session and the force in one statement; each way it can come out.
+        let (mut organiser, mut player, mut outsider, force) = campaign_with_a_force(app, ["olga", "pete", "quin"]);
+        let path = format!("/forces/{force}");
+        let (mine, _) = player.page(&path);
+        assert!(mine.contains("<h1>Iron Column</h1>") && mine.contains("Edit roster"), "{mine}");
+        assert!(mine.contains("<dt>Owner</dt><dd>pete</dd>"), "{mine}");
+        let (theirs, _) = organiser.page(&path);
+        assert!(theirs.contains("<h1>Iron Column</h1>"), "{theirs}");
+        assert_eq!(outsider.get(&path).status(), 404, "an outsider learns nothing");
+        assert_eq!(player.get("/forces/no-such-force").status(), 404);
+        // Signed out, whether the force exists or not: sign in first.
+        for path in [path.clone(), "/forces/no-such-force".to_owned()] {
+            let response = Browser::new(app).get(&path);
+            assert_eq!(response.status(), 303, "{path}");
+            assert_eq!(location(&response), format!("/login?next={path}"));
+        }
+        // A session ended by logging out no longer reads the page.
+        let session = player.cookies["fad_session"].clone();
+        let (_, token) = player.page("/");
+        assert_eq!(player.post("/logout", &[("csrf_token", &token)]).status(), 303);
+        player.cookies.insert("fad_session".to_owned(), session);
+        let response = player.get(&path);
+        assert_eq!(response.status(), 303);
+        assert_eq!(location(&response), format!("/login?next={path}"));
+    }
+
     fn the_ledger_shows_every_point_and_only_the_organiser_adjusts_it(app: &TestApp) {
         let (mut organiser, mut player, mut outsider, force) = campaign_with_a_force(app, ["lena", "milo", "nora"]);
         let ledger = format!("/forces/{force}/ledger");
@@ -533,6 +560,9 @@ both_backends! {
         let (page, _) = player.page(&ledger);
         assert!(page.contains("adjustment: Painting prize") && page.contains("lena"), "{page}");
         assert!(page.contains("<dt>Balance</dt><dd>6</dd>"), "{page}");
+        // The roster page reads the balance in the same statement as the force.
+        let (roster_page, _) = player.page(&format!("/forces/{force}"));
+        assert!(roster_page.contains("<dt>Campaign points</dt><dd>6</dd>"), "{roster_page}");
         // Paged: the "More" link carries the cursor to the next entry.
         let (first, _) = player.page(&format!("{ledger}?limit=1"));
         assert!(first.contains("Painting prize") && !first.contains("Scenario write-up"), "{first}");

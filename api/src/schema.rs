@@ -263,7 +263,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     battle_share_links,
     events,
     webhooks,
-    webhook_deliveries
+    webhook_deliveries,
+    web_sessions
 );
 
 diesel::table! {
@@ -304,4 +305,3 @@ diesel::table! {
 }
 
 diesel::joinable!(web_sessions -> users (user_id));
-diesel::allow_tables_to_appear_in_same_query!(web_sessions, users);

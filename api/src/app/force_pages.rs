@@ -16,7 +16,7 @@ use crate::app::forces::response::RosterResponse;
 use crate::auth::secret::hash_secret;
 use crate::auth::{Caller, Need, access_with_membership};
 use crate::error::ApiError;
-use crate::store::{forces, ledger, sessions, users};
+use crate::store::{forces, sessions, users};
 
 /// One force as a member sees it.
 #[derive(Debug, Clone)]
@@ -57,10 +57,9 @@ pub struct StoredForceView {
     pub is_organiser: bool,
 }
 
-/// Reads a force as stored (members of its campaign; others 404) in two statements: the force
-/// with the caller's membership and its owner's name (as the JSON read does), then its ledger
-/// balance. No transaction: the two are shown side by side, never combined, so a ledger entry
-/// landing between them changes nothing a transaction would have kept consistent.
+/// Reads a force as stored (members of its campaign; others 404) in one statement: the force
+/// with the caller's membership, its owner's name (as the JSON read does) and its ledger
+/// balance.
 pub async fn read_stored_force(
     state: &AppState,
     user_id: &str,
@@ -74,9 +73,8 @@ pub async fn read_stored_force(
         .await
 }
 
-/// The force page's read for the holder of a session cookie, in one trip to the database:
-/// the session (`None` when it is not live: sign in again), then the force as
-/// [`read_stored_force`] reads it.
+/// The force page's read for the holder of a session cookie, in one statement: the session
+/// (`None` when it is not live: sign in again) and the force as [`read_stored_force`] reads it.
 pub async fn read_stored_force_for_session(
     state: &AppState,
     cookie_value: &str,
@@ -87,12 +85,21 @@ pub async fn read_stored_force_for_session(
     state
         .db
         .run(move |conn| {
-            let Some((user_id, username)) =
-                sessions::find_live(conn, &session_hash, crate::store::now())?
+            let now = crate::store::now();
+            let Some((force, membership, names, balance, user_id, username)) =
+                forces::find_named_for_session(conn, &force_id, &session_hash, now)?
             else {
+                // No such force: whether the session is live decides between signing in and
+                // a 404.
+                return match sessions::find_live(conn, &session_hash, now)? {
+                    None => Ok(None),
+                    Some(_) => Err(force_not_found()),
+                };
+            };
+            let (Some(user_id), Some(username)) = (user_id, username) else {
                 return Ok(None);
             };
-            let view = stored_force_view(conn, &user_id, &force_id)?;
+            let view = force_view(&user_id, force, membership, names, balance)?;
             let user = SessionUser {
                 user_id,
                 username,
@@ -103,29 +110,38 @@ pub async fn read_stored_force_for_session(
         .await
 }
 
-/// One force for `user_id`: the force, membership and owner in one statement, the balance in
-/// a second.
+/// One force for `user_id`: the force, membership, owner and balance in one statement.
 fn stored_force_view(
     conn: &mut crate::db::Db,
     user_id: &str,
     force_id: &str,
 ) -> Result<StoredForceView, ApiError> {
+    let (force, membership, names, balance) =
+        forces::find_named_with_balance(conn, force_id, user_id)?.ok_or_else(force_not_found)?;
+    force_view(user_id, force, membership, names, balance)
+}
+
+/// The view of a force read for `user_id` (members of its campaign; others 404).
+fn force_view(
+    user_id: &str,
+    force: forces::Force,
+    membership: Option<crate::store::memberships::Membership>,
+    (username, display_name): crate::store::memberships::MemberNames,
+    balance: Option<i64>,
+) -> Result<StoredForceView, ApiError> {
     let caller = Caller::User {
         user_id: user_id.to_owned(),
     };
-    let (force, membership, (username, display_name)) =
-        forces::find_named(conn, force_id, user_id)?.ok_or_else(force_not_found)?;
     let access = access_with_membership(&caller, &force.campaign_id, Need::Read, membership)
         .map_err(|e| match e {
             ApiError::NotFound(_) => force_not_found(),
             other => other,
         })?;
-    let campaign_points = ledger::balance(conn, &force.id)?;
     Ok(StoredForceView {
         can_edit: access.is_user_or_organiser(&force.owner_id),
         is_organiser: access.is_organiser(),
         owner: users::shown(username, display_name),
-        campaign_points,
+        campaign_points: balance.unwrap_or(0),
         force,
     })
 }

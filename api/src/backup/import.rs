@@ -219,11 +219,11 @@ fn check(doc: &Document) -> anyhow::Result<()> {
         a.stage
             .parse::<AftermathStage>()
             .map_err(|e| anyhow!("invalid export at `battle_aftermaths[{i}].stage`: {e}"))?;
-        let start = parse_doc::<fad_domain::roster::Force>(&a.battle_start, || {
+        parse_doc::<fad_domain::roster::Force>(&a.battle_start, || {
             format!("battle_aftermaths[{i}].battle_start")
         })?;
         if let Some(state) = &a.state {
-            crate::store::aftermath::state_from(state, &start)
+            crate::store::aftermath::state_from(state, &a.battle_start)
                 .map_err(|e| anyhow!("invalid export at `battle_aftermaths[{i}].state`: {e}"))?;
         }
         if let Some(outcome) = &a.outcome {

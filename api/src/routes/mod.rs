@@ -21,18 +21,23 @@ pub const API_BASE: &str = "/api/v1";
 /// Registers every route (called by [`crate::openapi::configure`]).
 pub fn configure(cfg: &mut ServiceConfig) {
     probes::configure(cfg);
-    // The pages first: `/scenarios/new` must win over the sheet's `/scenarios/{scenario_id}`.
-    crate::web::configure(cfg);
-    sheets::configure(cfg);
+    // actix tries each route in turn with its pattern's regex, so the most used come first
+    // (a request to the API scope used to try every page's pattern before it). Only the API
+    // lives under its prefix, and the forces and battles routes share no path with the
+    // others, so the order changes nothing else.
     cfg.service(
         scope(API_BASE)
-            .configure(auth::configure)
-            .configure(campaigns::configure)
             .configure(forces::configure)
             .configure(battles::configure)
+            .configure(campaigns::configure)
+            .configure(auth::configure)
             .configure(scenarios::configure)
             .configure(odds::configure)
             .configure(webhooks::configure)
             .service(rules::get_rules_vocabulary),
     );
+    // The pages before the sheets: `/scenarios/new` must win over the sheet's
+    // `/scenarios/{scenario_id}`.
+    crate::web::configure(cfg);
+    sheets::configure(cfg);
 }

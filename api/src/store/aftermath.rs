@@ -71,15 +71,33 @@ const BATTLE_START: &str = "battle_start";
 
 /// A state as stored beside `battle_start`.
 pub fn state_text(state: &Aftermath, battle_start: &Roster) -> Result<String, DocError> {
-    doc::encode_with(state, |map| {
-        if &state.battle_start == battle_start {
-            map.remove(BATTLE_START);
-        }
-    })
+    let omitted: &[&str] = if &state.battle_start == battle_start {
+        &[BATTLE_START]
+    } else {
+        &[]
+    };
+    doc::encode_without(state, omitted)
 }
 
-/// A stored state, its battle-start roster taken from the row when it leaves it out.
-pub fn state_from(text: &str, battle_start: &Roster) -> Result<Aftermath, DocError> {
+/// A stored state, its battle-start roster taken from the row's (stored as
+/// `battle_start_text`) when it leaves it out.
+pub fn state_from(text: &str, battle_start_text: &str) -> Result<Aftermath, DocError> {
+    // Today's format without its roster: splice the row's roster in as text and read it in
+    // one pass. A state that holds its own roster fails here (duplicate field) and takes the
+    // general path below.
+    if doc::in_format(text, <Aftermath as StoredDoc>::VERSION) {
+        let mut whole = String::with_capacity(text.len() + battle_start_text.len() + 20);
+        whole.push_str(r#"{""#);
+        whole.push_str(BATTLE_START);
+        whole.push_str(r#"":"#);
+        whole.push_str(battle_start_text);
+        whole.push(',');
+        whole.push_str(&text[1..]);
+        if let Ok(state) = serde_json::from_str(&whole) {
+            return Ok(state);
+        }
+    }
+    let battle_start: Roster = doc::decode(battle_start_text)?;
     let start = serde_json::to_value(battle_start).map_err(|e| DocError::Encode {
         kind: <Roster as StoredDoc>::KIND,
         message: e.to_string(),
@@ -96,7 +114,7 @@ impl StoredAftermath {
         let state = self
             .state
             .as_deref()
-            .map(|text| state_from(text, &battle_start))
+            .map(|text| state_from(text, &self.battle_start))
             .transpose()?;
         Ok(AftermathRow {
             stage: AftermathStage::try_from(self.stage).map_err(|e| DocError::Decode {

@@ -13,9 +13,6 @@
 //! [`Json`] is the typed column: a row field `Json<T>` reads and writes through this module on
 //! both backends.
 
-use std::collections::BTreeSet;
-use std::sync::LazyLock;
-
 use diesel::backend::Backend;
 use diesel::deserialize::{self, FromSql, FromSqlRow};
 use diesel::expression::AsExpression;
@@ -23,7 +20,6 @@ use diesel::pg::Pg;
 use diesel::serialize::{self, IsNull, Output, ToSql};
 use diesel::sql_types::Text;
 use diesel::sqlite::Sqlite;
-use fad_domain::roster::Unit;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -95,35 +91,43 @@ pub enum DocError {
 
 /// `doc` as stored text in today's format.
 pub fn encode<T: StoredDoc>(doc: &T) -> Result<String, DocError> {
-    encode_with(doc, |_| {})
+    encode_without(doc, &[])
 }
 
-/// `doc` as stored text, with `edit` applied to its top-level fields before writing (a kind
-/// that stores part of itself elsewhere removes it here).
-pub fn encode_with<T: StoredDoc>(
-    doc: &T,
-    edit: impl FnOnce(&mut Map<String, Value>),
-) -> Result<String, DocError> {
-    let fail = |message: String| DocError::Encode {
+/// `doc` as stored text without the top-level fields `omitted` (a kind that stores part of
+/// itself elsewhere leaves it out here).
+pub fn encode_without<T: StoredDoc>(doc: &T, omitted: &[&str]) -> Result<String, DocError> {
+    super::doc_compact::to_string(doc, T::VERSION, omitted).map_err(|e| DocError::Encode {
         kind: T::KIND,
-        message,
+        message: e.to_string(),
+    })
+}
+
+/// Whether `text` starts the way today's encoder starts a document of format `version`
+/// (`{"v":2,`): such text decodes straight into `T`, which ignores the `"v"`.
+pub(super) fn in_format(text: &str, version: u32) -> bool {
+    let Some(rest) = text.strip_prefix(r#"{"v":"#) else {
+        return false;
     };
-    let Value::Object(mut map) = serde_json::to_value(doc).map_err(|e| fail(e.to_string()))? else {
-        return Err(fail("not a JSON object".to_owned()));
-    };
-    edit(&mut map);
-    map.values_mut().for_each(compact);
-    map.insert(VERSION_FIELD.to_owned(), Value::from(T::VERSION));
-    serde_json::to_string(&map).map_err(|e| fail(e.to_string()))
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    rest[..digits].parse() == Ok(version)
+        && matches!(rest.as_bytes().get(digits), Some(b',' | b'}'))
 }
 
 /// The document stored as `text`, in any format up to today's.
 pub fn decode<T: StoredDoc>(text: &str) -> Result<T, DocError> {
+    // Today's format needs no upgrade and no edit: read it without a `Value` tree. Any error
+    // is reported by the general path, which names the path of the bad value.
+    if in_format(text, T::VERSION) {
+        if let Ok(doc) = serde_json::from_str(text) {
+            return Ok(doc);
+        }
+    }
     decode_with(text, |_| {})
 }
 
-/// The document stored as `text`, with `edit` applied to its top-level fields after any
-/// upgrade (a kind that stores part of itself elsewhere puts it back here).
+/// The document stored as `text`, in any format, with `edit` applied to its top-level fields
+/// after any upgrade (a kind that stores part of itself elsewhere puts it back here).
 pub fn decode_with<T: StoredDoc>(
     text: &str,
     edit: impl FnOnce(&mut Map<String, Value>),
@@ -171,50 +175,6 @@ pub fn version_of(text: &str) -> Option<u32> {
                 .unwrap_or(1),
         ),
         _ => None,
-    }
-}
-
-/// A unit's serde defaults: the fields a unit may leave out, with the value serde fills in,
-/// and the full set of fields a serialized unit has.
-struct UnitShape {
-    fields: BTreeSet<String>,
-    defaults: Map<String, Value>,
-}
-
-/// Derived from the serde attributes themselves: the smallest unit that decodes, serialized
-/// again, shows every default; the fields it was given are the required ones. If that ever
-/// stops decoding, documents are written in full (still format 2, still loadable).
-static UNIT_SHAPE: LazyLock<Option<UnitShape>> = LazyLock::new(|| {
-    let required = serde_json::json!({
-        "id": "", "name": "", "kind": "squad", "quality": "regular",
-        "strength": 0, "starting_strength": 0,
-    });
-    let unit: Unit = serde_json::from_value(required.clone()).ok()?;
-    let Value::Object(full) = serde_json::to_value(unit).ok()? else {
-        return None;
-    };
-    let fields = full.keys().cloned().collect();
-    let defaults = full
-        .into_iter()
-        .filter(|(k, _)| required.get(k).is_none())
-        .collect();
-    Some(UnitShape { fields, defaults })
-});
-
-/// Leaves out, in every unit inside `value`, the fields that hold their serde default. A unit
-/// is an object with exactly a serialized unit's fields, which no other stored type has.
-fn compact(value: &mut Value) {
-    match value {
-        Value::Array(items) => items.iter_mut().for_each(compact),
-        Value::Object(map) => {
-            map.values_mut().for_each(compact);
-            if let Some(shape) = UNIT_SHAPE.as_ref() {
-                if map.len() == shape.fields.len() && map.keys().all(|k| shape.fields.contains(k)) {
-                    map.retain(|k, v| shape.defaults.get(k) != Some(v));
-                }
-            }
-        }
-        _ => {}
     }
 }
 
@@ -268,7 +228,7 @@ impl<T: StoredDoc + std::fmt::Debug + Send + Sync + 'static> ToSql<Text, MultiBa
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fad_domain::roster::{Force, Platoon};
+    use fad_domain::roster::{Force, Platoon, Unit};
 
     fn force() -> Force {
         Force {

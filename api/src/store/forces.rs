@@ -13,7 +13,7 @@ use fad_domain::dice::RollLog;
 use fad_domain::roster::Force as Roster;
 
 use crate::db::Db;
-use crate::schema::{forces, memberships, users};
+use crate::schema::{force_ledger, forces, memberships, users, web_sessions};
 use crate::store::CreatedKey;
 use crate::store::memberships::{MemberNames, Membership};
 
@@ -137,7 +137,8 @@ pub fn find_named(
     id: &str,
     user_id: &str,
 ) -> QueryResult<Option<(Force, Option<Membership>, MemberNames)>> {
-    forces::table
+    // Written out per backend: a select clause is typed by its backend.
+    crate::on_backend!(conn, |conn| forces::table
         .inner_join(users::table.on(users::id.eq(forces::owner_id)))
         .left_join(
             memberships::table.on(memberships::campaign_id
@@ -151,7 +152,105 @@ pub fn find_named(
             (users::username, users::display_name),
         ))
         .first(conn)
+        .optional())
+}
+
+/// [`find_named`] with the force's campaign-point balance (its newest ledger entry's; `None`
+/// without entries), still one statement.
+#[allow(clippy::type_complexity)]
+pub fn find_named_with_balance(
+    conn: &mut Db,
+    id: &str,
+    user_id: &str,
+) -> QueryResult<Option<(Force, Option<Membership>, MemberNames, Option<i64>)>> {
+    let balance = force_ledger::table
+        .filter(force_ledger::force_id.eq(id))
+        .order(force_ledger::seq.desc())
+        .limit(1)
+        .select(force_ledger::balance)
+        .single_value();
+    forces::table
+        .inner_join(users::table.on(users::id.eq(forces::owner_id)))
+        .left_join(
+            memberships::table.on(memberships::campaign_id
+                .eq(forces::campaign_id)
+                .and(memberships::user_id.eq(user_id))),
+        )
+        .filter(forces::id.eq(id))
+        .select((
+            Force::as_select(),
+            Option::<Membership>::as_select(),
+            (users::username, users::display_name),
+            balance,
+        ))
+        .first(conn)
         .optional()
+}
+
+/// What [`find_named_for_session`] reads: the force, the session user's membership of its
+/// campaign, its owner's names, its balance, and the session's user id and username (`None`
+/// when the session is not live).
+pub type ForceForSession = (
+    Force,
+    Option<Membership>,
+    MemberNames,
+    Option<i64>,
+    Option<String>,
+    Option<String>,
+);
+
+/// [`find_named_with_balance`] for the holder of the session `session_hash`, with the session
+/// read in the same statement (`None` only when there is no such force).
+pub fn find_named_for_session(
+    conn: &mut Db,
+    id: &str,
+    session_hash: &str,
+    now: NaiveDateTime,
+) -> QueryResult<Option<ForceForSession>> {
+    let live_session = || {
+        web_sessions::table
+            .filter(web_sessions::id_hash.eq(session_hash))
+            .filter(web_sessions::expires_at.gt(now))
+    };
+    let balance = force_ledger::table
+        .filter(force_ledger::force_id.eq(id))
+        .order(force_ledger::seq.desc())
+        .limit(1)
+        .select(force_ledger::balance)
+        .single_value();
+    // The session's user is another row of `users` than the owner's.
+    let session_users = diesel::alias!(users as session_users);
+    let session_username = session_users
+        .filter(
+            session_users
+                .field(users::id)
+                .nullable()
+                .eq(live_session().select(web_sessions::user_id).single_value()),
+        )
+        .select(session_users.field(users::username))
+        .single_value();
+    // Written out per backend: a select clause is typed by its backend. The subqueries are
+    // built once per arm as well (they move into the query).
+    crate::on_backend!(conn, |conn| forces::table
+        .inner_join(users::table.on(users::id.eq(forces::owner_id)))
+        .left_join(
+            memberships::table.on(memberships::campaign_id.eq(forces::campaign_id).and(
+                memberships::user_id
+                    .nullable()
+                    .eq(live_session().select(web_sessions::user_id).single_value()),
+            )),
+        )
+        .filter(forces::id.eq(id))
+        .select((
+            Force::as_select(),
+            Option::<Membership>::as_select(),
+            (users::username, users::display_name),
+            balance,
+            live_session().select(web_sessions::user_id).single_value(),
+            session_username,
+        ))
+        .first(conn)
+        .optional())
 }
 
 /// Up to `limit` forces of a campaign with their owners' names, oldest first (ties by id),

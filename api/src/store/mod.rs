@@ -7,6 +7,7 @@ pub mod battle_scenarios;
 pub mod battles;
 pub mod campaigns;
 pub mod doc;
+mod doc_compact;
 #[cfg(test)]
 mod doc_golden;
 pub mod events;

@@ -47,7 +47,11 @@ pub const APP_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'sel
 /// pages are for browsers and stay out of it.
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(rules::rules_page).map(|app| {
-        app.service(assets::static_file)
+        // The most used pages first (see `routes::configure`); no other page's path can match
+        // `/forces/{id}` or `/battles/{id}`.
+        app.service(forces::show)
+            .service(battle::show)
+            .service(assets::static_file)
             .service(home::home)
             .service(accounts::register_form)
             .service(accounts::register_submit)
@@ -65,7 +69,6 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(force_new::new_form)
             .service(force_new::create)
             .service(forces::cards)
-            .service(forces::show)
             .service(edit::edit_form)
             .service(edit::save)
             .service(history::history_page)
@@ -92,7 +95,6 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(battle_steps::post_recon)
             .service(battle_steps::post_assault)
             .service(battle_steps::post_sheet)
-            .service(battle::show)
             .service(scenarios::new_form)
             .service(scenarios::generate)
             .service(scenarios::keep)
