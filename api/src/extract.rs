@@ -82,6 +82,17 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             "text must not contain the NUL character (U+0000)",
         ));
     }
+    // Valid input, the usual case, is read once without tracking paths; only a failure is read
+    // again with them, to name the bad value.
+    let mut quick = serde_json::Deserializer::from_slice(bytes);
+    if let Some(read) = deserialize_strict_quick(&mut quick)
+        && quick.end().is_ok()
+    {
+        return read.map_err(|e| match e {
+            Strict::Unknown(field) => field.into(),
+            Strict::Invalid(err) => path_error(err),
+        });
+    }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = deserialize_strict(&mut deserializer).map_err(|e| match e {
         Strict::Unknown(field) => field.into(),
@@ -153,15 +164,37 @@ where
     };
     match (value, unknown) {
         (Err(e), _) => Err(Strict::Invalid(e)),
-        (Ok(_), Some(path)) => {
-            let name = path.rsplit(['.', '[']).next().unwrap_or(&path).to_owned();
-            Err(Strict::Unknown(FieldError::new(
-                path,
-                plain::unknown_field(&name),
-            )))
-        }
+        (Ok(_), Some(path)) => Err(unknown_field(path)),
         (Ok(value), None) => Ok(value),
     }
+}
+
+/// The quick pass of [`deserialize_strict`]: the same unknown-field check without tracking
+/// the path of every value, so `None` when a value is bad (read the input again with
+/// [`deserialize_strict`] to name its path). The error, when there is one, is always
+/// [`Strict::Unknown`].
+pub fn deserialize_strict_quick<'de, D, T>(deserializer: D) -> Option<Result<T, Strict<D::Error>>>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    let mut unknown: Option<String> = None;
+    let value = serde_ignored::deserialize(deserializer, |path| {
+        if unknown.is_none() {
+            unknown = Some(ignored_path(&path));
+        }
+    });
+    match (value, unknown) {
+        (Err(_), _) => None,
+        (Ok(_), Some(path)) => Some(Err(unknown_field(path))),
+        (Ok(value), None) => Some(Ok(value)),
+    }
+}
+
+/// The refusal of the unknown field at `path`.
+fn unknown_field<E>(path: String) -> Strict<E> {
+    let name = path.rsplit(['.', '[']).next().unwrap_or(&path).to_owned();
+    Strict::Unknown(FieldError::new(path, plain::unknown_field(&name)))
 }
 
 /// `a.b[0].c` for serde_ignored's path (whose own form is `a.b.0.c`).

@@ -14,6 +14,8 @@ use serde::ser::{
 };
 use serde_json::value::RawValue;
 
+use super::default_probe::{SimpleDefault, is_default};
+
 /// The name serde gives the unit struct; every value serialized under it is a unit.
 const UNIT_STRUCT: &str = "Unit";
 
@@ -39,7 +41,7 @@ pub fn to_string<T: Serialize + ?Sized>(
 /// again, shows every default (each field's exact text, kept through `RawValue`); the fields
 /// it was given are the required ones. If that ever stops decoding, units are written in full
 /// (still loadable).
-static UNIT_DEFAULTS: LazyLock<HashMap<String, Vec<u8>>> = LazyLock::new(|| {
+static UNIT_DEFAULTS: LazyLock<HashMap<String, (Vec<u8>, SimpleDefault)>> = LazyLock::new(|| {
     let required = serde_json::json!({
         "id": "", "name": "", "kind": "squad", "quality": "regular",
         "strength": 0, "starting_strength": 0,
@@ -56,7 +58,11 @@ static UNIT_DEFAULTS: LazyLock<HashMap<String, Vec<u8>>> = LazyLock::new(|| {
     fields
         .into_iter()
         .filter(|(k, _)| required.get(k).is_none())
-        .map(|(k, v)| (k, v.get().as_bytes().to_vec()))
+        .map(|(k, v)| {
+            let bytes = v.get().as_bytes().to_vec();
+            let simple = SimpleDefault::of(&bytes);
+            (k, (bytes, simple))
+        })
         .collect()
 });
 
@@ -67,9 +73,12 @@ thread_local! {
 
 /// Whether `value` of unit field `key` is that field's serde default.
 fn holds_default<T: Serialize + ?Sized>(key: &str, value: &T) -> bool {
-    let Some(default) = UNIT_DEFAULTS.get(key) else {
+    let Some((default, simple)) = UNIT_DEFAULTS.get(key) else {
         return false;
     };
+    if let Some(decided) = is_default(value, simple) {
+        return decided;
+    }
     SCRATCH.with(|scratch| {
         let Ok(mut scratch) = scratch.try_borrow_mut() else {
             return false;

@@ -6,6 +6,7 @@ pub mod api_keys;
 pub mod battle_scenarios;
 pub mod battles;
 pub mod campaigns;
+mod default_probe;
 pub mod doc;
 mod doc_compact;
 #[cfg(test)]

@@ -72,13 +72,17 @@ pub async fn load(
     let mut unit_names = HashMap::new();
     let mut my_units = Vec::new();
     for force_id in battle.sides.iter().filter_map(|s| s.force_id.as_deref()) {
-        let force = force_pages::read_force(state, &user.user_id, force_id).await?;
-        let units: Vec<(String, String)> = force
-            .roster
+        // Names only: the stored roster, without pricing it.
+        let stored = force_pages::read_stored_force(state, &user.user_id, force_id).await?;
+        let roster = stored
+            .force
+            .roster()
+            .map_err(|e| crate::error::ApiError::Internal(e.into()))?;
+        let units: Vec<(String, String)> = roster
             .platoons
-            .iter()
-            .flat_map(|p| p.units.iter())
-            .map(|u| (u.unit.id.clone(), u.unit.name.clone()))
+            .into_iter()
+            .flat_map(|p| p.units)
+            .map(|u| (u.id, u.name))
             .collect();
         unit_names.extend(units.iter().cloned());
         if scenario.acting_for.iter().any(|f| f == force_id) {

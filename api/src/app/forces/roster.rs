@@ -11,7 +11,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, FieldError};
-use crate::extract::deserialize_strict;
+use crate::extract::{deserialize_strict, deserialize_strict_quick};
 use crate::store;
 
 /// A platoon in a request.
@@ -108,9 +108,15 @@ pub fn parse_roster(
             };
             seen.insert(id.clone());
             map.insert("id".to_owned(), Value::String(id));
-            match deserialize_strict::<_, Unit>(Value::Object(map)) {
+            let unit = Value::Object(map);
+            let read = deserialize_strict_quick::<_, Unit>(&unit)
+                .map(|read| read.map_err(|e| e.into_field_errors(&path)))
+                .unwrap_or_else(|| {
+                    deserialize_strict::<_, Unit>(unit).map_err(|e| e.into_field_errors(&path))
+                });
+            match read {
                 Ok(unit) => units.push(unit),
-                Err(err) => errors.extend(err.into_field_errors(&path)),
+                Err(unit_errors) => errors.extend(unit_errors),
             }
         }
         platoons.push(Platoon {
