@@ -66,11 +66,12 @@ impl Quotas {
         let limit = self.battles_per_campaign_per_day;
         let window = Duration::days(1);
         let now = store::now();
-        let (count, oldest) = quotas::battles_since(conn, campaign_id, now - window)?;
-        if count >= i64::from(limit) {
+        if let Some(filling) =
+            quotas::nth_newest_battle_since(conn, campaign_id, now - window, limit)?
+        {
             return Err(ApiError::TooManyRequests {
                 detail: format!("A campaign may create at most {limit} battles per day."),
-                retry_after_secs: retry_after(now, oldest, window),
+                retry_after_secs: retry_after(now, filling, window),
             });
         }
         Ok(())
@@ -81,11 +82,12 @@ impl Quotas {
         let limit = self.scenarios_per_account_per_hour;
         let window = Duration::hours(1);
         let now = store::now();
-        let (count, oldest) = quotas::scenarios_since(conn, user_id, now - window)?;
-        if count >= i64::from(limit) {
+        if let Some(filling) =
+            quotas::nth_newest_scenario_since(conn, user_id, now - window, limit)?
+        {
             return Err(ApiError::TooManyRequests {
                 detail: format!("An account may generate at most {limit} scenarios per hour."),
-                retry_after_secs: retry_after(now, oldest, window),
+                retry_after_secs: retry_after(now, filling, window),
             });
         }
         Ok(())
@@ -103,23 +105,25 @@ impl Quotas {
         let limit = self.anonymous_scenarios_per_address_per_hour;
         let window = Duration::hours(1);
         let now = store::now();
-        let (count, oldest) = quotas::anonymous_scenarios_since(conn, client_hash, now - window)?;
-        if count >= i64::from(limit) {
+        if let Some(filling) =
+            quotas::nth_newest_anonymous_scenario_since(conn, client_hash, now - window, limit)?
+        {
             return Err(ApiError::TooManyRequests {
                 detail: format!(
                     "Without an account, one address may generate at most {limit} scenarios per \
                      hour. Log in, or try again later."
                 ),
-                retry_after_secs: retry_after(now, oldest, window),
+                retry_after_secs: retry_after(now, filling, window),
             });
         }
         Ok(())
     }
 }
 
-/// Whole seconds until the oldest counted write leaves the window (at least 1).
-fn retry_after(now: NaiveDateTime, oldest: Option<NaiveDateTime>, window: Duration) -> u64 {
-    let wait = oldest.map_or(window, |t| t + window - now);
+/// Whole seconds until `filling`, the write that filled the quota (the limit-th newest in the
+/// window), leaves the window and frees a place (at least 1).
+fn retry_after(now: NaiveDateTime, filling: NaiveDateTime, window: Duration) -> u64 {
+    let wait = filling + window - now;
     let secs = (wait.num_milliseconds() + 999) / 1000;
     u64::try_from(secs).unwrap_or(0).max(1)
 }
@@ -129,13 +133,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn retry_after_is_when_the_oldest_write_leaves_the_window() {
+    fn retry_after_is_when_the_filling_write_leaves_the_window() {
         let now = NaiveDateTime::default() + Duration::days(2);
         let hour = Duration::hours(1);
         let oldest = now - Duration::minutes(59) - Duration::milliseconds(500);
         // 60 min − 59 min 0.5 s = 59.5 s, rounded up.
-        assert_eq!(retry_after(now, Some(oldest), hour), 60);
-        assert_eq!(retry_after(now, None, hour), 3600);
-        assert_eq!(retry_after(now, Some(now - hour), hour), 1);
+        assert_eq!(retry_after(now, oldest, hour), 60);
+        assert_eq!(retry_after(now, now, hour), 3600);
+        assert_eq!(retry_after(now, now - hour, hour), 1);
     }
 }

@@ -2,7 +2,7 @@
 //! every process of the service sees the same numbers.
 
 use chrono::NaiveDateTime;
-use diesel::dsl::{count_star, min};
+use diesel::dsl::count_star;
 use diesel::prelude::*;
 
 use crate::db::Db;
@@ -24,42 +24,61 @@ pub fn campaigns_created_by(conn: &mut Db, user_id: &str) -> QueryResult<i64> {
         .first(conn)
 }
 
-/// Battles of a campaign created after `since`, and the oldest such creation time.
-pub fn battles_since(
+// The windowed quotas ask for the `nth` newest write in the window instead of counting them
+// all: at most `nth` index entries are read, however many writes a window holds (counting
+// read every one, so a busy account's every write grew slower).
+
+/// The creation time of the `nth` newest (1 = newest) battle of a campaign created after
+/// `since`; `None` when it has fewer.
+pub fn nth_newest_battle_since(
     conn: &mut Db,
     campaign_id: &str,
     since: NaiveDateTime,
-) -> QueryResult<(i64, Option<NaiveDateTime>)> {
+    nth: u32,
+) -> QueryResult<Option<NaiveDateTime>> {
     battles::table
         .filter(battles::campaign_id.eq(campaign_id))
         .filter(battles::created_at.gt(since))
-        .select((count_star(), min(battles::created_at)))
+        .order(battles::created_at.desc())
+        .offset(i64::from(nth.saturating_sub(1)))
+        .select(battles::created_at)
         .first(conn)
+        .optional()
 }
 
-/// One-shot scenarios an account generated after `since`, and the oldest such creation time.
-pub fn scenarios_since(
+/// The creation time of the `nth` newest (1 = newest) one-shot scenario an account generated
+/// after `since`; `None` when it has fewer.
+pub fn nth_newest_scenario_since(
     conn: &mut Db,
     user_id: &str,
     since: NaiveDateTime,
-) -> QueryResult<(i64, Option<NaiveDateTime>)> {
+    nth: u32,
+) -> QueryResult<Option<NaiveDateTime>> {
     scenarios::table
         .filter(scenarios::created_by.eq(user_id))
         .filter(scenarios::created_at.gt(since))
-        .select((count_star(), min(scenarios::created_at)))
+        .order(scenarios::created_at.desc())
+        .offset(i64::from(nth.saturating_sub(1)))
+        .select(scenarios::created_at)
         .first(conn)
+        .optional()
 }
 
-/// One-shot scenarios generated signed out from the client whose keyed address hash is
-/// `client_hash` after `since`, and the oldest such creation time.
-pub fn anonymous_scenarios_since(
+/// The creation time of the `nth` newest (1 = newest) one-shot scenario generated signed out
+/// from the client whose keyed address hash is `client_hash` after `since`; `None` when it has
+/// fewer.
+pub fn nth_newest_anonymous_scenario_since(
     conn: &mut Db,
     client_hash: &str,
     since: NaiveDateTime,
-) -> QueryResult<(i64, Option<NaiveDateTime>)> {
+    nth: u32,
+) -> QueryResult<Option<NaiveDateTime>> {
     scenarios::table
         .filter(scenarios::client_hash.eq(client_hash))
         .filter(scenarios::created_at.gt(since))
-        .select((count_star(), min(scenarios::created_at)))
+        .order(scenarios::created_at.desc())
+        .offset(i64::from(nth.saturating_sub(1)))
+        .select(scenarios::created_at)
         .first(conn)
+        .optional()
 }
