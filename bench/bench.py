@@ -25,7 +25,8 @@ it to bench/RESULTS.md with the date, commit, machine and load average. Standard
 Usage: bench.py BINARY   (environment: FAD_BENCH_SECONDS per run, default 10;
 FAD_BENCH_PG server URL, default postgres://postgres@127.0.0.1:5432; FAD_BENCH_RUST_LOG, default
 info as in production: the access log line per request is part of the cost; FAD_BENCH_MALLOC_ARENA_MAX,
-default 2 as the Docker image sets it, empty for glibc's default; FAD_BENCH_PEER=1 adds the peer,
+default 2, and FAD_BENCH_MALLOC_MMAP_THRESHOLD, default 131072, as the Docker image sets them,
+empty for glibc's default; FAD_BENCH_PEER=1 adds the peer,
 FAD_BENCH_PEER_VENV its virtualenv, default target/bench/peer-venv)
 """
 
@@ -50,6 +51,7 @@ SECONDS = int(os.environ.get("FAD_BENCH_SECONDS", "10"))
 PG_SERVER = os.environ.get("FAD_BENCH_PG", "postgres://postgres@127.0.0.1:5432").rstrip("/")
 RUST_LOG = os.environ.get("FAD_BENCH_RUST_LOG", "info")
 MALLOC_ARENA_MAX = os.environ.get("FAD_BENCH_MALLOC_ARENA_MAX", "2")
+MALLOC_MMAP_THRESHOLD = os.environ.get("FAD_BENCH_MALLOC_MMAP_THRESHOLD", "131072")
 PEER = os.environ.get("FAD_BENCH_PEER", "") not in ("", "0")
 PEER_DIR = os.path.join(ROOT, "bench", "peer")
 PEER_VENV = os.environ.get("FAD_BENCH_PEER_VENV") or os.path.join(ROOT, "target", "bench",
@@ -287,6 +289,8 @@ class Server:
         # As the Docker image runs it (docker/Dockerfile).
         if MALLOC_ARENA_MAX:
             env["MALLOC_ARENA_MAX"] = MALLOC_ARENA_MAX
+        if MALLOC_MMAP_THRESHOLD:
+            env["MALLOC_MMAP_THRESHOLD_"] = MALLOC_MMAP_THRESHOLD
         env.update(extra_env or {})
         self.log_file = open(self.log_path, "w")
         self.proc = subprocess.Popen([*wrapper, binary, "serve"], env=env,
@@ -483,6 +487,12 @@ def post_script(tmp, name, tokens, body):
     return path
 
 
+def log_rss(server):
+    """Logs the server's RSS after a phase (which phase grows it)."""
+    now, peak = server.rss_mb()
+    log(f"server RSS {now:.1f} MB, peak {peak:.1f} MB")
+
+
 def w1_accounts(base):
     """W1_ACCOUNTS accounts that generate the W1 scenarios, as a club's members would: one
     account's quota window stays as short as a real account's."""
@@ -662,16 +672,19 @@ def main():
         wrk(force_url, 64, auth, seconds=2)  # warm-up: pool, statement caches
         r1 = wrk(force_url, 64, auth)
         rows.append(("R1", "GET /forces/{id}, 20 units, 64 conns", r1))
+        log_rss(pg)
 
         cookie = page_session(pg.base, "alice")
         p1, p2 = pages(pg.base, cookie, s)
         rows.append(("P1", "page /forces/{id} (HTML, session cookie), 64 conns", p1))
         rows.append(("P2", "page /battles/{id} (HTML, session cookie), 64 conns", p2))
+        log_rss(pg)
 
         log("R2: GET /campaigns/{id}/standings with an integration key, 64 connections")
         r2 = wrk(f"{pg.base}/api/v1/campaigns/{s.campaign}/standings", 64,
                  [f"X-Api-Key: {s.key}"])
         rows.append(("R2", "GET standings (API key, 2 forces, 20 battles), 64 conns", r2))
+        log_rss(pg)
 
         scenario = {"sides": [
             {"name": "Red", "platoons": 4, "stance": "offensive", "attitude": "aggressive",
@@ -687,10 +700,12 @@ def main():
         w1 = wrk(f"{pg.base}/api/v1/scenarios", 64,
                  lua=post_script(tmp, "w1", w1_accounts(pg.base), scenario))
         rows.append(("W1", "POST /scenarios one-shot, 2×20 inline units, 64 conns", w1))
+        log_rss(pg)
 
         log(f"W2: {W2_BATTLES} battles' post-battle sequences, {W2_WORKERS} at once")
         for step, row in w2(pg.base, s).items():
             rows.append((f"W2 {step}", f"{step}, {W2_WORKERS} battles in parallel", row))
+        log_rss(pg)
         pg_rss_end, pg_rss_peak = pg.rss_mb()
         load_pg = loadavg()
         pg.stop()
@@ -753,7 +768,8 @@ def main():
         f"- Load average (1/5/15 min): {load_start} at the start, {load_pg} after the "
         f"PostgreSQL runs, {loadavg()} at the end",
         f"- {SECONDS} s per run, wrk with 2 threads, RUST_LOG={RUST_LOG}, server "
-        f"MALLOC_ARENA_MAX={MALLOC_ARENA_MAX or '(glibc default)'}; whole run "
+        f"MALLOC_ARENA_MAX={MALLOC_ARENA_MAX or '(glibc default)'} "
+        f"MALLOC_MMAP_THRESHOLD_={MALLOC_MMAP_THRESHOLD or '(glibc default)'}; whole run "
         f"{elapsed:.0f} s",
         "",
         "| Run | What | req/s | p50 ms | p99 ms | errors |",

@@ -328,9 +328,17 @@ pub fn delete_for_battle(conn: &mut Db, battle_id: &str) -> QueryResult<usize> {
 /// Writes `next` (stage, state, outcome) when the stored version is `next.version - 1`.
 /// Returns whether a row changed (false: a concurrent step won).
 pub fn update_if_version(conn: &mut Db, next: &AftermathRow) -> QueryResult<bool> {
-    let stored = next
-        .encode()
-        .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
+    // Only the documents a step changes are written (the battle-start roster never is).
+    let encoded = || -> Result<_, DocError> {
+        let state = next
+            .state
+            .as_ref()
+            .map(|s| state_text(s, &next.battle_start))
+            .transpose()?;
+        Ok((state, next.outcome.as_ref().map(doc::encode).transpose()?))
+    };
+    let (state, outcome) =
+        encoded().map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
     let changed = diesel::update(
         battle_aftermaths::table
             .filter(battle_aftermaths::battle_id.eq(&next.battle_id))
@@ -339,8 +347,8 @@ pub fn update_if_version(conn: &mut Db, next: &AftermathRow) -> QueryResult<bool
     )
     .set((
         battle_aftermaths::stage.eq(next.stage.as_str()),
-        battle_aftermaths::state.eq(&stored.state),
-        battle_aftermaths::outcome.eq(&stored.outcome),
+        battle_aftermaths::state.eq(&state),
+        battle_aftermaths::outcome.eq(&outcome),
         battle_aftermaths::version.eq(next.version),
         battle_aftermaths::updated_at.eq(next.updated_at),
     ))

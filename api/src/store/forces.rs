@@ -360,7 +360,7 @@ pub fn replace_roster_from(
     }
     let mut diff = history::diff(Some(before), roster);
     diff.reason.clone_from(&cause.reason);
-    history::append(
+    history::append_stored(
         conn,
         force_id,
         expected_version + 1,
@@ -368,7 +368,7 @@ pub fn replace_roster_from(
         cause,
         &diff,
         rolls,
-        roster,
+        json,
     )?;
     Ok(true)
 }

@@ -171,6 +171,8 @@ pub fn diff(before: Option<&Roster>, after: &Roster) -> RosterDiff {
                 change: UnitChangeKind::Added,
                 fields: BTreeMap::new(),
             }),
+            // Unchanged (most units of most edits): nothing to write out and compare.
+            Some((old, old_platoon)) if *old == unit && *old_platoon == platoon => {}
             Some((old, old_platoon)) => {
                 let a = unit_fields(old, old_platoon);
                 let b = unit_fields(unit, platoon);
@@ -262,6 +264,24 @@ pub fn append(
     rolls: &RollLog,
     snapshot: &Roster,
 ) -> QueryResult<()> {
+    let snapshot = super::doc::encode(snapshot)
+        .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
+    append_stored(conn, force_id, version, at, cause, diff, rolls, snapshot)
+}
+
+/// [`append`] with the snapshot already in its stored form (the roster text the force row
+/// was just given), so it is not written out twice.
+#[expect(clippy::too_many_arguments, reason = "the history entry's columns")]
+pub fn append_stored(
+    conn: &mut Db,
+    force_id: &str,
+    version: i64,
+    at: NaiveDateTime,
+    cause: &HistoryCause,
+    diff: &RosterDiff,
+    rolls: &RollLog,
+    snapshot: String,
+) -> QueryResult<()> {
     let entry = HistoryEntry {
         id: super::new_id(),
         force_id: force_id.to_owned(),
@@ -272,8 +292,7 @@ pub fn append(
         cause_id: cause.id.clone(),
         diff: to_json(diff)?,
         rolls: to_json(rolls)?,
-        snapshot: super::doc::encode(snapshot)
-            .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?,
+        snapshot,
     };
     diesel::insert_into(force_history::table)
         .values(&entry)
