@@ -36,6 +36,7 @@ import json
 import os
 import queue
 import re
+import resource
 import secrets
 import shutil
 import statistics
@@ -543,9 +544,61 @@ class Timings:
                 self.errors[step] = self.errors.get(step, 0) + 1
 
 
-def w2(base, s):
+def cpu_seconds(pids):
+    """CPU seconds (user + system) each of `pids` has used so far, by pid (gone ones left out)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    used = {}
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            used[pid] = (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, IndexError, ValueError):
+            pass
+    return used
+
+
+def postgres_pids():
+    out = subprocess.run(["pgrep", "-x", "postgres"], capture_output=True, text=True).stdout
+    return [int(p) for p in out.split()]
+
+
+class CpuSplit:
+    """CPU time the server, PostgreSQL and the load generator (this script's finished children,
+    wrk) spend from its creation to `per_request`: what bounds a rate on the shared cores."""
+
+    def __init__(self, server_pid):
+        self.server_pid, self.pg_pids = server_pid, postgres_pids()
+        self.before = self._now()
+
+    def _now(self):
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (cpu_seconds([self.server_pid]), cpu_seconds(self.pg_pids),
+                children.ru_utime + children.ru_stime)
+
+    def per_request(self, requests):
+        """Milliseconds per request of each, and the rate the cores allow at that cost."""
+        after = self._now()
+
+        def spent(i):
+            return sum(after[i][p] - self.before[i][p] for p in after[i] if p in self.before[i])
+
+        ms = {"server": spent(0), "postgres": spent(1), "load": after[2] - self.before[2]}
+        ms = {k: 1000 * v / max(requests, 1) for k, v in ms.items()}
+        ms["ceiling"] = os.cpu_count() * 1000 / sum(ms.values())
+        return ms
+
+
+def client_cpu_seconds():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def w2(base, s, server_pid):
     """W2_BATTLES battles between fresh 20-unit forces, run by W2_WORKERS threads at once: each
-    takes a battle and runs its result, confirmation and both sides' sequences."""
+    takes a battle and runs its result, confirmation and both sides' sequences. Also answers
+    the CPU time the server, PostgreSQL and this client spent per step meanwhile: what bounds
+    the latency when W2_WORKERS steps are always in flight on the machine's cores."""
     c = Client(base)
     pairs = [(create_force(c, s, s.alice, f"A{i}"), create_force(c, s, s.bob, f"B{i}"))
              for i in range(W2_BATTLES)]
@@ -570,6 +623,8 @@ def w2(base, s):
                         body, token, parse=False)
                     timings.record(step, started, status)
 
+    pg_pids = postgres_pids()
+    cpu_before = (cpu_seconds([server_pid]), cpu_seconds(pg_pids), client_cpu_seconds())
     started = time.perf_counter()
     threads = [threading.Thread(target=worker) for _ in range(W2_WORKERS)]
     for t in threads:
@@ -577,13 +632,23 @@ def w2(base, s):
     for t in threads:
         t.join()
     wall = time.perf_counter() - started
+    cpu_after = (cpu_seconds([server_pid]), cpu_seconds(pg_pids), client_cpu_seconds())
+
+    def spent(before, after):
+        return sum(after[p] - before[p] for p in after if p in before)
+
+    steps = sum(len(v) for v in timings.samples.values())
+    cpu = {"steps": steps, "wall": wall,
+           "server": spent(cpu_before[0], cpu_after[0]),
+           "postgres": spent(cpu_before[1], cpu_after[1]),
+           "client": cpu_after[2] - cpu_before[2]}
     rows = {}
     for step in ("result", "confirm", "roll", "reinforcements", "purchases", "finalize"):
         samples = timings.samples.get(step, [])
         rows[step] = {"rps": len(samples) / wall, "p50": percentile(samples, 50),
                       "p99": percentile(samples, 99), "errors": timings.errors.get(step, 0),
                       "requests": len(samples)}
-    return rows
+    return rows, cpu
 
 
 # ---------------------------------------------------------------- the run
@@ -697,13 +762,16 @@ def main():
                        for i in range(20)]}]}
         Client(pg.base).call("POST", "/api/v1/scenarios", scenario, s.alice, expect=201)
         log("W1: POST /scenarios (one-shot, 2 × 20 inline units, server dice), 64 connections")
-        w1 = wrk(f"{pg.base}/api/v1/scenarios", 64,
-                 lua=post_script(tmp, "w1", w1_accounts(pg.base), scenario))
+        w1_lua = post_script(tmp, "w1", w1_accounts(pg.base), scenario)
+        w1_cpu = CpuSplit(pg.proc.pid)
+        w1 = wrk(f"{pg.base}/api/v1/scenarios", 64, lua=w1_lua)
+        w1_cpu = w1_cpu.per_request(w1["requests"])
         rows.append(("W1", "POST /scenarios one-shot, 2×20 inline units, 64 conns", w1))
         log_rss(pg)
 
         log(f"W2: {W2_BATTLES} battles' post-battle sequences, {W2_WORKERS} at once")
-        for step, row in w2(pg.base, s).items():
+        w2_rows, w2_cpu = w2(pg.base, s, pg.proc.pid)
+        for step, row in w2_rows.items():
             rows.append((f"W2 {step}", f"{step}, {W2_WORKERS} battles in parallel", row))
         log_rss(pg)
         pg_rss_end, pg_rss_peak = pg.rss_mb()
@@ -799,8 +867,19 @@ def main():
          if peer_row else "- Peer not run (FAD_BENCH_PEER=1 runs it)"),
         f"- W1 / L = {w1_ratio:.3f}, {w1['rps']:,.0f} scenarios/s (target ≥ "
         f"{TARGETS['w1_ratio']:.2f}: {verdict(w1_ratio >= TARGETS['w1_ratio'])})",
+        f"- W1 CPU per scenario: server {w1_cpu['server']:.2f} ms, PostgreSQL "
+        f"{w1_cpu['postgres']:.2f} ms, wrk {w1_cpu['load']:.2f} ms; {os.cpu_count()} cores / "
+        f"their sum = {w1_cpu['ceiling']:,.0f} scenarios/s is the most the machine allows",
         f"- W2 worst step p99 {w2_p99:.1f} ms (target < {TARGETS['w2_p99_ms']:.0f} ms: "
         f"{verdict(w2_p99 < TARGETS['w2_p99_ms'])}); W2 errors {w2_errors}",
+        f"- W2 CPU per step ({w2_cpu['steps']} steps in {w2_cpu['wall']:.1f} s, "
+        f"{W2_WORKERS} always in flight on {os.cpu_count()} cores): server "
+        f"{1000 * w2_cpu['server'] / w2_cpu['steps']:.2f} ms, PostgreSQL "
+        f"{1000 * w2_cpu['postgres'] / w2_cpu['steps']:.2f} ms, this client "
+        f"{1000 * w2_cpu['client'] / w2_cpu['steps']:.2f} ms; "
+        f"{W2_WORKERS} × their sum / {os.cpu_count()} cores = "
+        f"{W2_WORKERS * 1000 * (w2_cpu['server'] + w2_cpu['postgres'] + w2_cpu['client']) / w2_cpu['steps'] / os.cpu_count():.0f} ms"
+        " is the mean latency the machine allows",
         f"- Server RSS, PostgreSQL run: {pg_rss_end:.1f} MB at the end, peak {pg_rss_peak:.1f} MB "
         f"(target < {TARGETS['rss_mb']:.0f} MB: {verdict(pg_rss_end < TARGETS['rss_mb'])}); "
         f"SQLite run: {lite_rss_end:.1f} MB at the end, peak {lite_rss_peak:.1f} MB",
