@@ -36,44 +36,67 @@ pub fn to_string<T: Serialize + ?Sized>(
     String::from_utf8(out).map_err(ser::Error::custom)
 }
 
-/// Each unit field that has a serde default, with that default as serde_json writes it.
-/// Derived from the serde attributes themselves: the smallest unit that decodes, serialized
-/// again, shows every default (each field's exact text, kept through `RawValue`); the fields
-/// it was given are the required ones. If that ever stops decoding, units are written in full
-/// (still loadable).
-static UNIT_DEFAULTS: LazyLock<HashMap<String, (Vec<u8>, SimpleDefault)>> = LazyLock::new(|| {
+/// A unit field's default as serde_json writes it, and its form for the probe.
+type Default = (Vec<u8>, SimpleDefault);
+
+/// Every unit field in the order serde writes them, each with its serde default (`None` for
+/// the required ones). Derived from the serde attributes themselves: the smallest unit that
+/// decodes, serialized again, shows every default (each field's exact text, kept through
+/// `RawValue`); the fields it was given are the required ones. If that ever stops decoding,
+/// units are written in full (still loadable).
+static UNIT_FIELDS: LazyLock<Vec<(String, Option<Default>)>> = LazyLock::new(|| {
     let required = serde_json::json!({
         "id": "", "name": "", "kind": "squad", "quality": "regular",
         "strength": 0, "starting_strength": 0,
     });
     let Ok(unit) = serde_json::from_value::<Unit>(required.clone()) else {
-        return HashMap::new();
+        return Vec::new();
     };
     let Ok(text) = serde_json::to_string(&unit) else {
-        return HashMap::new();
+        return Vec::new();
     };
     let Ok(fields) = serde_json::from_str::<HashMap<String, &RawValue>>(&text) else {
-        return HashMap::new();
+        return Vec::new();
     };
-    fields
+    let mut fields: Vec<(usize, String, Option<Default>)> = fields
         .into_iter()
-        .filter(|(k, _)| required.get(k).is_none())
         .map(|(k, v)| {
-            let bytes = v.get().as_bytes().to_vec();
-            let simple = SimpleDefault::of(&bytes);
-            (k, (bytes, simple))
+            // Where serde wrote it: the order fields arrive in (a wrong guess only costs a
+            // search, see `field_default`).
+            let at = text.find(&format!("\"{k}\":")).unwrap_or(usize::MAX);
+            let default = required.get(&k).is_none().then(|| {
+                let bytes = v.get().as_bytes().to_vec();
+                let simple = SimpleDefault::of(&bytes);
+                (bytes, simple)
+            });
+            (at, k, default)
         })
-        .collect()
+        .collect();
+    fields.sort_by_key(|(at, _, _)| *at);
+    fields.into_iter().map(|(_, k, d)| (k, d)).collect()
 });
+
+/// The default of unit field `key`, looked for first at `next` (fields arrive in order), which
+/// then moves past it.
+fn field_default(key: &str, next: &mut usize) -> Option<&'static Default> {
+    let fields = &*UNIT_FIELDS;
+    let at = match fields.get(*next) {
+        Some((name, _)) if name == key => *next,
+        _ => fields.iter().position(|(name, _)| name == key)?,
+    };
+    *next = at + 1;
+    fields[at].1.as_ref()
+}
 
 thread_local! {
     /// Where a unit field is written to be compared with its default, reused.
     static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Whether `value` of unit field `key` is that field's serde default.
-fn holds_default<T: Serialize + ?Sized>(key: &str, value: &T) -> bool {
-    let Some((default, simple)) = UNIT_DEFAULTS.get(key) else {
+/// Whether `value` of unit field `key` is that field's serde default (`next`: see
+/// [`field_default`]).
+fn holds_default<T: Serialize + ?Sized>(key: &str, value: &T, next: &mut usize) -> bool {
+    let Some((default, simple)) = field_default(key, next) else {
         return false;
     };
     if let Some(decided) = is_default(value, simple) {
@@ -341,7 +364,7 @@ impl<S: Serializer> Serializer for Compacting<S> {
     ) -> Result<Self::SerializeStruct, S::Error> {
         let inner = self.0.serialize_struct(name, len)?;
         Ok(if name == UNIT_STRUCT {
-            UnitOr::Unit(inner)
+            UnitOr::Unit(inner, 0)
         } else {
             UnitOr::Other(inner)
         })
@@ -441,7 +464,8 @@ impl<S: SerializeStructVariant> SerializeStructVariant for Nested<S> {
 /// A struct being written: a unit, whose fields holding their default are skipped, or any
 /// other.
 enum UnitOr<S> {
-    Unit(S),
+    /// With where the next field is expected among the unit's fields.
+    Unit(S, usize),
     Other(S),
 }
 
@@ -454,18 +478,24 @@ impl<S: SerializeStruct> SerializeStruct for UnitOr<S> {
         value: &T,
     ) -> Result<(), S::Error> {
         match self {
-            Self::Unit(inner) if holds_default(key, value) => inner.skip_field(key),
-            Self::Unit(inner) | Self::Other(inner) => inner.serialize_field(key, &Compact(value)),
+            Self::Unit(inner, next) => {
+                if holds_default(key, value, next) {
+                    inner.skip_field(key)
+                } else {
+                    inner.serialize_field(key, &Compact(value))
+                }
+            }
+            Self::Other(inner) => inner.serialize_field(key, &Compact(value)),
         }
     }
     fn skip_field(&mut self, key: &'static str) -> Result<(), S::Error> {
         match self {
-            Self::Unit(inner) | Self::Other(inner) => inner.skip_field(key),
+            Self::Unit(inner, _) | Self::Other(inner) => inner.skip_field(key),
         }
     }
     fn end(self) -> Result<S::Ok, S::Error> {
         match self {
-            Self::Unit(inner) | Self::Other(inner) => inner.end(),
+            Self::Unit(inner, _) | Self::Other(inner) => inner.end(),
         }
     }
 }
