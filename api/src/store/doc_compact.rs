@@ -385,49 +385,28 @@ impl<S: Serializer> Serializer for Compacting<S> {
     }
 }
 
-impl<S: SerializeSeq> SerializeSeq for Nested<S> {
-    type Ok = S::Ok;
-    type Error = S::Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), S::Error> {
-        self.0.serialize_element(&Compact(value))
-    }
-    fn end(self) -> Result<S::Ok, S::Error> {
-        self.0.end()
-    }
+/// The compounds whose elements are written one after another: each element wrapped.
+macro_rules! nested_elements {
+    ($($trait:ident::$method:ident),*) => {$(
+        impl<S: $trait> $trait for Nested<S> {
+            type Ok = S::Ok;
+            type Error = S::Error;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), S::Error> {
+                self.0.$method(&Compact(value))
+            }
+            fn end(self) -> Result<S::Ok, S::Error> {
+                self.0.end()
+            }
+        }
+    )*};
 }
 
-impl<S: SerializeTuple> SerializeTuple for Nested<S> {
-    type Ok = S::Ok;
-    type Error = S::Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), S::Error> {
-        self.0.serialize_element(&Compact(value))
-    }
-    fn end(self) -> Result<S::Ok, S::Error> {
-        self.0.end()
-    }
-}
-
-impl<S: SerializeTupleStruct> SerializeTupleStruct for Nested<S> {
-    type Ok = S::Ok;
-    type Error = S::Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), S::Error> {
-        self.0.serialize_field(&Compact(value))
-    }
-    fn end(self) -> Result<S::Ok, S::Error> {
-        self.0.end()
-    }
-}
-
-impl<S: SerializeTupleVariant> SerializeTupleVariant for Nested<S> {
-    type Ok = S::Ok;
-    type Error = S::Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), S::Error> {
-        self.0.serialize_field(&Compact(value))
-    }
-    fn end(self) -> Result<S::Ok, S::Error> {
-        self.0.end()
-    }
-}
+nested_elements!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl<S: SerializeMap> SerializeMap for Nested<S> {
     type Ok = S::Ok;

@@ -155,6 +155,17 @@ pub fn find_named(
         .optional())
 }
 
+/// The balance of force `id`'s newest ledger entry, as a subquery (`NULL` without entries).
+#[diesel::dsl::auto_type(no_type_alias)]
+fn newest_balance<'a>(id: &'a str) -> _ {
+    force_ledger::table
+        .filter(force_ledger::force_id.eq(id))
+        .order(force_ledger::seq.desc())
+        .limit(1_i64)
+        .select(force_ledger::balance)
+        .single_value()
+}
+
 /// [`find_named`] with the force's campaign-point balance (its newest ledger entry's; `None`
 /// without entries), still one statement.
 #[allow(clippy::type_complexity)]
@@ -163,12 +174,7 @@ pub fn find_named_with_balance(
     id: &str,
     user_id: &str,
 ) -> QueryResult<Option<(Force, Option<Membership>, MemberNames, Option<i64>)>> {
-    let balance = force_ledger::table
-        .filter(force_ledger::force_id.eq(id))
-        .order(force_ledger::seq.desc())
-        .limit(1)
-        .select(force_ledger::balance)
-        .single_value();
+    let balance = newest_balance(id);
     forces::table
         .inner_join(users::table.on(users::id.eq(forces::owner_id)))
         .left_join(
@@ -212,12 +218,7 @@ pub fn find_named_for_session(
             .filter(web_sessions::id_hash.eq(session_hash))
             .filter(web_sessions::expires_at.gt(now))
     };
-    let balance = force_ledger::table
-        .filter(force_ledger::force_id.eq(id))
-        .order(force_ledger::seq.desc())
-        .limit(1)
-        .select(force_ledger::balance)
-        .single_value();
+    let balance = newest_balance(id);
     // The session's user is another row of `users` than the owner's.
     let session_users = diesel::alias!(users as session_users);
     let session_username = session_users
