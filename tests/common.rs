@@ -453,6 +453,20 @@ impl TestApp {
         self.server.logs()
     }
 
+    /// The server's output once `done` holds for it, or as it is after `timeout`: lines
+    /// reach the test through a reader thread, so one written as a response goes out may
+    /// arrive just after the response does.
+    pub fn logs_once(&self, done: impl Fn(&str) -> bool, timeout: Duration) -> String {
+        let deadline = std::time::Instant::now() + timeout;
+        loop {
+            let logs = self.logs();
+            if done(&logs) || std::time::Instant::now() >= deadline {
+                return logs;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// The server process (to send signals).
     pub fn server_mut(&mut self) -> &mut Server {
         &mut self.server

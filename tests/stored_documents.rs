@@ -12,6 +12,7 @@ use fad_api::store::aftermath::StoredAftermath;
 use fad_api::store::doc;
 use fad_domain::roster::Force as Roster;
 use serde_json::{Value, json};
+use std::time::Duration;
 
 fn stored_aftermath(app: &TestApp, battle: &str, force: &str) -> StoredAftermath {
     battle_aftermaths::table
@@ -91,12 +92,12 @@ both_backends! {
 
         // Assert
         assert_problem(response, 500);
-        let logs = app.logs();
-        assert!(
+        let named = |logs: &str| {
             logs.contains("stored roster document (format 2) does not decode")
-                && logs.contains("platoons[0].units[0]"),
-            "{logs}"
-        );
+                && logs.contains("platoons[0].units[0]")
+        };
+        let logs = app.logs_once(named, Duration::from_secs(5));
+        assert!(named(&logs), "{logs}");
     }
 
     fn a_post_battle_row_in_format_1_carries_on_and_is_written_back_in_format_2(app: &TestApp) {
