@@ -561,6 +561,15 @@ both_backends! {
         let cancelled = assert_problem(post(json!({"method": "basic", "platoons": 1,
             "enhancements": [{"kind": "veterans"}], "limitations": [{"kind": "inexperienced"}]})), 422);
         assert!(cancelled["errors"][0]["field"].as_str().unwrap().starts_with("limitations[0]"), "{cancelled}");
+        // The name becomes the roster's, so the roster's name rules apply before any roll.
+        for (method, name) in [("basic", "J\u{1d}x"), ("advanced", "   "), ("basic", &"n".repeat(101))] {
+            let mut body = json!({"method": method, "platoons": 1, "name": name});
+            if method == "advanced" {
+                body["priorities"] = json!({"manpower": 1});
+            }
+            let bad = assert_problem(post(body), 422);
+            assert_eq!(bad["errors"][0]["field"], "name", "{bad}");
+        }
         let unknown_method = assert_problem(post(json!({"method": "fancy", "platoons": 1})), 422);
         assert!(unknown_method["errors"][0]["message"].as_str().unwrap().contains("basic"), "{unknown_method}");
         let subject = assert_problem(post(json!({"method": "basic", "platoons": 1,

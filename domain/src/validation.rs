@@ -165,7 +165,8 @@ impl Checker<'_> {
     }
 }
 
-fn check_name(name: &str, field: &str, out: &mut Vec<Problem>) {
+/// The rules of a force or unit name: not blank, not too long, no control characters.
+pub(crate) fn check_name(name: &str, field: &str, out: &mut Vec<Problem>) {
     if name.trim().is_empty() {
         out.push(Problem::new(field, "must not be empty"));
     }

@@ -131,10 +131,15 @@ pub enum GenerationError {
 
 /// Checks the choices; an empty list means they are valid.
 pub fn validate(choices: &GenerationChoices) -> Vec<Problem> {
-    match choices {
-        GenerationChoices::Basic(c) => c.validate(),
-        GenerationChoices::Advanced(c) => c.validate(),
+    let (name, mut problems) = match choices {
+        GenerationChoices::Basic(c) => (c.name.as_deref(), c.validate()),
+        GenerationChoices::Advanced(c) => (c.name.as_deref(), c.validate()),
+    };
+    // The name becomes the roster's: it follows the roster's rules, checked before rolling.
+    if let Some(name) = name {
+        crate::validation::check_name(name, "name", &mut problems);
     }
+    problems
 }
 
 /// Generates a force: validates, then rolls every table (docs/rules.md §4.1 or §4.2).

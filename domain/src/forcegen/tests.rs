@@ -177,3 +177,30 @@ fn the_result_serializes_with_force_rolls_effects_pending_and_notes() {
     assert_eq!(json["rolls"][0]["detail"], "platoon_size");
     assert_eq!(json["force"]["platoons"][0]["units"][0]["id"], "p0-u0");
 }
+
+#[test]
+fn a_chosen_name_follows_the_roster_name_rules_before_any_roll() {
+    let choices_named = |method: &str, name: &str| -> GenerationChoices {
+        let mut json = serde_json::json!({"method": method, "platoons": 1, "name": name});
+        if method == "advanced" {
+            json["priorities"] = serde_json::json!({"manpower": 1});
+        }
+        serde_json::from_value(json).unwrap()
+    };
+    for method in ["basic", "advanced"] {
+        for (name, message) in [
+            ("J\u{1d}", "must not contain control characters"),
+            ("  ", "must not be empty"),
+            (&"n".repeat(101) as &str, "at most"),
+        ] {
+            let problems = validate(&choices_named(method, name));
+            assert!(
+                problems
+                    .iter()
+                    .any(|p| p.field == "name" && p.message.contains(message)),
+                "{method} {name:?}: {problems:?}"
+            );
+        }
+        assert_eq!(validate(&choices_named(method, "Iron Column")), []);
+    }
+}
