@@ -16,7 +16,7 @@ use crate::campaigns::{People, World};
 use crate::common::{Backend, TestApp, TestDb, command, unit_id};
 
 /// Runs `fad-campaign ARGS` against `db_url` (stdin closed) and returns what it did.
-fn run(args: &[&str], db_url: &str) -> Output {
+pub(crate) fn run(args: &[&str], db_url: &str) -> Output {
     command(args)
         .env("DATABASE_URL", db_url)
         .stdin(Stdio::null())
@@ -25,7 +25,7 @@ fn run(args: &[&str], db_url: &str) -> Output {
 }
 
 #[track_caller]
-fn succeeded(output: &Output) -> String {
+pub(crate) fn succeeded(output: &Output) -> String {
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         output.status.success(),
@@ -37,7 +37,7 @@ fn succeeded(output: &Output) -> String {
 }
 
 #[track_caller]
-fn failed(output: &Output) -> String {
+pub(crate) fn failed(output: &Output) -> String {
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(
         !output.status.success(),
@@ -49,7 +49,7 @@ fn failed(output: &Output) -> String {
 }
 
 /// Exports `campaign_id` from `db_url` into `dir/name` and returns the document's text.
-fn export(dir: &Path, name: &str, db_url: &str, campaign_id: &str) -> String {
+pub(crate) fn export(dir: &Path, name: &str, db_url: &str, campaign_id: &str) -> String {
     let path = dir.join(name);
     let output = run(
         &[
@@ -65,13 +65,13 @@ fn export(dir: &Path, name: &str, db_url: &str, campaign_id: &str) -> String {
     std::fs::read_to_string(&path).unwrap()
 }
 
-fn import(db_url: &str, path: &Path, extra: &[&str]) -> Output {
+pub(crate) fn import(db_url: &str, path: &Path, extra: &[&str]) -> Output {
     let mut args = vec!["import", "--input", path.to_str().unwrap()];
     args.extend_from_slice(extra);
     run(&args, db_url)
 }
 
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+pub(crate) fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
     path

@@ -239,7 +239,8 @@ pub fn migrate(args: &DbArgs) -> anyhow::Result<()> {
 
 /// `fad-campaign set-password`: reads a new password from the first line of stdin (so it stays
 /// out of the process list and shell history), checks it like registration does, and stores
-/// its hash. Existing access tokens stay valid until they expire.
+/// its hash. The account's access tokens issued before are refused from then on and its browser
+/// sessions end.
 pub fn set_password(args: &SetPasswordArgs) -> anyhow::Result<()> {
     let mut line = String::new();
     std::io::stdin()
@@ -252,8 +253,14 @@ pub fn set_password(args: &SetPasswordArgs) -> anyhow::Result<()> {
     let hash = auth::password::hash_password(password)?;
     let url = args.db.database_url()?;
     let mut conn = url.establish()?;
-    let changed = store::users::set_password_hash(&mut conn, &args.username, &hash)
-        .context("storing the password")?;
+    let changed = diesel::Connection::transaction(&mut conn, |conn| {
+            let Some(user) = store::users::find_by_username(conn, &args.username)? else {
+                return Ok(0);
+            };
+            store::sessions::delete_for_user(conn, &user.id)?;
+            store::users::set_password_hash(conn, &args.username, &hash)
+    })
+    .context("storing the password")?;
     if changed == 0 {
         anyhow::bail!("{url} has no account named {}", args.username);
     }

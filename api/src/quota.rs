@@ -1,13 +1,69 @@
 //! Quotas no real club reaches but an abuser would: forces per campaign, campaigns per account
 //! (422), battles per campaign per day and one-shot scenarios per account per hour (429 with
-//! `Retry-After`), and signed-out scenarios per client address per hour (429 too). Each check counts in the database inside the write's transaction, so the
+//! `Retry-After`), signed-out scenarios per client address per hour (429 too) and webhooks per
+//! campaign (422). Each check counts in the database inside the write's transaction, so the
 //! service's stateless processes share them; a check and its insert run in one transaction.
+//!
+//! Every check first takes its scope's lock ([`serialize`]): on PostgreSQL two transactions of
+//! read committed both count 2 of 3 and both insert, so parallel requests stored more than the
+//! limit; with the lock the second one counts after the first one's insert has committed.
 
 use chrono::{Duration, NaiveDateTime};
 
 use crate::db::Db;
 use crate::error::ApiError;
 use crate::store::{self, quotas};
+
+/// What a quota counts within; each has its own lock namespace (the key is the id or hash).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Forces of one campaign.
+    CampaignForces,
+    /// Campaigns one account created.
+    AccountCampaigns,
+    /// Battles of one campaign.
+    CampaignBattles,
+    /// One-shot scenarios of one account.
+    AccountScenarios,
+    /// Signed-out scenarios of one client address (its keyed hash).
+    AddressScenarios,
+    /// Webhooks of one campaign.
+    CampaignWebhooks,
+}
+
+impl Scope {
+    /// The advisory lock namespace (distinct from the event outbox's, `0x000f_ade7`).
+    fn namespace(self) -> i32 {
+        0x000f_ad00
+            + match self {
+                Self::CampaignForces => 1,
+                Self::AccountCampaigns => 2,
+                Self::CampaignBattles => 3,
+                Self::AccountScenarios => 4,
+                Self::AddressScenarios => 5,
+                Self::CampaignWebhooks => 6,
+            }
+    }
+}
+
+/// Serializes the count and the insert of one quota's scope until the caller's transaction
+/// ends (PostgreSQL's advisory transaction lock; SQLite's single writer already does). Every
+/// quota check calls it before counting.
+pub fn serialize(conn: &mut Db, scope: Scope, key: &str) -> Result<(), ApiError> {
+    Ok(quotas::lock(conn, scope.namespace(), key)?)
+}
+
+/// 422 when the campaign already has `limit` webhooks (`FAD_MAX_WEBHOOKS_PER_CAMPAIGN`).
+pub fn check_webhooks(conn: &mut Db, campaign_id: &str, limit: u32) -> Result<(), ApiError> {
+    serialize(conn, Scope::CampaignWebhooks, campaign_id)?;
+    if store::webhooks::count_for_campaign(conn, campaign_id)? >= i64::from(limit) {
+        return Err(ApiError::validation(
+            "campaign_id",
+            format!("a campaign has at most {limit} webhooks; delete one first"),
+        ));
+    }
+    Ok(())
+}
 
 /// The configured limits (`FAD_MAX_*`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +95,7 @@ impl Default for Quotas {
 impl Quotas {
     /// 422 when the campaign already has its most forces.
     pub fn check_forces(&self, conn: &mut Db, campaign_id: &str) -> Result<(), ApiError> {
+        serialize(conn, Scope::CampaignForces, campaign_id)?;
         let limit = self.forces_per_campaign;
         if quotas::forces_in_campaign(conn, campaign_id)? >= i64::from(limit) {
             return Err(ApiError::validation(
@@ -51,6 +108,7 @@ impl Quotas {
 
     /// 422 when the account has created its most campaigns.
     pub fn check_campaigns(&self, conn: &mut Db, user_id: &str) -> Result<(), ApiError> {
+        serialize(conn, Scope::AccountCampaigns, user_id)?;
         let limit = self.campaigns_per_account;
         if quotas::campaigns_created_by(conn, user_id)? >= i64::from(limit) {
             return Err(ApiError::validation(
@@ -63,6 +121,7 @@ impl Quotas {
 
     /// 429 when the campaign has created its most battles in the last 24 hours.
     pub fn check_battles(&self, conn: &mut Db, campaign_id: &str) -> Result<(), ApiError> {
+        serialize(conn, Scope::CampaignBattles, campaign_id)?;
         let limit = self.battles_per_campaign_per_day;
         let window = Duration::days(1);
         let now = store::now();
@@ -79,6 +138,7 @@ impl Quotas {
 
     /// 429 when the account has generated its most one-shot scenarios in the last hour.
     pub fn check_scenarios(&self, conn: &mut Db, user_id: &str) -> Result<(), ApiError> {
+        serialize(conn, Scope::AccountScenarios, user_id)?;
         let limit = self.scenarios_per_account_per_hour;
         let window = Duration::hours(1);
         let now = store::now();
@@ -102,6 +162,7 @@ impl Quotas {
         conn: &mut Db,
         client_hash: &str,
     ) -> Result<(), ApiError> {
+        serialize(conn, Scope::AddressScenarios, client_hash)?;
         let limit = self.anonymous_scenarios_per_address_per_hour;
         let window = Duration::hours(1);
         let now = store::now();

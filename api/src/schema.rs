@@ -17,6 +17,9 @@ diesel::table! {
         created_at -> Timestamp,
         /// The name other players see; `None` means the username.
         display_name -> Nullable<Text>,
+        /// Generation of the credentials; access tokens carry it (`cv`) and a password change
+        /// adds one, so tokens issued before are refused.
+        credentials_version -> BigInt,
     }
 }
 diesel::table! {

@@ -1,6 +1,8 @@
 //! Accounts: register, log in (a bearer token for programs, a session for browsers), log out,
 //! change password. The JSON handlers and the pages call these same functions.
 
+use std::net::IpAddr;
+
 use actix_web::web;
 use chrono::{Duration, NaiveDateTime};
 
@@ -98,12 +100,33 @@ pub async fn check_credentials(
     username: String,
     password: String,
 ) -> Result<String, ApiError> {
+    Ok(check_credentials_versioned(state, username, password)
+        .await?
+        .0)
+}
+
+/// [`check_credentials`], also returning the account's credentials generation, read in the
+/// same snapshot as the password hash: a token issued with it is refused once the password
+/// it was checked against is replaced.
+async fn check_credentials_versioned(
+    state: &AppState,
+    username: String,
+    password: String,
+) -> Result<(String, i64), ApiError> {
     let found = state
         .db
-        .run(move |conn| Ok(users::find_by_username(conn, &username)?))
+        .read(move |conn| {
+            let Some(user) = users::find_by_username(conn, &username)? else {
+                return Ok(None);
+            };
+            let version = users::credentials_version(conn, &user.id)?.unwrap_or_default();
+            Ok(Some((user, version)))
+        })
         .await?;
     web::block(move || match found {
-        Some(user) => verify_password(&password, &user.password_hash).then_some(user.id),
+        Some((user, version)) => {
+            verify_password(&password, &user.password_hash).then_some((user.id, version))
+        }
         None => {
             // Same work as a wrong password, so timing does not reveal which names exist.
             let _ = verify_password(&password, dummy_hash());
@@ -129,11 +152,11 @@ pub async fn login_for_token(
     username: String,
     password: String,
 ) -> Result<IssuedToken, ApiError> {
-    let user_id = check_credentials(state, username, password).await?;
+    let (user_id, version) = check_credentials_versioned(state, username, password).await?;
     let access_token = state
         .auth
         .jwt
-        .issue(&user_id, chrono::Utc::now())
+        .issue(&user_id, version, chrono::Utc::now())
         .map_err(|e| ApiError::Internal(e.into()))?;
     tracing::info!(user.id = %user_id, "User {user_id} logged in");
     Ok(IssuedToken {
@@ -215,6 +238,18 @@ pub async fn resolve_session(
     }))
 }
 
+/// Whether the session with this hash is still live (not logged out, not ended by a password
+/// change, not expired): a long-lived response such as the battle page's live stream asks
+/// again as it runs, so it ends with its session.
+pub async fn session_is_live(state: &AppState, session_hash: &str) -> Result<bool, ApiError> {
+    let key = session_hash.to_owned();
+    Ok(state
+        .db
+        .run(move |conn| Ok(sessions::find_live(conn, &key, store::now())?))
+        .await?
+        .is_some())
+}
+
 /// Logs out: the session ends on the server.
 pub async fn logout(state: &AppState, session: &SessionUser) -> Result<(), ApiError> {
     let key = session.session_hash.clone();
@@ -225,14 +260,32 @@ pub async fn logout(state: &AppState, session: &SessionUser) -> Result<(), ApiEr
     Ok(())
 }
 
+/// Spends one unit of `client`'s sign-in budget (`FAD_AUTH_RATE_PER_MINUTE`, the one login
+/// and registration spend) for a password guess elsewhere; 429 with `Retry-After` beyond it.
+pub fn spend_sign_in_attempt(state: &AppState, client: IpAddr) -> Result<(), ApiError> {
+    state
+        .auth
+        .rate_limiter
+        .check(client)
+        .map_err(|retry_after_secs| ApiError::TooManyRequests {
+            detail: format!("Too many attempts from this address; try again in {retry_after_secs} seconds."),
+            retry_after_secs,
+        })
+}
+
 /// Changes the caller's password after checking the current one; every session of the account
-/// ends (the caller logs in again). Field errors name `current_password` and `new_password`.
+/// ends (the caller logs in again) and every access token issued before is refused. Each try
+/// spends the sign-in budget of `client` first: a stolen session must not guess the current
+/// password faster than the login form allows. Field errors name `current_password` and
+/// `new_password`; 429 when the budget is spent.
 pub async fn change_password(
     state: &AppState,
     user_id: &str,
+    client: IpAddr,
     current_password: String,
     new_password: String,
 ) -> Result<(), ApiError> {
+    spend_sign_in_attempt(state, client)?;
     let id = user_id.to_owned();
     let user = state
         .db
@@ -264,13 +317,17 @@ pub async fn change_password(
         .await?
         .map_err(|e| ApiError::Internal(e.into()))?;
     let user_id = user.id;
-    state
+    let version = state
         .db
         .transaction(move |conn| {
             users::set_password_hash(conn, &user.username, &hash)?;
             sessions::delete_for_user(conn, &user_id)?;
+            let version = users::credentials_version(conn, &user_id)?.unwrap_or_default();
             tracing::info!(user.id = %user_id, "User {user_id} changed their password");
-            Ok(())
+            Ok((user_id, version))
         })
-        .await
+        .await?;
+    // This process refuses the old tokens at once; others within `accounts::RECHECK`.
+    state.auth.accounts.insert(&version.0, version.1);
+    Ok(())
 }

@@ -230,12 +230,7 @@ pub async fn create_webhook(
         .db
         .transaction(move |conn| {
             campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
-            if rows::count_for_campaign(conn, &campaign_id)? >= i64::from(max) {
-                return Err(ApiError::validation(
-                    "campaign_id",
-                    format!("a campaign has at most {max} webhooks; delete one first"),
-                ));
-            }
+            crate::quota::check_webhooks(conn, &campaign_id, max)?;
             Ok(rows::insert(conn, &stored)?)
         })
         .await?;

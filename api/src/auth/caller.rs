@@ -3,7 +3,8 @@
 //! whatever the body), and the [`Caller`] and [`AuthUser`] extractors hand its answer on.
 //!
 //! - `Authorization: Bearer <jwt>` → [`Caller::User`] (signature, algorithm, expiry, issuer and
-//!   audience checked by [`super::jwt`]; the account must exist).
+//!   audience checked by [`super::jwt`]; the account must exist and the token must carry its
+//!   current credentials generation, so a password change refuses every older token).
 //! - `Authorization: Bearer fad_…` or `X-Api-Key: fad_…` → [`Caller::ApiKey`], looked up by its
 //!   SHA-256 among the keys that are not revoked; its `last_used_at` is refreshed at most once a
 //!   minute.
@@ -137,19 +138,29 @@ pub async fn resolve(state: &AppState, headers: &HeaderMap) -> Result<Caller, Ap
                 )
             })?;
             let user_id = claims.sub;
-            if !state.auth.accounts.contains(&user_id) {
-                let id = user_id.clone();
-                let exists = state
-                    .db
-                    .run(move |conn| Ok(store::users::exists(conn, &id)?))
-                    .await?;
-                if !exists {
-                    tracing::debug!(user.id = %user_id, "refused a token of an unknown account");
-                    return Err(unauthorized(
-                        "The account of this access token does not exist.",
-                    ));
+            let version = match state.auth.accounts.version(&user_id) {
+                Some(version) => version,
+                None => {
+                    let id = user_id.clone();
+                    let found = state
+                        .db
+                        .run(move |conn| Ok(store::users::credentials_version(conn, &id)?))
+                        .await?;
+                    let Some(version) = found else {
+                        tracing::debug!(user.id = %user_id, "refused a token of an unknown account");
+                        return Err(unauthorized(
+                            "The account of this access token does not exist.",
+                        ));
+                    };
+                    state.auth.accounts.insert(&user_id, version);
+                    version
                 }
-                state.auth.accounts.insert(&user_id);
+            };
+            if claims.cv != version {
+                tracing::debug!(user.id = %user_id, "refused a token issued before a password change");
+                return Err(unauthorized(
+                    "This access token was issued before the password was changed; log in again for a new one.",
+                ));
             }
             Ok(Caller::User { user_id })
         }

@@ -1,6 +1,8 @@
 //! Access tokens: HS256 JWTs signed with `FAD_JWT_SECRET` (`jsonwebtoken`, `rust_crypto` backend).
 //!
-//! A token carries `sub` (the user id), `iat`, `exp`, `iss` and `aud`. Decoding accepts HS256
+//! A token carries `sub` (the user id), `iat`, `exp`, `iss`, `aud` and `cv` (the account's
+//! credentials generation when it was issued; [`super::caller`] refuses it once a password
+//! change has started a new one). Decoding accepts HS256
 //! only (so `alg: none` and every other algorithm fail), requires all five claims, checks issuer
 //! and audience, and allows 30 s of clock leeway. Keys are built once at start.
 //!
@@ -36,6 +38,10 @@ pub struct Claims {
     pub iss: String,
     /// Audience: [`ACCESS_AUDIENCE`].
     pub aud: String,
+    /// The account's credentials generation at issue (`users.credentials_version`); tokens
+    /// issued before the claim existed read as generation 0.
+    #[serde(default)]
+    pub cv: i64,
 }
 
 /// Why a token was refused. Every variant answers 401; the variant only goes to the log.
@@ -90,8 +96,9 @@ impl JwtKeys {
         self.lifetime_seconds
     }
 
-    /// Issues an access token for `user_id`, valid from `now` for the configured lifetime.
-    pub fn issue(&self, user_id: &str, now: DateTime<Utc>) -> Result<String, TokenError> {
+    /// Issues an access token for `user_id` of credentials generation `cv`, valid from `now`
+    /// for the configured lifetime.
+    pub fn issue(&self, user_id: &str, cv: i64, now: DateTime<Utc>) -> Result<String, TokenError> {
         let iat = now.timestamp();
         let claims = Claims {
             sub: user_id.to_owned(),
@@ -99,6 +106,7 @@ impl JwtKeys {
             exp: iat + self.lifetime_seconds,
             iss: ISSUER.to_owned(),
             aud: ACCESS_AUDIENCE.to_owned(),
+            cv,
         };
         Ok(encode(
             &Header::new(Algorithm::HS256),
@@ -145,7 +153,7 @@ mod tests {
     #[test]
     fn a_remembered_token_verifies_again_until_it_expires() {
         let keys = keys();
-        let token = keys.issue("user-1", Utc::now()).unwrap();
+        let token = keys.issue("user-1", 0, Utc::now()).unwrap();
         let first = keys.verify(&token).unwrap();
         assert_eq!(keys.verify(&token).unwrap(), first);
         // As if its lifetime had passed while it was remembered: refused, not served from memory.
@@ -167,7 +175,7 @@ mod tests {
     #[test]
     fn issued_token_verifies_with_its_claims() {
         let now = Utc::now();
-        let token = keys().issue("user-1", now).unwrap();
+        let token = keys().issue("user-1", 0, now).unwrap();
         let claims = keys().verify(&token).unwrap();
         assert_eq!(claims.sub, "user-1");
         assert_eq!(claims.iat, now.timestamp());
@@ -179,7 +187,7 @@ mod tests {
     #[test]
     fn expired_token_is_refused_after_the_leeway() {
         let token = keys()
-            .issue("u", Utc::now() - Duration::seconds(3600 + 31))
+            .issue("u", 0, Utc::now() - Duration::seconds(3600 + 31))
             .unwrap();
         assert!(keys().verify(&token).is_err());
     }
@@ -187,13 +195,13 @@ mod tests {
     #[test]
     fn token_signed_with_another_secret_is_refused() {
         let other = JwtKeys::new(b"another secret entirely, also long", 3600);
-        let token = other.issue("u", Utc::now()).unwrap();
+        let token = other.issue("u", 0, Utc::now()).unwrap();
         assert!(keys().verify(&token).is_err());
     }
 
     #[test]
     fn alg_none_token_is_refused() {
-        let token = keys().issue("u", Utc::now()).unwrap();
+        let token = keys().issue("u", 0, Utc::now()).unwrap();
         let payload = token.split('.').nth(1).unwrap();
         let forged = format!("{ALG_NONE_HEADER}.{payload}.");
         assert!(keys().verify(&forged).is_err());
@@ -209,6 +217,7 @@ mod tests {
             exp: now + 60,
             iss: ISSUER.into(),
             aud: ACCESS_AUDIENCE.into(),
+            cv: 0,
         };
         let token = encode(
             &Header::new(Algorithm::HS512),
@@ -233,6 +242,7 @@ mod tests {
                 exp: now + 60,
                 iss: iss.into(),
                 aud: aud.into(),
+                cv: 0,
             };
             let token = encode(
                 &Header::new(Algorithm::HS256),
@@ -247,8 +257,8 @@ mod tests {
     #[test]
     fn tampered_payload_is_refused() {
         let now = Utc::now();
-        let mine = keys().issue("user-1", now).unwrap();
-        let theirs = keys().issue("user-2", now).unwrap();
+        let mine = keys().issue("user-1", 0, now).unwrap();
+        let theirs = keys().issue("user-2", 0, now).unwrap();
         let mine: Vec<&str> = mine.split('.').collect();
         let theirs: Vec<&str> = theirs.split('.').collect();
         // user-2's claims under user-1's signature.

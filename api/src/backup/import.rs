@@ -184,6 +184,8 @@ fn check(doc: &Document) -> anyhow::Result<()> {
         }
     }
     let battle_ids: BTreeSet<&str> = doc.battles.iter().map(|b| b.id.as_str()).collect();
+    // Each battle's player forces: every force a battle's rows name must be one of them.
+    let mut battle_sides: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
     for (i, b) in doc.battles.iter().enumerate() {
         same_campaign(&b.campaign_id, format!("battles[{i}].campaign_id"))?;
         user(&b.created_by, format!("battles[{i}].created_by"))?;
@@ -198,7 +200,15 @@ fn check(doc: &Document) -> anyhow::Result<()> {
         b.state
             .parse::<BattleState>()
             .map_err(|e| anyhow!("invalid export at `battles[{i}].state`: {e}"))?;
-        parse_json::<Vec<Side>>(&b.sides, || format!("battles[{i}].sides"))?;
+        let sides: Vec<Side> = parse_json(&b.sides, || format!("battles[{i}].sides"))?;
+        let mut side_forces = BTreeSet::new();
+        for (j, side) in sides.iter().enumerate() {
+            if let Some(id) = &side.force_id {
+                force(id, format!("battles[{i}].sides[{j}].force_id"))?;
+                side_forces.insert(id.clone());
+            }
+        }
+        battle_sides.insert(b.id.as_str(), side_forces);
         let corrections: Vec<Correction> =
             parse_json(&b.corrections, || format!("battles[{i}].corrections"))?;
         for (j, correction) in corrections.iter().enumerate() {
@@ -208,14 +218,48 @@ fn check(doc: &Document) -> anyhow::Result<()> {
             format!("battles[{i}].options")
         })?;
         if let Some(result) = &b.result {
-            parse_json::<BattleResult>(result, || format!("battles[{i}].result"))?;
+            let result: BattleResult = parse_json(result, || format!("battles[{i}].result"))?;
+            let sides = &battle_sides[b.id.as_str()];
+            let on_a_side = |id: &str, at: String| -> anyhow::Result<()> {
+                if sides.contains(id) {
+                    Ok(())
+                } else {
+                    Err(anyhow!(
+                        "invalid export at `{at}`: force {id} is not a side of battle {}",
+                        b.id
+                    ))
+                }
+            };
+            if let Some(winner) = &result.winner_force_id {
+                on_a_side(winner, format!("battles[{i}].result.winner_force_id"))?;
+            }
+            for (j, loss) in result.losses.iter().enumerate() {
+                on_a_side(&loss.force_id, format!("battles[{i}].result.losses[{j}].force_id"))?;
+            }
         }
     }
+    let side_of = |battle_id: &str, force_id: &str, at: String| -> anyhow::Result<()> {
+        if battle_sides
+            .get(battle_id)
+            .is_some_and(|sides| sides.contains(force_id))
+        {
+            Ok(())
+        } else {
+            Err(anyhow!(
+                "invalid export at `{at}`: force {force_id} is not a side of battle {battle_id}"
+            ))
+        }
+    };
     for (i, a) in doc.battle_aftermaths.iter().enumerate() {
         if !battle_ids.contains(a.battle_id.as_str()) {
             bail!("invalid export at `battle_aftermaths[{i}].battle_id`: not in `battles`");
         }
         force(&a.force_id, format!("battle_aftermaths[{i}].force_id"))?;
+        side_of(
+            &a.battle_id,
+            &a.force_id,
+            format!("battle_aftermaths[{i}].force_id"),
+        )?;
         a.stage
             .parse::<AftermathStage>()
             .map_err(|e| anyhow!("invalid export at `battle_aftermaths[{i}].stage`: {e}"))?;
@@ -236,16 +280,36 @@ fn check(doc: &Document) -> anyhow::Result<()> {
         if !battle_ids.contains(s.battle_id.as_str()) {
             bail!("invalid export at `battle_scenarios[{i}].battle_id`: not in `battles`");
         }
-        parse_doc::<crate::app::battles::scenario::BattleScenarioDocument>(&s.document, || {
-            format!("battle_scenarios[{i}].document")
-        })?;
+        let document: crate::app::battles::scenario::BattleScenarioDocument =
+            parse_doc(&s.document, || format!("battle_scenarios[{i}].document"))?;
+        for (j, named) in document.forces.iter().enumerate() {
+            if named.stored {
+                side_of(
+                    &s.battle_id,
+                    &named.force_id,
+                    format!("battle_scenarios[{i}].document.forces[{j}].force_id"),
+                )?;
+            }
+        }
     }
     for (i, s) in doc.scenarios.iter().enumerate() {
         let Some(creator) = &s.created_by else {
             bail!("invalid export at `scenarios[{i}].created_by`: missing");
         };
         user(creator, format!("scenarios[{i}].created_by"))?;
-        parse_doc::<ScenarioDocument>(&s.document, || format!("scenarios[{i}].document"))?;
+        let document: ScenarioDocument =
+            parse_doc(&s.document, || format!("scenarios[{i}].document"))?;
+        // The export holds exactly the scenarios that used a force of the campaign.
+        if !document
+            .forces
+            .iter()
+            .any(|f| f.stored && force_ids.contains(f.force_id.as_str()))
+        {
+            bail!(
+                "invalid export at `scenarios[{i}].document.forces`: the scenario uses no force \
+                 of this campaign"
+            );
+        }
     }
     Ok(())
 }
@@ -286,6 +350,7 @@ fn write_document(
     options: ImportOptions,
 ) -> anyhow::Result<ImportSummary> {
     let id = doc.campaign.id.as_str();
+    check_against_database(conn, doc, options)?;
     let existing = store::campaigns::find_by_id(conn, id).context("looking for the campaign")?;
     let replaced = match existing {
         Some(existing) if !options.replace => bail!(
@@ -444,6 +509,108 @@ fn write_document(
             ("battle_scenarios", doc.battle_scenarios.len()),
             ("scenarios", scenario_rows),
         ],
+    })
+}
+
+/// Checks, before anything is written, that the document touches nothing of this database but
+/// its own campaign: a force, battle or invitation id that exists must be the campaign's own
+/// (else it belongs to another campaign), and a one-shot scenario already stored with other
+/// content may be replaced only when `--replace` is given, its creator is the account the
+/// document's creator is matched to, and it uses a force of this campaign. (The database's
+/// keys would refuse most of these too, but only half-way and with a less useful message.)
+fn check_against_database(
+    conn: &mut Db,
+    doc: &Document,
+    options: ImportOptions,
+) -> anyhow::Result<()> {
+    let campaign_id = doc.campaign.id.as_str();
+    let owned_elsewhere = |found: Vec<(String, String)>, what: &str| -> anyhow::Result<()> {
+        match found.into_iter().find(|(_, owner)| owner != campaign_id) {
+            Some((id, _)) => bail!(
+                "{what} {id} of the document belongs to another campaign in this database; \
+                 nothing was imported"
+            ),
+            None => Ok(()),
+        }
+    };
+    let force_ids: Vec<&str> = doc.forces.iter().map(|f| f.id.as_str()).collect();
+    let found = forces::table
+        .filter(forces::id.eq_any(&force_ids))
+        .select((forces::id, forces::campaign_id))
+        .load(conn)
+        .context("reading forces")?;
+    owned_elsewhere(found, "force")?;
+    let battle_ids: Vec<&str> = doc.battles.iter().map(|b| b.id.as_str()).collect();
+    let found = battles::table
+        .filter(battles::id.eq_any(&battle_ids))
+        .select((battles::id, battles::campaign_id))
+        .load(conn)
+        .context("reading battles")?;
+    owned_elsewhere(found, "battle")?;
+    let invite_ids: Vec<&str> = doc.invites.iter().map(|i| i.id.as_str()).collect();
+    let found = invites::table
+        .filter(invites::id.eq_any(&invite_ids))
+        .select((invites::id, invites::campaign_id))
+        .load(conn)
+        .context("reading invitations")?;
+    owned_elsewhere(found, "invitation")?;
+
+    // The accounts the document's creators are matched to (an account created by the import
+    // owns nothing yet).
+    let mut matched: BTreeMap<&str, String> = BTreeMap::new();
+    for user in &doc.users {
+        if let Some(found) =
+            users::find_by_username(conn, &user.username).context("looking up accounts")?
+        {
+            matched.insert(user.id.as_str(), found.id);
+        }
+    }
+    let campaign_forces: BTreeSet<&str> = force_ids.iter().copied().collect();
+    for row in &doc.scenarios {
+        let existing: Option<ScenarioRecord> = scenarios::table
+            .find(&row.id)
+            .select(ScenarioRecord::as_select())
+            .first(conn)
+            .optional()
+            .context("reading scenarios")?;
+        let Some(existing) = existing else { continue };
+        let creator = row
+            .created_by
+            .as_deref()
+            .and_then(|id| matched.get(id))
+            .cloned();
+        let mut mapped = row.clone();
+        mapped.created_by.clone_from(&creator);
+        if existing == mapped {
+            continue;
+        }
+        if !options.replace {
+            bail!(
+                "scenario {} already exists in this database with other content; nothing was \
+                 imported (pass --replace to overwrite it)",
+                row.id
+            );
+        }
+        let same_creator = creator.is_some() && existing.created_by == creator;
+        if !same_creator || !uses_a_force_of(&existing, &campaign_forces) {
+            bail!(
+                "scenario {} exists in this database but is not this campaign's (another \
+                 account's, or it uses none of the campaign's forces); --replace replaces only \
+                 the campaign's own rows, so nothing was imported",
+                row.id
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Whether a stored one-shot scenario used one of `forces` (unreadable: no).
+fn uses_a_force_of(row: &ScenarioRecord, forces: &BTreeSet<&str>) -> bool {
+    doc::decode::<ScenarioDocument>(&row.document).is_ok_and(|document| {
+        document
+            .forces
+            .iter()
+            .any(|f| f.stored && forces.contains(f.force_id.as_str()))
     })
 }
 

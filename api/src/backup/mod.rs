@@ -81,6 +81,11 @@ pub const NOT_EXPORTED_COLUMNS: &[(&str, &str, &str)] = &[
     ),
     (
         "users",
+        "credentials_version",
+        "which access tokens are still valid: tokens of another server never are",
+    ),
+    (
+        "users",
         "username_lower",
         "derived from `username` on import",
     ),

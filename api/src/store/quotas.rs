@@ -8,6 +8,19 @@ use diesel::prelude::*;
 use crate::db::Db;
 use crate::schema::{battles, campaigns, forces, scenarios};
 
+/// Takes PostgreSQL's transaction-scoped advisory lock `(namespace, hashtext(key))`: held until
+/// the caller's transaction ends, so a second transaction counting the same quota waits for the
+/// first one's insert to commit. SQLite needs none (its writers run one at a time).
+pub fn lock(conn: &mut Db, namespace: i32, key: &str) -> QueryResult<()> {
+    if let Db::Pg(pg) = conn {
+        diesel::sql_query("SELECT pg_advisory_xact_lock($1, hashtext($2))")
+            .bind::<diesel::sql_types::Integer, _>(namespace)
+            .bind::<diesel::sql_types::Text, _>(key)
+            .execute(pg)?;
+    }
+    Ok(())
+}
+
 /// Forces of a campaign, archived ones included (they keep their storage).
 pub fn forces_in_campaign(conn: &mut Db, campaign_id: &str) -> QueryResult<i64> {
     forces::table

@@ -41,11 +41,30 @@ impl std::fmt::Debug for User {
     }
 }
 
+/// The columns of [`User`], for `RETURNING` (the table has more: `credentials_version` is read
+/// on its own).
+const USER_COLUMNS: (
+    users::id,
+    users::username,
+    users::username_lower,
+    users::password_hash,
+    users::created_at,
+    users::display_name,
+) = (
+    users::id,
+    users::username,
+    users::username_lower,
+    users::password_hash,
+    users::created_at,
+    users::display_name,
+);
+
 /// Inserts `user` and returns the stored row. A taken name is a `UniqueViolation` on
 /// `users_username_lower_key` (→ 409 through `ApiError`).
 pub fn insert(conn: &mut Db, user: &User) -> QueryResult<User> {
     diesel::insert_into(users::table)
         .values(user)
+        .returning(USER_COLUMNS)
         .get_result(conn)
 }
 
@@ -54,6 +73,16 @@ pub fn find_by_id(conn: &mut Db, id: &str) -> QueryResult<Option<User>> {
     users::table
         .find(id)
         .select(User::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// The credentials generation of the user with `id` (`None`: no such user), one primary-key
+/// look-up.
+pub fn credentials_version(conn: &mut Db, id: &str) -> QueryResult<Option<i64>> {
+    users::table
+        .find(id)
+        .select(users::credentials_version)
         .first(conn)
         .optional()
 }
@@ -72,11 +101,15 @@ pub fn find_by_username(conn: &mut Db, username: &str) -> QueryResult<Option<Use
         .optional()
 }
 
-/// Replaces the password hash of the user whose name equals `username` ignoring case; returns
-/// the number of rows changed (0 when there is no such user).
+/// Replaces the password hash of the user whose name equals `username` ignoring case and starts
+/// a new credentials generation (every access token issued before is refused); returns the
+/// number of rows changed (0 when there is no such user).
 pub fn set_password_hash(conn: &mut Db, username: &str, password_hash: &str) -> QueryResult<usize> {
     diesel::update(users::table.filter(users::username_lower.eq(username.to_lowercase())))
-        .set(users::password_hash.eq(password_hash))
+        .set((
+            users::password_hash.eq(password_hash),
+            users::credentials_version.eq(users::credentials_version + 1),
+        ))
         .execute(conn)
 }
 
@@ -88,6 +121,7 @@ pub fn set_display_name(
 ) -> QueryResult<Option<User>> {
     diesel::update(users::table.find(id))
         .set(users::display_name.eq(display_name))
+        .returning(USER_COLUMNS)
         .get_result(conn)
         .optional()
 }

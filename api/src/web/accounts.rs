@@ -366,6 +366,7 @@ pub async fn change_password(
     match accounts::change_password(
         &state,
         &user.user_id,
+        peer(&req),
         form.current_password,
         form.new_password,
     )
@@ -384,6 +385,21 @@ pub async fn change_password(
             StatusCode::UNPROCESSABLE_ENTITY,
             account_markup(&state, &user, &Errors(errors)),
         )),
+        Err(ApiError::TooManyRequests {
+            detail,
+            retry_after_secs,
+        }) => {
+            let errors = Errors(vec![FieldError::new("form", detail)]);
+            let mut response = respond(
+                StatusCode::TOO_MANY_REQUESTS,
+                account_markup(&state, &user, &errors),
+            );
+            response.headers_mut().insert(
+                actix_web::http::header::RETRY_AFTER,
+                retry_after_secs.into(),
+            );
+            Ok(response)
+        }
         Err(other) => Err(other.into()),
     }
 }

@@ -20,6 +20,7 @@ use futures_util::stream;
 use serde::Deserialize;
 
 use crate::AppState;
+use crate::app::accounts;
 use crate::app::battles::watch;
 use crate::auth::Caller;
 
@@ -78,6 +79,9 @@ pub struct Since {
 struct Watch {
     state: web::Data<AppState>,
     caller: Caller,
+    /// The session the stream was opened with: the stream ends when it does (logout, a
+    /// password change).
+    session_hash: String,
     battle_id: String,
     last: String,
     /// The page showed another signature than the first check's: announce it at once.
@@ -118,6 +122,7 @@ pub async fn events(
     let watch = Watch {
         state,
         caller: caller(&user),
+        session_hash: user.session_hash.clone(),
         battle_id,
         pending: query.into_inner().since.is_some_and(|s| s != now),
         last: now,
@@ -151,8 +156,14 @@ pub async fn events(
             if CLOSING.load(Ordering::SeqCst) {
                 return None;
             }
-            // A failed check (the person left the campaign, the database is away) ends the
-            // stream; the browser reconnects and the first check answers properly.
+            // A failed check (the session ended, the person left the campaign, the database is
+            // away) ends the stream; the browser reconnects and the first check answers properly.
+            if !accounts::session_is_live(&w.state, &w.session_hash)
+                .await
+                .unwrap_or(false)
+            {
+                return None;
+            }
             let now = watch::view_signature(&w.state, w.caller.clone(), w.battle_id.clone())
                 .await
                 .ok()?;

@@ -86,19 +86,39 @@ pub fn check_ip(ip: IpAddr, allow_private: bool) -> Result<(), Refused> {
 }
 
 /// Whether an address is reachable on the public internet (not loopback, private, link-local,
-/// shared, unspecified, multicast or reserved).
+/// shared, unspecified, multicast or reserved). An IPv6 address that carries an IPv4 address
+/// (mapped, compatible, NAT64, 6to4) is judged by that IPv4 address too: the network delivers
+/// it there, so `64:ff9b::7f00:1` is 127.0.0.1.
 pub fn is_public(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => is_public_v4(v4),
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => is_public_v4(v4),
-            None => is_public_v6(v6),
-        },
+        IpAddr::V6(v6) => is_public_v6(v6) && embedded_v4(v6).is_none_or(is_public_v4),
     }
 }
 
+/// IPv6 prefixes that carry an IPv4 address, as (network, prefix length, the bit offset of
+/// the IPv4 address counted from the low end).
+const V4_CARRIERS: [(u128, u8, u32); 4] = [
+    (0xffff << 32, 96, 0),           // IPv4-mapped ::ffff:a.b.c.d
+    (0, 96, 0),                      // IPv4-compatible ::a.b.c.d (deprecated, still routed)
+    (0x0064_ff9b << 96, 96, 0),      // NAT64 well-known prefix 64:ff9b::a.b.c.d
+    (0x2002 << 112, 16, 80),         // 6to4 2002:AABB:CCDD::/48
+];
+
+/// The IPv4 address an IPv6 address carries, if it is in one of [`V4_CARRIERS`].
+fn embedded_v4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
+    let bits = u128::from(ip);
+    V4_CARRIERS.iter().find_map(|(net, len, offset)| {
+        let mask = u128::MAX.checked_shl(128 - u32::from(*len)).unwrap_or(0);
+        // Truncation keeps exactly the 32 bits of the IPv4 address.
+        #[allow(clippy::cast_possible_truncation, reason = "the low 32 bits are the address")]
+        let v4 = (bits >> offset) as u32;
+        (bits & mask == *net).then(|| Ipv4Addr::from(v4))
+    })
+}
+
 /// IPv4 ranges that are not public, as (network, prefix length).
-const NON_PUBLIC_V4: [([u8; 4], u8); 14] = [
+const NON_PUBLIC_V4: [([u8; 4], u8); 15] = [
     ([0, 0, 0, 0], 8),       // "this network"
     ([10, 0, 0, 0], 8),      // private
     ([100, 64, 0, 0], 10),   // shared (carrier-grade NAT)
@@ -113,6 +133,7 @@ const NON_PUBLIC_V4: [([u8; 4], u8); 14] = [
     ([192, 0, 2, 0], 24),    // documentation
     ([198, 51, 100, 0], 24), // documentation
     ([203, 0, 113, 0], 24),  // documentation
+    ([192, 88, 99, 0], 24),  // 6to4 relay anycast (deprecated)
 ];
 
 fn is_public_v4(ip: Ipv4Addr) -> bool {
@@ -124,8 +145,10 @@ fn is_public_v4(ip: Ipv4Addr) -> bool {
 }
 
 /// IPv6 ranges that are not public, as (network, prefix length).
-const NON_PUBLIC_V6: [(u128, u8); 6] = [
+const NON_PUBLIC_V6: [(u128, u8); 8] = [
     (0, 127),                     // unspecified and loopback
+    (0x0100 << 112, 64),          // discard-only
+    (0xfec0 << 112, 10),          // site-local (deprecated, still routed inside sites)
     (0xfc00 << 112, 7),           // unique local
     (0xfe80 << 112, 10),          // link-local
     (0xff00 << 112, 8),           // multicast
@@ -169,6 +192,24 @@ mod tests {
             "fe80::1",
             "::ffff:127.0.0.1",
             "::ffff:10.0.0.1",
+            // IPv4-compatible, NAT64 and 6to4 around internal IPv4 addresses.
+            "::127.0.0.1",
+            "::10.0.0.1",
+            "::169.254.169.254",
+            "64:ff9b::127.0.0.1",
+            "64:ff9b::a9fe:a9fe",
+            "64:ff9b::192.168.0.1",
+            "2002:7f00:1::",
+            "2002:a00:1::1",
+            "2002:a9fe:a9fe:1::1",
+            // Site-local, discard-only, the 6to4 relay and local-use NAT64.
+            "fec0::1",
+            "feff::1",
+            "100::1",
+            "100::ffff:ffff:ffff:ffff",
+            "192.88.99.1",
+            "64:ff9b:1::8.8.8.8",
+            "::ffff:192.88.99.1",
         ] {
             assert!(!is_public(ip(s)), "{s} counted as public");
         }
@@ -182,6 +223,10 @@ mod tests {
             "8.8.8.8",
             "2a00:1450::1",
             "::ffff:8.8.8.8",
+            "64:ff9b::8.8.8.8",
+            "::8.8.8.8",
+            "2002:808:808::1",
+            "100:0:0:1::1",
         ] {
             assert!(is_public(ip(s)), "{s} counted as internal");
         }
