@@ -48,6 +48,24 @@ pub(crate) fn failed(output: &Output) -> String {
     stderr
 }
 
+/// `fad-campaign set-password --username USERNAME` on `db_url`, the password on stdin.
+fn set_password(db_url: &str, username: &str, password: &str) {
+    let mut child = command(&["set-password", "--username", username])
+        .env("DATABASE_URL", db_url)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{password}\n").as_bytes())
+        .unwrap();
+    succeeded(&child.wait_with_output().unwrap());
+}
+
 /// Exports `campaign_id` from `db_url` into `dir/name` and returns the document's text.
 pub(crate) fn export(dir: &Path, name: &str, db_url: &str, campaign_id: &str) -> String {
     let path = dir.join(name);
@@ -307,7 +325,7 @@ fn login_status(app: &TestApp, username: &str, password: &str) -> u16 {
 fn a_campaign_moves_sqlite_to_postgres_and_back_losslessly_and_refusals_change_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let source = TestApp::spawn(Backend::Sqlite);
-    let s = build(&source);
+    let mut s = build(&source);
     let c = s.world.campaign_id.clone();
 
     // Export from SQLite while the server runs.
@@ -463,24 +481,26 @@ fn a_campaign_moves_sqlite_to_postgres_and_back_losslessly_and_refusals_change_n
     );
     // Created accounts cannot log in until an administrator sets a password.
     assert_eq!(login_status(&on_pg, "player", PASSWORD), 401);
-    let mut child = command(&["set-password", "--username", "player"])
-        .env("DATABASE_URL", on_pg.db.url())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"plum kettle orbit saffron\n")
-        .unwrap();
-    succeeded(&child.wait_with_output().unwrap());
+    set_password(on_pg.db.url(), "player", "plum kettle orbit saffron");
     assert_eq!(
         login_status(&on_pg, "player", "plum kettle orbit saffron"),
         200
     );
+    // The new password, set by another process, refuses the player's older tokens within the
+    // server's recheck time (a second); a new one reads as before.
+    let refused_by = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    while on_pg
+        .get_with_token("/api/v1/me", &s.people.player.token)
+        .status()
+        != 401
+    {
+        assert!(
+            std::time::Instant::now() < refused_by,
+            "an old token outlived set-password"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    s.people.player.token = crate::auth::login(&on_pg, "player", "plum kettle orbit saffron");
     assert_eq!(login_status(&on_pg, "owner", PASSWORD), 401);
 
     // PostgreSQL → SQLite.
@@ -498,6 +518,9 @@ fn a_campaign_moves_sqlite_to_postgres_and_back_losslessly_and_refusals_change_n
         &export(dir.path(), "sqlite3.json", lite.url(), &c),
         "SQLite after a refused --replace",
     );
+    // The credentials generation is not exported: the same password change on this copy lets
+    // the player's new token read both.
+    set_password(lite.url(), "player", "plum kettle orbit saffron");
     let on_lite = TestApp::spawn_on(lite, &[]);
     same_answers(&s, &on_pg, &on_lite);
 }

@@ -91,7 +91,10 @@ fn stored(app: &TestApp, table: &str, column: &str, key: Option<&str>) -> i64 {
 /// `refused`; `stored` rows are in the database.
 #[track_caller]
 fn held(what: &str, statuses: &[u16], created: u16, refused: u16, stored: i64) {
-    assert_eq!(stored, LIMIT, "{what}: {stored} stored against a limit of {LIMIT} ({statuses:?})");
+    assert_eq!(
+        stored, LIMIT,
+        "{what}: {stored} stored against a limit of {LIMIT} ({statuses:?})"
+    );
     let ok = statuses.iter().filter(|s| **s == created).count();
     let no = statuses.iter().filter(|s| **s == refused).count();
     assert_eq!((ok, no), (3, RACERS - 3), "{what}: {statuses:?}");

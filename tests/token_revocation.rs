@@ -75,7 +75,7 @@ both_backends! {
         let first = people.organiser.token.clone();
         let second = login(app, "organiser", PASSWORD);
         for token in [&first, &second] {
-            assert_eq!(app.get_with_token("/api/v1/auth/me", token).status(), 200);
+            assert_eq!(app.get_with_token("/api/v1/me", token).status(), 200);
         }
         let watcher = Browser::signed_in(app, "organiser");
         let stream = open_stream(&watcher, &format!("/battles/{}/events", world.battle_id));
@@ -88,16 +88,16 @@ both_backends! {
         // Assert: every token issued before is refused, for reads and writes; the stream ends.
         assert_eq!(changed.status(), 303, "{}", changed.text().unwrap());
         for token in [&first, &second] {
-            let me = app.get_with_token("/api/v1/auth/me", token);
+            let me = app.get_with_token("/api/v1/me", token);
             assert_eq!(me.status(), 401, "an old token still reads");
             let write = app.post_json_with_token("/api/v1/campaigns", &json!({"name": "After"}), token);
             assert_eq!(write.status(), 401, "an old token still writes");
         }
         assert!(ended_within(&stream, Duration::from_secs(5)), "the live stream kept going");
         let fresh = login(app, "organiser", NEW_PASSWORD);
-        assert_eq!(app.get_with_token("/api/v1/auth/me", &fresh).status(), 200);
+        assert_eq!(app.get_with_token("/api/v1/me", &fresh).status(), 200);
         // Another account's token is untouched.
-        assert_eq!(app.get_with_token("/api/v1/auth/me", &people.player.token).status(), 200);
+        assert_eq!(app.get_with_token("/api/v1/me", &people.player.token).status(), 200);
     }
 }
 

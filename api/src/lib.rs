@@ -254,11 +254,11 @@ pub fn set_password(args: &SetPasswordArgs) -> anyhow::Result<()> {
     let url = args.db.database_url()?;
     let mut conn = url.establish()?;
     let changed = diesel::Connection::transaction(&mut conn, |conn| {
-            let Some(user) = store::users::find_by_username(conn, &args.username)? else {
-                return Ok(0);
-            };
-            store::sessions::delete_for_user(conn, &user.id)?;
-            store::users::set_password_hash(conn, &args.username, &hash)
+        let Some(user) = store::users::find_by_username(conn, &args.username)? else {
+            return Ok(0);
+        };
+        store::sessions::delete_for_user(conn, &user.id)?;
+        store::users::set_password_hash(conn, &args.username, &hash)
     })
     .context("storing the password")?;
     if changed == 0 {

@@ -268,7 +268,9 @@ pub fn spend_sign_in_attempt(state: &AppState, client: IpAddr) -> Result<(), Api
         .rate_limiter
         .check(client)
         .map_err(|retry_after_secs| ApiError::TooManyRequests {
-            detail: format!("Too many attempts from this address; try again in {retry_after_secs} seconds."),
+            detail: format!(
+                "Too many attempts from this address; try again in {retry_after_secs} seconds."
+            ),
             retry_after_secs,
         })
 }

@@ -67,7 +67,9 @@ mod tests {
     fn a_remembered_version_expires_after_the_recheck_time() {
         let known = KnownAccounts::default();
         known.insert("a", 1);
-        let stale = Instant::now().checked_sub(RECHECK).unwrap_or_else(Instant::now);
+        let stale = Instant::now()
+            .checked_sub(RECHECK)
+            .unwrap_or_else(Instant::now);
         known.0.lock().unwrap().get_mut("a").unwrap().1 = stale;
         assert_eq!(known.version("a"), None);
     }

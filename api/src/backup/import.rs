@@ -234,7 +234,10 @@ fn check(doc: &Document) -> anyhow::Result<()> {
                 on_a_side(winner, format!("battles[{i}].result.winner_force_id"))?;
             }
             for (j, loss) in result.losses.iter().enumerate() {
-                on_a_side(&loss.force_id, format!("battles[{i}].result.losses[{j}].force_id"))?;
+                on_a_side(
+                    &loss.force_id,
+                    format!("battles[{i}].result.losses[{j}].force_id"),
+                )?;
             }
         }
     }

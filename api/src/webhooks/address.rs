@@ -99,10 +99,10 @@ pub fn is_public(ip: IpAddr) -> bool {
 /// IPv6 prefixes that carry an IPv4 address, as (network, prefix length, the bit offset of
 /// the IPv4 address counted from the low end).
 const V4_CARRIERS: [(u128, u8, u32); 4] = [
-    (0xffff << 32, 96, 0),           // IPv4-mapped ::ffff:a.b.c.d
-    (0, 96, 0),                      // IPv4-compatible ::a.b.c.d (deprecated, still routed)
-    (0x0064_ff9b << 96, 96, 0),      // NAT64 well-known prefix 64:ff9b::a.b.c.d
-    (0x2002 << 112, 16, 80),         // 6to4 2002:AABB:CCDD::/48
+    (0xffff << 32, 96, 0),      // IPv4-mapped ::ffff:a.b.c.d
+    (0, 96, 0),                 // IPv4-compatible ::a.b.c.d (deprecated, still routed)
+    (0x0064_ff9b << 96, 96, 0), // NAT64 well-known prefix 64:ff9b::a.b.c.d
+    (0x2002 << 112, 16, 80),    // 6to4 2002:AABB:CCDD::/48
 ];
 
 /// The IPv4 address an IPv6 address carries, if it is in one of [`V4_CARRIERS`].
@@ -111,7 +111,10 @@ fn embedded_v4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
     V4_CARRIERS.iter().find_map(|(net, len, offset)| {
         let mask = u128::MAX.checked_shl(128 - u32::from(*len)).unwrap_or(0);
         // Truncation keeps exactly the 32 bits of the IPv4 address.
-        #[allow(clippy::cast_possible_truncation, reason = "the low 32 bits are the address")]
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "the low 32 bits are the address"
+        )]
         let v4 = (bits >> offset) as u32;
         (bits & mask == *net).then(|| Ipv4Addr::from(v4))
     })
