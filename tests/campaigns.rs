@@ -223,7 +223,8 @@ both_backends! {
                 body["settings"],
                 json!({"version": 1, "results_need_confirmation": true, "lock_rosters_after_play": true, "house_rules": {
                     "full_strength": "establishment", "lone_figure_return": "on_five_or_six",
-                    "bank_campaign_points": true, "squad_leader_experience_purchasable": false,
+                    "bank_campaign_points": true, "vehicle_resolve_change": false,
+                    "squad_leader_experience_purchasable": false,
                     "missions_hidden": true, "strict_one_marker_per_unit": false,
                     "squad_strength_roll": "per_player", "morale_modifier": "per_die"}})
             );

@@ -16,6 +16,7 @@ mod backup;
 mod battle_scenarios;
 mod battles;
 mod campaign_play;
+mod campaign_rules;
 mod campaigns;
 mod corrections;
 mod crash_safety;

@@ -62,6 +62,9 @@ pub struct HouseRules {
     pub lone_figure_return: LoneFigureReturn,
     /// C13: unspent campaign points are banked (true) or lost after the sequence.
     pub bank_campaign_points: bool,
+    /// C15: every damaged or destroyed-and-replaced vehicle rolls Resolve Change, an unrated
+    /// crew counting as Steady (default: only a crew with a Resolve rolls).
+    pub vehicle_resolve_change: bool,
     /// C19: whether squad-leader experience can be bought like Leadership (default no).
     pub squad_leader_experience_purchasable: bool,
     /// S11: missions are hidden from the opponent (Escalating Engagement is always public).
@@ -80,6 +83,7 @@ impl Default for HouseRules {
             full_strength: FullStrength::Establishment,
             lone_figure_return: LoneFigureReturn::OnFiveOrSix,
             bank_campaign_points: true,
+            vehicle_resolve_change: false,
             squad_leader_experience_purchasable: false,
             missions_hidden: true,
             strict_one_marker_per_unit: false,
@@ -100,6 +104,7 @@ mod tests {
         assert_eq!(rules.full_strength, FullStrength::Establishment); // C3
         assert_eq!(rules.lone_figure_return, LoneFigureReturn::OnFiveOrSix); // C5
         assert!(rules.bank_campaign_points); // C13
+        assert!(!rules.vehicle_resolve_change); // C15
         assert!(!rules.squad_leader_experience_purchasable); // C19
         assert!(rules.missions_hidden); // S11
         assert!(!rules.strict_one_marker_per_unit); // S14

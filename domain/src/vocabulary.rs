@@ -219,7 +219,7 @@ struct HouseRuleRow {
 }
 
 /// The switches of [`HouseRules`], in its field order (a test checks the names and values).
-const HOUSE_RULE_ROWS: [HouseRuleRow; 8] = [
+const HOUSE_RULE_ROWS: [HouseRuleRow; 9] = [
     HouseRuleRow {
         name: "full_strength",
         rules_id: "C3",
@@ -236,6 +236,12 @@ const HOUSE_RULE_ROWS: [HouseRuleRow; 8] = [
         name: "bank_campaign_points",
         rules_id: "C13",
         description: "Unspent campaign points are banked for the next battle (true) or lost.",
+        values: &[],
+    },
+    HouseRuleRow {
+        name: "vehicle_resolve_change",
+        rules_id: "C15",
+        description: "Every damaged or destroyed-and-replaced vehicle rolls Resolve Change, an unrated crew counting as Steady (otherwise only a crew with a Resolve rolls).",
         values: &[],
     },
     HouseRuleRow {

@@ -18,7 +18,7 @@ pub mod sequence;
 pub mod vehicle_replacements;
 
 #[cfg(test)]
-mod testkit;
+pub(crate) mod testkit;
 #[cfg(test)]
 mod tests;
 

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::kit::VehicleState;
 use crate::named_enum;
-use crate::roster::{Force, Problem, UnitKind, UnitStatus};
+use crate::roster::{Force, Problem, Unit, UnitKind, UnitStatus};
 
 named_enum! {
     /// How a vehicle ended the battle (docs/rules.md C16).
@@ -70,10 +70,24 @@ impl AppliedLoss {
     }
 }
 
+/// Why a vehicle that was not fielded cannot appear with damage or losses in a report (C16).
+fn sat_out(unit: &Unit) -> String {
+    let why = if unit.status == UnitStatus::Eliminated {
+        "was eliminated before the battle"
+    } else {
+        "was left damaged by an earlier battle and not repaired"
+    };
+    format!(
+        "the vehicle {why}, so it was not on the table (C16): it cannot be damaged, destroyed or lose crew in this battle"
+    )
+}
+
 /// Checks the report against the battle-start roster and returns each unit's loss by unit id.
 /// Every problem is reported at once, with paths like `losses[2].figures_lost`. Contradictory
 /// lines are refused: more figures lost than the unit had, a wiped-out foot unit that did not
-/// lose all of them, vehicle damage on a foot unit, an eliminated vehicle reported only damaged.
+/// lose all of them, vehicle damage on a foot unit, an eliminated vehicle reported only damaged,
+/// damage or crew losses for a vehicle that was not fielded (eliminated, or damaged and not
+/// repaired).
 pub fn check_report(
     roster: &Force,
     report: &BattleReport,
@@ -137,11 +151,15 @@ pub fn check_report(
             continue;
         }
         let damaged = line.vehicle_damage.is_some() || wiped_out;
-        if is_vehicle && damaged && unit.status == UnitStatus::Eliminated {
-            problems.push(Problem::new(
-                at("vehicle_damage"),
-                "the vehicle was eliminated before the battle and was not on the table (C16)",
-            ));
+        // A vehicle that sat the battle out (eliminated, or damaged and not repaired, C16) was
+        // not on the table: nothing can happen to it or its crew in this battle.
+        if is_vehicle && !unit.is_fielded() && (damaged || line.figures_lost > 0) {
+            let field = if damaged {
+                "vehicle_damage"
+            } else {
+                "figures_lost"
+            };
+            problems.push(Problem::new(at(field), sat_out(unit)));
             continue;
         }
         let (figures, vehicle_damage) = if is_vehicle {
@@ -169,6 +187,53 @@ pub fn check_report(
     } else {
         Err(problems)
     }
+}
+
+/// Whether `line` reports every figure of `unit` lost: wiped out, destroyed on recon, all its
+/// figures given, or (for a vehicle) destroyed.
+fn reports_all_lost(unit: &Unit, line: &UnitLosses) -> bool {
+    line.eliminated
+        || line.destroyed_on_recon
+        || if unit.kind == UnitKind::Vehicle {
+            line.vehicle_damage == Some(VehicleDamage::Destroyed)
+        } else {
+            line.figures_lost >= unit.strength
+        }
+}
+
+/// Checks that every unit an ambush destroyed on its recon return (`ambushed`, docs/rules.md
+/// §3.6, C2) is reported wiped out: a report that leaves one out, or gives it fewer losses, is
+/// refused naming the unit. (The service does not book the losses itself: the report is the
+/// players' account of the battle, and a silent fix would hide the slip.)
+pub fn check_ambushed(roster: &Force, report: &BattleReport, ambushed: &[String]) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for id in ambushed {
+        let Some(unit) = roster.unit(id) else {
+            continue;
+        };
+        let lost = if unit.kind == UnitKind::Vehicle {
+            "counts as destroyed".to_owned()
+        } else {
+            format!("lost all {} figures", unit.strength)
+        };
+        let why = format!(
+            "{} was destroyed by an ambush on its recon return (C2), so it {lost}: report it with destroyed_on_recon",
+            unit.name
+        );
+        match report.losses.iter().position(|l| l.unit_id == *id) {
+            None => problems.push(Problem::new("losses", format!("{why}; it has no line"))),
+            Some(i) if !reports_all_lost(unit, &report.losses[i]) => {
+                let field = if unit.kind == UnitKind::Vehicle {
+                    "vehicle_damage"
+                } else {
+                    "figures_lost"
+                };
+                problems.push(Problem::new(format!("losses[{i}].{field}"), why));
+            }
+            Some(_) => {}
+        }
+    }
+    problems
 }
 
 /// Applies the checked losses to a copy of the battle-start roster: foot units lose figures
@@ -203,4 +268,124 @@ pub fn apply_losses(roster: &Force, losses: &BTreeMap<String, AppliedLoss>) -> F
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::campaign::testkit::{force_of, squad, vehicle};
+
+    fn line(unit: &str, figures_lost: u32) -> UnitLosses {
+        UnitLosses {
+            unit_id: unit.into(),
+            figures_lost,
+            eliminated: false,
+            vehicle_damage: None,
+            destroyed_on_recon: false,
+        }
+    }
+
+    fn report(losses: Vec<UnitLosses>) -> BattleReport {
+        BattleReport { losses }
+    }
+
+    fn fields(problems: &[Problem]) -> Vec<&str> {
+        problems.iter().map(|p| p.field.as_str()).collect()
+    }
+
+    #[test]
+    fn c2_c16_a_damaged_vehicle_that_sat_out_takes_no_damage_or_losses() {
+        let mut parked = vehicle("v");
+        parked.vehicle_state = Some(VehicleState::Damaged);
+        let roster = force_of(vec![vec![squad("s", 6), parked]]);
+        let cases = [
+            (
+                UnitLosses {
+                    vehicle_damage: Some(VehicleDamage::Damaged),
+                    ..line("v", 0)
+                },
+                "losses[0].vehicle_damage",
+            ),
+            (
+                UnitLosses {
+                    vehicle_damage: Some(VehicleDamage::Destroyed),
+                    ..line("v", 0)
+                },
+                "losses[0].vehicle_damage",
+            ),
+            (
+                UnitLosses {
+                    eliminated: true,
+                    ..line("v", 0)
+                },
+                "losses[0].vehicle_damage",
+            ),
+            (line("v", 2), "losses[0].figures_lost"),
+        ];
+        for (l, field) in cases {
+            let problems = check_report(&roster, &report(vec![l.clone()])).unwrap_err();
+            assert_eq!(fields(&problems), [field], "{l:?}");
+            assert!(problems[0].message.contains("not repaired"), "{problems:?}");
+        }
+        // A line that reports nothing for it is harmless; a repaired one can be damaged again.
+        assert!(check_report(&roster, &report(vec![line("v", 0)])).is_ok());
+        let mut repaired = roster.clone();
+        repaired.units_mut().for_each(|u| {
+            if u.id == "v" {
+                u.vehicle_state = Some(VehicleState::Operational);
+            }
+        });
+        let damaged = UnitLosses {
+            vehicle_damage: Some(VehicleDamage::Damaged),
+            ..line("v", 1)
+        };
+        assert!(check_report(&repaired, &report(vec![damaged])).is_ok());
+    }
+
+    #[test]
+    fn c2_s3_6_a_unit_ambushed_on_recon_must_be_reported_wiped_out() {
+        let roster = force_of(vec![vec![squad("s", 6), squad("t", 8), vehicle("v")]]);
+        let ambushed = ["s".to_owned(), "v".to_owned()];
+        // Left out entirely: one problem per unit, naming it.
+        let none = check_ambushed(&roster, &report(vec![line("t", 1)]), &ambushed);
+        assert_eq!(fields(&none), ["losses", "losses"]);
+        assert!(none[0].message.contains("Squad s") && none[0].message.contains("all 6"));
+        assert!(none[1].message.contains("Vehicle v"));
+        // Fewer losses, or a vehicle only damaged.
+        let fewer = check_ambushed(
+            &roster,
+            &report(vec![
+                line("s", 5),
+                UnitLosses {
+                    vehicle_damage: Some(VehicleDamage::Damaged),
+                    ..line("v", 0)
+                },
+            ]),
+            &ambushed,
+        );
+        assert_eq!(
+            fields(&fewer),
+            ["losses[0].figures_lost", "losses[1].vehicle_damage"]
+        );
+        // Wiped out by any of the ways a report says so.
+        let whole = [
+            UnitLosses {
+                destroyed_on_recon: true,
+                ..line("s", 0)
+            },
+            UnitLosses {
+                eliminated: true,
+                ..line("v", 0)
+            },
+        ];
+        assert!(check_ambushed(&roster, &report(whole.to_vec()), &ambushed).is_empty());
+        let counted = [
+            line("s", 6),
+            UnitLosses {
+                vehicle_damage: Some(VehicleDamage::Destroyed),
+                ..line("v", 0)
+            },
+        ];
+        assert!(check_ambushed(&roster, &report(counted.to_vec()), &ambushed).is_empty());
+    }
 }

@@ -8,6 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::report::AppliedLoss;
+use crate::house_rules::HouseRules;
 use crate::ladder::{Ladder, Resolve};
 use crate::roster::{Unit, UnitKind, UnitStatus};
 
@@ -54,20 +56,56 @@ pub fn resolve_can_change(unit: &Unit) -> bool {
     unit.resolve.is_some() && !unit.resolve_frozen() && unit.kind != UnitKind::OffBoardArtillery
 }
 
-/// Whether `unit` (after steps 1–2) makes the Resolve Change roll, given that it suffered losses
-/// or damage in this battle: it must still be on the table (figures left, not eliminated, C6).
-pub fn resolve_roll_due(unit: &Unit, suffered_losses_or_damage: bool) -> bool {
-    suffered_losses_or_damage
+/// The Resolve a unit rolls Resolve Change from: its own; or, with the house rule
+/// `vehicle_resolve_change` (C15), Steady for a vehicle whose unrated crew was damaged or
+/// destroyed (and replaced) in this battle. `None`: the unit has no Resolve to change.
+pub fn rolling_resolve(unit: &Unit, loss: AppliedLoss, rules: &HouseRules) -> Option<Resolve> {
+    let unrated_vehicle_rolls = rules.vehicle_resolve_change
+        && unit.kind == UnitKind::Vehicle
+        && loss.vehicle_damage.is_some();
+    match unit.resolve {
+        Some(resolve) => Some(resolve),
+        None if unrated_vehicle_rolls => Some(Resolve::Steady),
+        None => None,
+    }
+}
+
+/// Whether `unit` (after steps 1–2) makes the Resolve Change roll, given its losses or damage in
+/// this battle: it must still be on the table (figures left, not eliminated, C6; a destroyed
+/// vehicle only once replaced, C16) and have a Resolve that can change ([`rolling_resolve`]).
+pub fn resolve_roll_due(unit: &Unit, loss: AppliedLoss, rules: &HouseRules) -> bool {
+    loss.any()
         && unit.status == UnitStatus::Active
         && unit.strength > 0
-        && resolve_can_change(unit)
+        && rolling_resolve(unit, loss, rules).is_some()
+        && !unit.resolve_frozen()
+        && unit.kind != UnitKind::OffBoardArtillery
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::campaign::VehicleDamage;
     use crate::campaign::testkit::{squad, vehicle, with_kind};
     use crate::traits::Trait;
+
+    const LOST: AppliedLoss = AppliedLoss {
+        figures: 1,
+        vehicle_damage: None,
+    };
+    const NOTHING: AppliedLoss = AppliedLoss {
+        figures: 0,
+        vehicle_damage: None,
+    };
+    const DAMAGED: AppliedLoss = AppliedLoss {
+        figures: 0,
+        vehicle_damage: Some(VehicleDamage::Damaged),
+    };
+
+    /// Under the default house rules.
+    fn due(unit: &Unit, loss: AppliedLoss) -> bool {
+        resolve_roll_due(unit, loss, &HouseRules::default())
+    }
 
     #[test]
     fn c1_resolve_change_rows_one_to_six() {
@@ -89,20 +127,54 @@ mod tests {
     fn c17_fanatic_and_zombie_units_skip_the_roll() {
         let mut u = squad("s", 8);
         u.traits = vec![Trait::Fanatic];
-        assert!(!resolve_roll_due(&u, true));
+        assert!(!due(&u, LOST));
         u.traits = vec![Trait::Zombie];
-        assert!(!resolve_roll_due(&u, true));
+        assert!(!due(&u, LOST));
         u.traits = vec![];
-        assert!(resolve_roll_due(&u, true));
-        assert!(!resolve_roll_due(&u, false));
+        assert!(due(&u, LOST));
+        assert!(!due(&u, NOTHING));
     }
 
     #[test]
     fn c15_vehicle_rolls_only_when_its_crew_has_resolve() {
         let mut v = vehicle("v");
-        assert!(!resolve_roll_due(&v, true));
+        assert!(!due(&v, DAMAGED));
         v.resolve = Some(Resolve::Steady);
-        assert!(resolve_roll_due(&v, true));
+        assert!(due(&v, DAMAGED));
+        assert!(due(&v, LOST), "a rated crew's losses count too");
+    }
+
+    #[test]
+    fn c15_vehicle_resolve_change_rolls_every_damaged_or_replaced_vehicle_as_steady() {
+        let rules = HouseRules {
+            vehicle_resolve_change: true,
+            ..HouseRules::default()
+        };
+        let destroyed = AppliedLoss {
+            figures: 0,
+            vehicle_damage: Some(VehicleDamage::Destroyed),
+        };
+        let v = vehicle("v");
+        assert!(resolve_roll_due(&v, DAMAGED, &rules));
+        assert_eq!(rolling_resolve(&v, DAMAGED, &rules), Some(Resolve::Steady));
+        // Destroyed and replaced: active again, so it rolls; not replaced, it does not (C16).
+        assert!(resolve_roll_due(&v, destroyed, &rules));
+        let mut gone = vehicle("g");
+        gone.status = UnitStatus::Eliminated;
+        assert!(!resolve_roll_due(&gone, destroyed, &rules));
+        // Crew losses alone are not damage; and a rated crew rolls from its own Resolve.
+        assert!(!resolve_roll_due(&v, LOST, &rules));
+        let mut rated = vehicle("r");
+        rated.resolve = Some(Resolve::Determined);
+        assert_eq!(
+            rolling_resolve(&rated, DAMAGED, &rules),
+            Some(Resolve::Determined)
+        );
+        // Squads are unaffected by the switch.
+        assert_eq!(
+            rolling_resolve(&squad("s", 8), LOST, &rules),
+            Some(Resolve::Steady)
+        );
     }
 
     #[test]
@@ -110,12 +182,12 @@ mod tests {
         let mut u = squad("s", 8);
         u.strength = 0;
         u.status = UnitStatus::Eliminated;
-        assert!(!resolve_roll_due(&u, true));
+        assert!(!due(&u, LOST));
     }
 
     #[test]
     fn off_board_units_cannot_change_their_starting_resolve() {
         let u = with_kind(squad("a", 1), UnitKind::OffBoardArtillery);
-        assert!(!resolve_roll_due(&u, true));
+        assert!(!due(&u, LOST));
     }
 }

@@ -12,7 +12,7 @@ use super::quality_loss::{quality_after, quality_loss_due};
 use super::reinforcements::POOL_DICE;
 use super::replacements::{reference_strength, replaced_figures};
 use super::report::VehicleDamage;
-use super::resolve_change::{resolve_after, resolve_roll_due};
+use super::resolve_change::{resolve_after, resolve_roll_due, rolling_resolve};
 use super::sequence::{Aftermath, dice_problem, roll_one};
 use super::vehicle_replacements::{VehicleFate, vehicle_fate};
 use super::{UnitEvent, UnitEventRecord};
@@ -152,10 +152,13 @@ impl Aftermath {
                 })
                 .collect(),
             RollStep::ResolveChange => units
-                .filter(|u| resolve_roll_due(u, loss(&u.id).any()))
+                .filter(|u| resolve_roll_due(u, loss(&u.id), &self.rules))
                 .map(|u| {
-                    let why = "suffered losses or damage: resolve change (1–2 down one level, 3–4 same, 5–6 up one level)";
-                    self.unit_due(step, u, why.to_owned())
+                    let mut why = "suffered losses or damage: resolve change (1–2 down one level, 3–4 same, 5–6 up one level)".to_owned();
+                    if u.resolve.is_none() {
+                        why.push_str("; its unrated crew counts as Steady (house rule vehicle_resolve_change, C15)");
+                    }
+                    self.unit_due(step, u, why)
                 })
                 .collect(),
             RollStep::Reinforcements => vec![DueRoll {
@@ -267,7 +270,9 @@ impl Aftermath {
                 UnitEvent::ResolveRolled { roll, to }
             }
             RollStep::ResolveChange => {
-                let Some(from) = unit.resolve else {
+                // An unrated crew rolls as Steady under `vehicle_resolve_change` (C15) and
+                // keeps the Resolve it rolls.
+                let Some(from) = rolling_resolve(unit, loss, &rules) else {
                     return;
                 };
                 let to = resolve_after(from, roll);

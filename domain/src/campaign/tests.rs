@@ -1034,7 +1034,10 @@ fn arb_case() -> impl Strategy<Value = (Force, BattleReport, Vec<Purchase>, u64,
             let lines = units
                 .iter()
                 .zip(losses)
-                .filter(|(_, (lost, _))| *lost > 0)
+                // A vehicle that sat the battle out (damaged, not repaired) has no line (C16).
+                .filter(|(u, (lost, _))| {
+                    *lost > 0 && (u.kind != UnitKind::Vehicle || u.is_fielded())
+                })
                 .map(|(u, (lost, how))| {
                     let vehicle = u.kind == UnitKind::Vehicle;
                     let eliminated = how == 4;

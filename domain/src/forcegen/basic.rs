@@ -25,9 +25,11 @@
 //! - The command squad leader is a Novice leader (priced as a character). Heavy weapons teams are
 //!   Conscript and Steady (the point system's start ratings); off-board artillery is Regular,
 //!   the one crew rating the source states for off-board units. Artillery joins platoon 0.
-//! - More Support: two riflemen are swapped for one trooper with a support weapon (net −1
-//!   figure), as the advanced More Support spells out; a SAW unless the choice names another
-//!   support weapon. Human Wave: the support trooper keeps a rifle and two soldiers join (+2).
+//! - More Support: the squad loses two riflemen and one of the remaining riflemen carries the
+//!   extra support weapon (net −2 figures: a squad of 8 becomes 6 with two support weapons;
+//!   unlike the advanced More Support, which gives one SAW trooper back); a SAW unless the
+//!   choice names another support weapon. A squad without a rifleman to spare is left alone.
+//!   Human Wave: the support trooper keeps a rifle and two soldiers join (+2).
 //! - Urban Assault swaps two riflemen per squad (fewer if the squad has fewer).
 
 use serde::{Deserialize, Serialize};
@@ -126,6 +128,9 @@ pub const ARTILLERY: D6Table<HeavyWeapon> = [
 ];
 /// Troopers beside the leader in a command squad.
 pub const COMMAND_SQUAD_TROOPERS: u32 = 3;
+/// More Support needs, beside the support troopers: the leader, the two riflemen who go and the
+/// rifleman who takes the extra weapon.
+const MORE_SUPPORT_MIN_SPARE: usize = 4;
 /// Figures in the Recon enhancement's bonus squad.
 pub const RECON_SQUAD_STRENGTH: u32 = 5;
 /// The most squads a basic platoon has (4 rolled + the Recon squad).
@@ -706,10 +711,11 @@ fn apply_variation(v: &VariationChoice, drafts: &mut [PlatoonDraft], ctx: &mut C
                 .support_weapon
                 .unwrap_or(SupportWeapon::SquadAutomaticWeapon);
             each_pick(drafts, &mut |s| {
-                // Two riflemen go and one support trooper comes (net −1, as the advanced More
-                // Support states); the leader stays with the basic weapon.
-                if s.strength as usize >= s.support_weapons.len() + 3 {
-                    add_strength(s, -1);
+                // Two riflemen go and one of the remaining riflemen carries the extra weapon
+                // (net −2: a squad of 8 becomes 6 with two support weapons); the leader keeps
+                // the basic weapon, so a squad needs a rifleman left over to carry it.
+                if s.strength as usize >= s.support_weapons.len() + MORE_SUPPORT_MIN_SPARE {
+                    add_strength(s, -2);
                     add_support(s, weapon);
                 }
             });

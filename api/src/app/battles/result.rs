@@ -15,10 +15,12 @@ use fad_domain::lifecycle::{AftermathStage, BattleState};
 use std::collections::{BTreeMap, BTreeSet};
 
 use actix_web::http::StatusCode;
-use fad_domain::campaign::report::check_report;
+use fad_domain::campaign::report::{check_ambushed, check_report};
 use fad_domain::campaign::{BattleReport, UnitLosses, VehicleDamage};
 use fad_domain::names::Named;
 use fad_domain::roster::Force as Roster;
+use fad_domain::roster::Problem;
+use fad_domain::scenario::recon_duty::ReconOutcome;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -26,8 +28,9 @@ use crate::AppState;
 use crate::app::idempotency::{self, Answer, Write};
 use crate::auth::{AuthUser, Need};
 use crate::error::{ApiError, FieldError};
-use crate::store::{self, aftermath as rows, campaigns};
+use crate::store::{self, aftermath as rows, battle_scenarios, campaigns};
 
+use super::scenario::BattleScenarioDocument;
 use super::{
     AftermathSummary, BattleResponse, BattleResult, RecordedLoss, lifecycle, lock_authorized,
     owned_forces, player_forces,
@@ -60,10 +63,13 @@ pub struct LossRequest {
     #[serde(default)]
     pub eliminated: bool,
     /// `null`, `damaged` or `destroyed` (vehicles only, C16; an eliminated vehicle is
-    /// `destroyed` or `null`).
+    /// `destroyed` or `null`). A vehicle that sat the battle out (damaged and not repaired, or
+    /// eliminated before it) takes neither damage nor crew losses: 422.
     #[serde(default)]
     pub vehicle_damage: Option<String>,
-    /// A recon unit destroyed by ambush (all its figures are lost, C2).
+    /// A recon unit destroyed by ambush (all its figures are lost, C2). A unit the battle's
+    /// scenario shows destroyed on its recon return must be reported wiped out (this flag,
+    /// `eliminated` or all its figures); a result without it is 422 naming the unit.
     #[serde(default)]
     pub destroyed_on_recon: bool,
 }
@@ -95,12 +101,56 @@ fn roster_count(snapshots: &Snapshots, force_id: &str, unit_id: &str) -> usize {
     })
 }
 
+/// Per force id, the units an ambush destroyed on their recon return in this battle's scenario
+/// (docs/rules.md §3.6, C2); empty when the scenario has not reached step 6.
+type Ambushed = BTreeMap<String, Vec<String>>;
+
+/// The battle's ambushed recon units, from its stored scenario.
+fn ambushed_units(conn: &mut crate::db::Db, battle_id: &str) -> Result<Ambushed, ApiError> {
+    let Some(row) = battle_scenarios::find::<BattleScenarioDocument>(conn, battle_id)? else {
+        return Ok(Ambushed::new());
+    };
+    Ok(row
+        .document
+        .scenario
+        .sides
+        .iter()
+        .map(|side| {
+            let ids = side
+                .recon_duty
+                .iter()
+                .filter(|d| d.outcome == ReconOutcome::Destroyed)
+                .map(|d| d.unit_id.clone())
+                .collect();
+            (side.force_id.clone(), ids)
+        })
+        .collect())
+}
+
+/// The domain numbers lines per force (`losses[n]...`); points a problem at the request's own
+/// line through `indices` (request index of each per-force line).
+fn request_error(p: Problem, indices: &[usize]) -> FieldError {
+    let field = match p
+        .field
+        .strip_prefix("losses[")
+        .and_then(|r| r.split_once(']'))
+    {
+        Some((n, rest)) => match n.parse::<usize>().ok().and_then(|n| indices.get(n)) {
+            Some(i) => format!("losses[{i}]{rest}"),
+            None => p.field.clone(),
+        },
+        None => p.field.clone(),
+    };
+    FieldError::new(field, p.message)
+}
+
 /// Checks the request against the sides and the snapshots; returns the stored result.
 fn check_result(
     request: &ResultRequest,
     forces: &[String],
     has_non_player: bool,
     snapshots: &Snapshots,
+    ambushed: &Ambushed,
 ) -> Result<BattleResult, ApiError> {
     let mut errors = Vec::new();
     match (request.outcome, &request.winner_force_id) {
@@ -217,22 +267,18 @@ fn check_result(
             continue;
         };
         if let Err(problems) = check_report(roster, report) {
-            for p in problems {
-                // The domain numbers lines per force; point at the request's own line.
-                let field = match p
-                    .field
-                    .strip_prefix("losses[")
-                    .and_then(|r| r.split_once(']'))
-                {
-                    Some((n, rest)) => match n.parse::<usize>().ok().and_then(|n| indices.get(n)) {
-                        Some(i) => format!("losses[{i}]{rest}"),
-                        None => p.field.clone(),
-                    },
-                    None => p.field.clone(),
-                };
-                errors.push(FieldError::new(field, p.message));
-            }
+            errors.extend(problems.into_iter().map(|p| request_error(p, indices)));
         }
+    }
+    // A unit destroyed on its recon return is lost whether or not the result has a line for it.
+    let no_lines = (BattleReport::default(), Vec::new());
+    for (force_id, ids) in ambushed {
+        let Some((roster, _)) = snapshots.get(force_id) else {
+            continue;
+        };
+        let (report, indices) = per_force.get(force_id.as_str()).unwrap_or(&no_lines);
+        let problems = check_ambushed(roster, report, ids);
+        errors.extend(problems.into_iter().map(|p| request_error(p, indices)));
     }
     if errors.is_empty() {
         Ok(BattleResult {
@@ -279,6 +325,7 @@ pub async fn record_result(
                 "This battle is void; no result can be recorded for it.".to_owned(),
             ));
         }
+        let ambushed = ambushed_units(conn, &battle_id)?;
         if battle.state != BattleState::Scenario {
             // The same result again is harmless; a different one conflicts.
             let existing = rows::list_for_battle(conn, &battle_id)?;
@@ -286,7 +333,7 @@ pub async fn record_result(
                 .iter()
                 .map(|r| (r.force_id.clone(), (r.battle_start.clone(), r.force_version)))
                 .collect::<Snapshots>();
-            let same = check_result(&request, &forces, has_non_player, &snapshots)
+            let same = check_result(&request, &forces, has_non_player, &snapshots, &ambushed)
                 .ok()
                 .and_then(|r| serde_json::to_string(&r).ok());
             if same.is_some() && same == battle.result {
@@ -306,7 +353,7 @@ pub async fn record_result(
             let roster = force.roster().map_err(|e| ApiError::Internal(e.into()))?;
             snapshots.insert(id.clone(), (roster, force.version));
         }
-        let result = check_result(&request, &forces, has_non_player, &snapshots)?;
+        let result = check_result(&request, &forces, has_non_player, &snapshots, &ambushed)?;
         let campaign = campaigns::find_by_id(conn, &battle.campaign_id)?
             .ok_or_else(super::battle_not_found)?;
         let settings = campaign

@@ -351,13 +351,13 @@ fn variation_lone_leader_cuts_the_hq_to_the_leader_and_adds_a_soldier() {
 }
 
 #[test]
-fn variation_more_support_swaps_two_soldiers_for_one_support_trooper() {
+fn rules_4_1_more_support_a_squad_of_8_becomes_6_with_two_support_weapons() {
     let g = with_variation(
         r#"{"kind": "more_support", "support_weapon": "flame_thrower"}"#,
         &[],
     );
     for s in squads(&g, 0) {
-        assert_eq!(s.strength, 7);
+        assert_eq!(s.strength, 6);
         assert_eq!(
             s.support_weapons,
             [

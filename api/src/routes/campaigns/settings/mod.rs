@@ -72,6 +72,9 @@ pub struct HouseRulesBody {
     pub lone_figure_return: LoneFigureReturnSetting,
     /// C13: unspent campaign points are banked (true) or lost. Default true.
     pub bank_campaign_points: bool,
+    /// C15: every damaged or destroyed-and-replaced vehicle rolls Resolve Change, an unrated
+    /// crew counting as Steady. Default false (only a crew with a Resolve rolls).
+    pub vehicle_resolve_change: bool,
     /// C19: squad-leader experience can be bought like Leadership. Default false.
     pub squad_leader_experience_purchasable: bool,
     /// S11: missions are hidden from the opponent (Escalating Engagement is always public).
@@ -97,6 +100,7 @@ impl From<HouseRules> for HouseRulesBody {
             full_strength,
             lone_figure_return,
             bank_campaign_points,
+            vehicle_resolve_change,
             squad_leader_experience_purchasable,
             missions_hidden,
             strict_one_marker_per_unit,
@@ -113,6 +117,7 @@ impl From<HouseRules> for HouseRulesBody {
                 LoneFigureReturn::Never => LoneFigureReturnSetting::Never,
             },
             bank_campaign_points,
+            vehicle_resolve_change,
             squad_leader_experience_purchasable,
             missions_hidden,
             strict_one_marker_per_unit,
@@ -134,6 +139,7 @@ impl From<HouseRulesBody> for HouseRules {
             full_strength,
             lone_figure_return,
             bank_campaign_points,
+            vehicle_resolve_change,
             squad_leader_experience_purchasable,
             missions_hidden,
             strict_one_marker_per_unit,
@@ -150,6 +156,7 @@ impl From<HouseRulesBody> for HouseRules {
                 LoneFigureReturnSetting::Never => LoneFigureReturn::Never,
             },
             bank_campaign_points,
+            vehicle_resolve_change,
             squad_leader_experience_purchasable,
             missions_hidden,
             strict_one_marker_per_unit,
@@ -213,6 +220,7 @@ mod tests {
             full_strength: FullStrength::BattleStart,
             lone_figure_return: LoneFigureReturn::Never,
             bank_campaign_points: false,
+            vehicle_resolve_change: true,
             squad_leader_experience_purchasable: true,
             missions_hidden: false,
             strict_one_marker_per_unit: true,
