@@ -61,4 +61,5 @@ mod web_battles;
 mod web_editor;
 mod web_pages;
 mod web_scenarios;
+mod web_hardening;
 mod webhooks;
