@@ -59,7 +59,7 @@ mod vocabulary;
 mod web_aftermath;
 mod web_battles;
 mod web_editor;
+mod web_hardening;
 mod web_pages;
 mod web_scenarios;
-mod web_hardening;
 mod webhooks;

@@ -478,13 +478,31 @@ both_backends! {
 
 /// Posts `force`'s mission bonuses (with its mission dice) through the battle page: 303.
 #[track_caller]
-fn send_bonuses(browser: &mut Browser<'_>, battle: &str, force: &str, picks: [&str; 2], dice: &[(&str, &str)]) {
+fn send_bonuses(
+    browser: &mut Browser<'_>,
+    battle: &str,
+    force: &str,
+    picks: [&str; 2],
+    dice: &[(&str, &str)],
+) {
     let page = format!("/battles/{battle}");
     let (body, token) = browser.page(&page);
     let version = version_in(&body, force);
     let dice = mission_fields(dice);
-    let r = browser.post(&format!("/battles/{battle}/mission-bonuses"), &[&[("csrf_token", token.as_str()), ("force_id", force),
-        ("version", version.as_str()), ("first_bonus", picks[0]), ("second_bonus", picks[1])], &as_refs(&dice)[..]].concat());
+    let r = browser.post(
+        &format!("/battles/{battle}/mission-bonuses"),
+        &[
+            &[
+                ("csrf_token", token.as_str()),
+                ("force_id", force),
+                ("version", version.as_str()),
+                ("first_bonus", picks[0]),
+                ("second_bonus", picks[1]),
+            ],
+            &as_refs(&dice)[..],
+        ]
+        .concat(),
+    );
     assert_eq!(r.status(), 303, "{}", r.text().unwrap());
 }
 
@@ -532,7 +550,8 @@ both_backends! {
         let r = app.post_json_with_token(&format!("/api/v1/battles/{}/scenario/mission-choice", g.battle),
             &json!({"force_id": red_id, "mission": "assault"}), &red_token);
         assert_eq!(r.status(), 409);
-        assert!(r.text().unwrap().contains("no mission choice is open for this side"));
+        let text = r.text().unwrap();
+        assert!(text.contains("No mission choice is open for this side."), "{text}");
 
         // Blue picks: the step closes and Red sees its own mission at last.
         let (body, token) = p.blue.page(&page);

@@ -5,7 +5,6 @@
 
 use std::time::{Duration, Instant};
 
-use reqwest::Method;
 use reqwest::blocking::{Client, Response};
 use serde_json::json;
 
@@ -46,12 +45,19 @@ fn join_page_spends_the_join_budget(backend: Backend) {
 
     // Assert: a wrong code says what the API says and no more; the fifth attempt is refused.
     assert_eq!(wrong_status, 404, "{wrong_text}");
-    let api_detail = assert_problem(api_wrong, 404)["detail"].as_str().unwrap().to_owned();
+    let api_detail = assert_problem(api_wrong, 404)["detail"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     assert!(wrong_text.contains(&api_detail), "{wrong_text}");
     assert_eq!(right.status(), 200);
     assert!(right.text().unwrap().contains("Long Winter"));
     assert_eq!(spent.status(), 429);
-    let retry_after: u64 = spent.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    let retry_after: u64 = spent.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!((1..=60).contains(&retry_after), "{retry_after}");
     // The API shares the budget the page spent.
     assert_problem(join(&app, &organiser, &code), 429);
@@ -253,7 +259,10 @@ fn generator_fields(token: &str, side1: String, side2: String) -> Vec<(String, S
 }
 
 fn post_fields(browser: &mut Browser<'_>, path: &str, fields: &[(String, String)]) -> Response {
-    let pairs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let pairs: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
     browser.post(path, &pairs)
 }
 
@@ -264,7 +273,9 @@ fn maxlength_of(page: &str, name: &str) -> usize {
         .unwrap_or_else(|| panic!("no field {name}"));
     let tag_start = page[..at].rfind('<').unwrap();
     let tag = &page[tag_start..at + page[at..].find('>').unwrap()];
-    let start = tag.find(r#"maxlength=""#).unwrap_or_else(|| panic!("{name} has no maxlength: {tag}"))
+    let start = tag
+        .find(r#"maxlength=""#)
+        .unwrap_or_else(|| panic!("{name} has no maxlength: {tag}"))
         + r#"maxlength=""#.len();
     tag[start..].split('"').next().unwrap().parse().unwrap()
 }
@@ -318,14 +329,24 @@ fn a_form_over_the_body_limit_is_a_page(backend: Backend) {
     let campaign = browser.create_campaign("Long Winter");
     let (_, token) = browser.page("/scenarios/new");
     let big = "x".repeat(12 * 1024);
-    for path in ["/scenarios/new".to_owned(), format!("/campaigns/{campaign}/forces/new")] {
+    for path in [
+        "/scenarios/new".to_owned(),
+        format!("/campaigns/{campaign}/forces/new"),
+    ] {
         let response = browser.post(&path, &[("csrf_token", &token), ("side1_units", &big)]);
         assert_eq!(response.status(), 413, "{path}");
-        let content_type = response.headers()["content-type"].to_str().unwrap().to_owned();
-        assert!(content_type.starts_with("text/html"), "{path}: {content_type}");
+        let content_type = response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            content_type.starts_with("text/html"),
+            "{path}: {content_type}"
+        );
         let body = response.text().unwrap();
         assert!(
-            body.contains("larger than this server accepts (8 KiB)") && body.contains("Nothing was saved"),
+            body.contains("larger than this server accepts (8 KiB)")
+                && body.contains("Nothing was saved"),
             "{path}: {body}"
         );
     }

@@ -196,7 +196,10 @@ fn percent_decode_once(bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        let pair = (bytes.get(i + 1).copied().and_then(hex), bytes.get(i + 2).copied().and_then(hex));
+        let pair = (
+            bytes.get(i + 1).copied().and_then(hex),
+            bytes.get(i + 2).copied().and_then(hex),
+        );
         match (bytes[i], pair) {
             (b'%', (Some(high), Some(low))) => {
                 out.push(u8::try_from(high * 16 + low).unwrap_or(b'%'));

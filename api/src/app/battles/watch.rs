@@ -210,7 +210,10 @@ mod tests {
         assert_eq!(slots.take("c", v4(4)).unwrap_err(), StreamRefusal::Full);
         drop(first);
         assert_eq!(slots.open(), 2);
-        assert!(slots.take("a", v4(4)).is_ok(), "a dropped slot is free again");
+        assert!(
+            slots.take("a", v4(4)).is_ok(),
+            "a dropped slot is free again"
+        );
     }
 
     #[test]
