@@ -282,8 +282,9 @@ fn a_whole_battle_scenario_with_entered_dice() {
         assert!(
             v.sides.iter().all(|side| side.mission_totals.is_none()
                 && side.mission_rolls.is_none()
-                && !side.mission_bonuses_submitted
-                    == (viewer == Viewer::Outsider || side.force_id == "alpha")),
+                // Only bravo's own bonuses show as sent, as before alpha's were in.
+                && side.mission_bonuses_submitted
+                    == (viewer == Viewer::Side(1) && side.force_id == "bravo")),
             "{viewer:?}: {:?}",
             v.sides
         );
