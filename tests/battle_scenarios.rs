@@ -383,11 +383,14 @@ both_backends! {
             "dice": {"mission": mission_dice(&[("hold", 2), ("sweep", 6)])}}));
         let v = g.step(app, g.red_user(), "mission-bonuses", &json!({"force_id": red, "missions": [],
             "dice": {"mission": mission_dice(&[("sweep", 6)])}}));
-        assert_eq!(v["state"], "mission_choice");
+        // Red, whose missions did not tie, is shown the bonus step still waiting for Blue: the
+        // tie is Blue's secret (issue 27 item 8).
+        assert_eq!(v["state"], "mission_bonuses");
         assert_eq!(v["waiting_for"], json!([blue]));
         assert_eq!(side(&v, &red)["mission"], Value::Null, "not assigned until Blue chooses");
         assert!(side(&v, &blue).get("tied_missions").is_none(), "Red does not see Blue's tie");
         let bv = g.scenario(app, g.blue_user());
+        assert_eq!(bv["state"], "mission_choice");
         assert_eq!(side(&bv, &blue)["tied_missions"], json!(["hold", "sweep"]));
         // Only the tied side chooses, only among its tied missions (S9).
         assert_problem(g.post(app, g.red_user(), "mission-choice", &json!({"force_id": red, "mission": "sweep"})), 409);

@@ -63,6 +63,7 @@ mod vocabulary;
 mod web_aftermath;
 mod web_battles;
 mod web_editor;
+mod web_hardening;
 mod web_pages;
 mod web_scenarios;
 mod webhook_addresses;

@@ -475,3 +475,92 @@ both_backends! {
         assert_eq!(anonymous.status(), 303);
     }
 }
+
+/// Posts `force`'s mission bonuses (with its mission dice) through the battle page: 303.
+#[track_caller]
+fn send_bonuses(
+    browser: &mut Browser<'_>,
+    battle: &str,
+    force: &str,
+    picks: [&str; 2],
+    dice: &[(&str, &str)],
+) {
+    let page = format!("/battles/{battle}");
+    let (body, token) = browser.page(&page);
+    let version = version_in(&body, force);
+    let dice = mission_fields(dice);
+    let r = browser.post(
+        &format!("/battles/{battle}/mission-bonuses"),
+        &[
+            &[
+                ("csrf_token", token.as_str()),
+                ("force_id", force),
+                ("version", version.as_str()),
+                ("first_bonus", picks[0]),
+                ("second_bonus", picks[1]),
+            ],
+            &as_refs(&dice)[..],
+        ]
+        .concat(),
+    );
+    assert_eq!(r.status(), 303, "{}", r.text().unwrap());
+}
+
+both_backends! {
+    /// Issue 27 item 8 (S9): while Blue picks among its tied missions in secret, Red, whose
+    /// missions did not tie, sees exactly what it saw while Blue's bonuses were not in: the
+    /// same scenario and battle JSON, the same page, byte for byte. Red may still change its
+    /// bonuses, and a mission choice is refused in the words used when none is open.
+    fn s9_the_opponent_cannot_tell_a_tie_choice_from_bonuses_not_yet_sent(app: &TestApp) {
+        // Arrange: orders in; Red sends its bonuses first (Assault far ahead, no tie).
+        let g = Game::new(app);
+        let (blue_id, red_id) = (g.blue_id(), g.red_id());
+        let mut p = players(app, &g);
+        let page = format!("/battles/{}", g.battle);
+        give_orders(&mut p.blue, &g.battle, &blue_id, &[("stance", "defensive"), ("attitude", "passive"), ("table_edge", "6")]);
+        give_orders(&mut p.red, &g.battle, &red_id, &[("stance", "offensive"), ("attitude", "aggressive"), ("table_edge", "1")]);
+        send_bonuses(&mut p.red, &g.battle, &red_id, ["assault", "strike"], &[("assault", "6")]);
+        let red_token = g.people.player.token.clone();
+        let battle_json = |token: &str| app.get_with_token(&format!("/api/v1/battles/{}", g.battle), token).text().unwrap();
+        let read = |p: &mut Players<'_>| (scenario(app, &red_token, &g.battle), battle_json(&red_token), p.red.page(&page).0);
+        let before = read(&mut p);
+        let outsider_before = battle_json(&g.people.organiser.token);
+
+        // Act: Blue's bonuses make its totals tie (Hold 2 + 4 = 6, Sweep 6 + 0 = 6).
+        send_bonuses(&mut p.blue, &g.battle, &blue_id, ["", ""], &[("hold", "2"), ("sweep", "6")]);
+        let after = read(&mut p);
+
+        // Assert: Blue is asked to choose; Red's JSON and page have not changed by a byte.
+        let blue_view = scenario(app, &g.people.owner.token, &g.battle);
+        assert_eq!(blue_view["state"], "mission_choice", "{blue_view}");
+        assert_eq!(before.0, after.0, "Red's scenario");
+        assert_eq!(after.0["state"], "mission_bonuses");
+        assert_eq!(after.0["waiting_for"], json!([blue_id]));
+        assert!(side(&after.0, &red_id).get("mission_totals").is_none(), "{}", after.0);
+        assert_eq!(before.1, after.1, "the battle as Red reads it");
+        assert_eq!(before.2, after.2, "Red's page changed while Blue chooses");
+        assert!(!after.2.contains("Mission choice"), "{}", after.2);
+        // The referee sees the choice; nobody else's view of the battle moved.
+        assert_ne!(outsider_before, battle_json(&g.people.organiser.token), "the referee sees the tie");
+        // Red may still change its bonuses (as before Blue's were in); a choice is refused in
+        // the words of a step that is not open.
+        let r = app.post_json_with_token(&format!("/api/v1/battles/{}/scenario/mission-bonuses", g.battle),
+            &json!({"force_id": red_id, "missions": ["assault", "strike"]}), &red_token);
+        assert_eq!(r.status(), 200, "{}", r.text().unwrap());
+        let r = app.post_json_with_token(&format!("/api/v1/battles/{}/scenario/mission-choice", g.battle),
+            &json!({"force_id": red_id, "mission": "assault"}), &red_token);
+        assert_eq!(r.status(), 409);
+        let text = r.text().unwrap();
+        assert!(text.contains("No mission choice is open for this side."), "{text}");
+
+        // Blue picks: the step closes and Red sees its own mission at last.
+        let (body, token) = p.blue.page(&page);
+        let version = version_in(&body, &blue_id);
+        let r = p.blue.post(&format!("/battles/{}/mission-choice", g.battle), &[("csrf_token", token.as_str()),
+            ("force_id", blue_id.as_str()), ("version", version.as_str()), ("mission", "hold")]);
+        assert_eq!(r.status(), 303, "{}", r.text().unwrap());
+        let v = scenario(app, &red_token, &g.battle);
+        assert_ne!(v["state"], "mission_bonuses", "{v}");
+        assert_eq!(side(&v, &red_id)["mission"], "assault", "{v}");
+    }
+}

@@ -265,13 +265,13 @@ both_backends! {
 
 both_backends! {
     fn a_signed_in_person_keeps_a_signed_out_scenario(app: &TestApp) {
-        // Arrange: generated signed out; someone signs in and opens the link.
-        let mut anonymous = Browser::new(app);
-        let id = generated(anonymous.generate(&[]));
+        // Arrange: generated signed out; the same browser signs in and opens the sheet.
+        let mut browser = Browser::new(app);
+        let id = generated(browser.generate(&[]));
         let sheet_path = format!("/scenarios/{id}");
         let keeper = register(app, "keeper");
-        let mut browser = Browser::new(app);
         browser.login("keeper");
+        let mut anonymous = Browser::new(app);
         let (sheet, token) = browser.page(&sheet_path);
         assert!(sheet.contains(">Keep</button>"), "{sheet}");
         // Act: without the token nothing happens; with it the scenario is kept.
@@ -382,5 +382,52 @@ both_backends! {
         let signed_out = Browser::new(app).get(&format!("/campaigns/{id}/timeline"));
         assert_eq!(signed_out.status(), 303);
         assert!(location(&signed_out).starts_with("/login?next="));
+    }
+}
+
+both_backends! {
+    /// Issue 27 item 9: `Keep` belongs to the browser that generated a scenario signed out (its
+    /// claim cookie), not to whoever holds the id or the link; the shared page shows no id.
+    fn s9_only_the_generating_browser_keeps_a_signed_out_scenario(app: &TestApp) {
+        // Arrange: generated signed out; the claim cookie is scoped to the scenario's pages.
+        let mut creator = Browser::new(app);
+        let response = creator.generate(&[]);
+        let claim = response
+            .headers()
+            .get_all("set-cookie")
+            .iter()
+            .map(|v| v.to_str().unwrap().to_owned())
+            .find(|c| c.starts_with("fad_claim="))
+            .expect("a claim cookie");
+        let id = generated(response);
+        let sheet_path = format!("/scenarios/{id}");
+        for flag in [format!("Path={sheet_path};"), "HttpOnly".to_owned(), "SameSite=Lax".to_owned()] {
+            assert!(claim.contains(&flag), "{claim}");
+        }
+        let (sheet, _) = creator.page(&sheet_path);
+        let shared = app.get(&share_path(&sheet));
+        assert_eq!(shared.status(), 200);
+        let shared = shared.text().unwrap();
+
+        // Act: someone else, signed in with the id, tries to keep it.
+        register(app, "taker");
+        let mut taker = Browser::new(app);
+        taker.login("taker");
+        let (taker_sheet, token) = taker.page(&sheet_path);
+        let taken = taker.post(&format!("{sheet_path}/keep"), &[("csrf_token", &token)]);
+
+        // Assert: the shared page names no id; the taker sees no Keep and is refused.
+        assert!(!shared.contains(&id), "the shared page shows the id: {shared}");
+        assert!(!taker_sheet.contains(">Keep</button>"), "{taker_sheet}");
+        assert_eq!(taken.status(), 403);
+        assert_eq!(ownership(app, &id), (None, true));
+        // The creator's browser, once signed in, keeps it.
+        let keeper = register(app, "keeper");
+        creator.login("keeper");
+        let (sheet, token) = creator.page(&sheet_path);
+        assert!(sheet.contains(">Keep</button>"), "{sheet}");
+        let kept = creator.post(&format!("{sheet_path}/keep"), &[("csrf_token", &token)]);
+        assert_eq!(kept.status(), 303);
+        assert_eq!(ownership(app, &id), (Some(keeper.id), false));
     }
 }

@@ -46,6 +46,10 @@ pub struct Cli {
 
 /// The subcommands of `fad-campaign`.
 #[derive(Debug, Subcommand)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "parsed once at start; boxing `serve`'s options would buy nothing"
+)]
 pub enum Command {
     /// Apply pending migrations, then serve HTTP until SIGINT or SIGTERM.
     Serve(ServeArgs),
@@ -168,6 +172,19 @@ pub struct ServeArgs {
     /// Login and registration attempts a client address may make in a burst.
     #[arg(long, env = "FAD_AUTH_RATE_BURST", default_value_t = 10)]
     pub auth_rate_burst: u32,
+
+    /// Live battle-page streams the server holds open at once (more: 503; the page then
+    /// polls).
+    #[arg(long, env = "FAD_MAX_STREAMS", default_value_t = 256)]
+    pub max_streams: usize,
+
+    /// Live battle-page streams one account may hold open (more: 429; the page then polls).
+    #[arg(long, env = "FAD_MAX_STREAMS_PER_ACCOUNT", default_value_t = 8)]
+    pub max_streams_per_account: usize,
+
+    /// Live battle-page streams one client address (an IPv6 /64) may hold open (more: 429).
+    #[arg(long, env = "FAD_MAX_STREAMS_PER_ADDRESS", default_value_t = 32)]
+    pub max_streams_per_address: usize,
 
     /// Most forces a campaign may have, archived ones included (more: 422).
     #[arg(long, env = "FAD_MAX_FORCES_PER_CAMPAIGN", default_value_t = Quotas::default().forces_per_campaign)]
@@ -310,6 +327,8 @@ pub struct Config {
     pub count_db_statements: bool,
     /// Abuse quotas.
     pub quotas: Quotas,
+    /// Caps on open live streams.
+    pub streams: crate::app::battles::watch::StreamLimits,
     /// Lifetime of a scenario generated signed out, in days.
     pub oneshot_ttl_days: u32,
     /// Seconds between sweeps of expired signed-out scenarios.
@@ -358,6 +377,17 @@ impl Config {
         {
             bail!("the FAD_MAX_* quotas (--max-*) must be greater than 0");
         }
+        let streams = crate::app::battles::watch::StreamLimits {
+            total: args.max_streams,
+            per_account: args.max_streams_per_account,
+            per_address: args.max_streams_per_address,
+        };
+        if streams.total == 0 || streams.per_account == 0 || streams.per_address == 0 {
+            bail!(
+                "FAD_MAX_STREAMS, FAD_MAX_STREAMS_PER_ACCOUNT and FAD_MAX_STREAMS_PER_ADDRESS \
+                 (--max-streams*) must be greater than 0"
+            );
+        }
         if args.oneshot_ttl_days == 0 || args.oneshot_ttl_days > 3650 {
             bail!("FAD_ONESHOT_TTL_DAYS (--oneshot-ttl-days) must be between 1 and 3650");
         }
@@ -390,6 +420,7 @@ impl Config {
             auth_rate_burst: args.auth_rate_burst,
             count_db_statements: args.count_db_statements,
             quotas,
+            streams,
             oneshot_ttl_days: args.oneshot_ttl_days,
             oneshot_sweep_secs: args.oneshot_sweep_secs,
             public_url,

@@ -57,6 +57,8 @@ pub struct AppState {
     pub rosters: routes::forces::render::RenderedRosters,
     /// The roster part of the force page, likewise.
     pub roster_pages: routes::forces::render::ByStoredRoster<web::forces::RosterPage>,
+    /// Open live streams of battle pages, capped per process, account and address.
+    pub streams: app::battles::watch::StreamSlots,
 }
 
 impl AppState {
@@ -68,6 +70,7 @@ impl AppState {
             config.auth_rate_per_minute,
             config.auth_rate_burst,
         );
+        let streams = app::battles::watch::StreamSlots::new(config.streams);
         Self {
             db,
             jwt_secret: config.jwt_secret.clone(),
@@ -75,6 +78,7 @@ impl AppState {
             auth,
             rosters: Default::default(),
             roster_pages: Default::default(),
+            streams,
         }
     }
 }
@@ -304,6 +308,9 @@ async fn serve_until_signal(state: AppState) -> anyhow::Result<()> {
     let app_state = state.clone();
     let mut server = HttpServer::new(move || build_app(app_state.clone()))
         .disable_signals()
+        // A client that closes its end has gone (browsers never half-close): stop serving it
+        // at once, so a live stream and its slot end with the tab, not at the next write.
+        .h1_allow_half_closed(false)
         .shutdown_timeout(30);
     if let Some(workers) = config.workers {
         server = server.workers(workers);
@@ -387,6 +394,7 @@ pub fn build_app(
         .app_data(actix_web::web::Data::new(state))
         .app_data(extract::json_config(limit))
         .app_data(extract::payload_config(limit))
+        .app_data(web::form_config(limit))
         .app_data(extract::path_config())
         .app_data(extract::query_config())
         .configure(openapi::configure)

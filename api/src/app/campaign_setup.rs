@@ -2,6 +2,8 @@
 //! (create with the settled readings, an invitation that lasts two weeks, join with a code),
 //! plus the preview a join page shows before the person decides.
 
+use std::net::IpAddr;
+
 use chrono::TimeDelta;
 
 use crate::AppState;
@@ -83,8 +85,23 @@ fn unusable() -> ApiError {
     ApiError::NotFound("No usable invitation with this code.".to_owned())
 }
 
-/// The campaign a usable code joins (the code itself is the credential to see its name).
+/// The campaign a usable code joins (the code itself is the credential to see its name). Each
+/// look spends one unit of `client`'s join quota, as a join through the API does: short codes
+/// are few enough to guess, and the page must be no cheaper an oracle than the API (429 with
+/// `Retry-After` beyond it; an unusable code is the API's one 404).
 pub async fn preview_invite(
+    state: &AppState,
+    user_id: Option<&str>,
+    client: IpAddr,
+    code: &str,
+) -> Result<InvitePreview, ApiError> {
+    invite_cases::spend_join_attempt(state, client)?;
+    preview_after_join_attempt(state, user_id, code).await
+}
+
+/// [`preview_invite`] without spending quota: only after a join attempt that already spent it
+/// (joining twice lands on the campaign).
+pub async fn preview_after_join_attempt(
     state: &AppState,
     user_id: Option<&str>,
     code: &str,
@@ -117,7 +134,7 @@ pub async fn preview_invite(
 pub async fn join_with_code(
     state: &AppState,
     user_id: &str,
-    client: std::net::IpAddr,
+    client: IpAddr,
     code: &str,
 ) -> Result<String, ApiError> {
     let joined =

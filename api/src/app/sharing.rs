@@ -6,7 +6,9 @@
 //!
 //! The link shows what that side may see at the moment it is opened, and only while the person
 //! who shared it still may see that side in full (a force handed to another player, or a member
-//! who left, takes their old links with them: those answer 404).
+//! who left, takes their old links with them: those answer 404), and only while the side's
+//! owner still belongs to the campaign (a referee's link to a side whose player left answers
+//! 404 too).
 
 use fad_domain::scenario::Viewer;
 
@@ -19,7 +21,7 @@ use crate::auth::secret::hash_secret;
 use crate::auth::{Caller, Need, campaign_access};
 use crate::db::Db;
 use crate::error::ApiError;
-use crate::store::{self, battles, share_links};
+use crate::store::{self, battles, memberships, share_links};
 
 /// The path a side's share link opens (outside `/api/v1`; no credentials needed).
 pub const SHARED_SHEET_PATH: &str = "/sheets/shared";
@@ -125,16 +127,30 @@ pub async fn open_shared_battle_sheet(state: &AppState, token: &str) -> Result<S
             {
                 return Err(gone());
             }
+            if !owner_is_member(conn, &link.force_id, &battle.campaign_id)? {
+                return Err(gone());
+            }
             let viewer = Viewer::Side(side);
+            let stored = row.is_some();
             let version = row.map_or(0, |r| versions::stored(&doc, r.version).of(viewer));
             Ok(Seen {
                 battle_id: battle.id,
                 version,
                 doc,
                 viewer,
+                stored,
             })
         })
         .await
+}
+
+/// Whether the owner of force `force_id` still belongs to campaign `campaign_id`: a side whose
+/// player left is shown to nobody through a link, whoever made it (a referee's link included).
+fn owner_is_member(conn: &mut Db, force_id: &str, campaign_id: &str) -> Result<bool, ApiError> {
+    let Some(force) = store::forces::find_by_id(conn, force_id)? else {
+        return Ok(false);
+    };
+    Ok(memberships::find(conn, campaign_id, &force.owner_id)?.is_some())
 }
 
 /// Checks that `caller` may share battle side `force_id` (see the module doc), holding the

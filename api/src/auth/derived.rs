@@ -32,6 +32,8 @@ pub enum Purpose {
     InviteCode,
     /// The stored hash of a client address (signed-out generation's per-address limit).
     ClientAddress,
+    /// The claim on a scenario generated signed out, held by the browser that generated it.
+    ScenarioClaim,
 }
 
 impl Purpose {
@@ -41,6 +43,7 @@ impl Purpose {
             Self::ScenarioLink => b"fad-campaign scenario share link v1",
             Self::InviteCode => b"fad-campaign short invite code v1",
             Self::ClientAddress => b"fad-campaign client address v1",
+            Self::ScenarioClaim => b"fad-campaign scenario claim v1",
         }
     }
 }

@@ -6,11 +6,14 @@
 //! and sends an `event: changed` carrying the new signature when it differs from the one the
 //! page was rendered with (`?since=`). It never uses a counter shared by both sides, so a
 //! side's secret choice sends the opponent nothing. Bounded: a stream ends after
-//! [`STREAM_SECONDS`] (the browser's `EventSource` reconnects by itself), and at most
-//! [`MAX_STREAMS`] are open at once per process (beyond that 503; the page then polls).
+//! [`STREAM_SECONDS`] (the browser's `EventSource` reconnects by itself), and the open streams
+//! are capped per process, per account and per client address ([`watch::StreamSlots`],
+//! `FAD_MAX_STREAMS*`: beyond the process's cap 503, beyond an account's or address's 429; the
+//! page then polls). A browser that goes away frees its slot at once: the server stops
+//! serving a connection as soon as the client closes it (no half-closed connections, see
+//! `serve`), which drops the stream and its slot.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use actix_web::http::StatusCode;
@@ -21,7 +24,7 @@ use serde::Deserialize;
 
 use crate::AppState;
 use crate::app::accounts;
-use crate::app::battles::watch;
+use crate::app::battles::watch::{self, StreamRefusal, StreamSlot};
 use crate::auth::Caller;
 
 use super::battle::caller;
@@ -29,14 +32,10 @@ use super::{PageError, require_user};
 
 /// How long one stream lasts before the browser reconnects.
 pub const STREAM_SECONDS: u64 = 300;
-/// Open streams a process serves at once.
-pub const MAX_STREAMS: usize = 256;
 /// How often a stream compares the signature.
 const TICK: Duration = Duration::from_secs(1);
 /// A comment line this often keeps proxies from closing an idle stream.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
-
-static OPEN_STREAMS: AtomicUsize = AtomicUsize::new(0);
 
 /// Set when the server begins to stop: every stream ends at its next tick, so a graceful
 /// stop does not wait out the streams' lifetime.
@@ -47,27 +46,27 @@ pub fn close_streams() {
     CLOSING.store(true, Ordering::SeqCst);
 }
 
-/// One open stream's place in [`OPEN_STREAMS`], given back when the stream is dropped.
-struct Slot;
-
-impl Slot {
-    fn take() -> Option<Self> {
-        if CLOSING.load(Ordering::SeqCst) {
-            return None;
-        }
-        let taken = OPEN_STREAMS.fetch_add(1, Ordering::SeqCst);
-        if taken >= MAX_STREAMS {
-            OPEN_STREAMS.fetch_sub(1, Ordering::SeqCst);
-            return None;
-        }
-        Some(Self)
-    }
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        OPEN_STREAMS.fetch_sub(1, Ordering::SeqCst);
-    }
+/// The answer when no stream is opened: the page falls back to polling.
+fn refused(refusal: StreamRefusal) -> HttpResponse {
+    let (status, text) = match refusal {
+        StreamRefusal::Full => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Too many live pages open; reload to see changes.",
+        ),
+        StreamRefusal::Account => (
+            StatusCode::TOO_MANY_REQUESTS,
+            "This account has too many live pages open; close some, or reload to see changes.",
+        ),
+        StreamRefusal::Address => (
+            StatusCode::TOO_MANY_REQUESTS,
+            "Too many live pages are open from this address; reload to see changes.",
+        ),
+    };
+    HttpResponse::build(status)
+        .insert_header(("Retry-After", "30"))
+        .insert_header(("Cache-Control", "no-store"))
+        .content_type("text/plain; charset=utf-8")
+        .body(text)
 }
 
 /// The query: the signature the page shows.
@@ -89,7 +88,7 @@ struct Watch {
     started: Instant,
     quiet_since: Instant,
     first: bool,
-    _slot: Arc<Slot>,
+    _slot: StreamSlot,
 }
 
 /// The SSE frame announcing `signature`.
@@ -111,12 +110,17 @@ pub async fn events(
     let battle_id = path.into_inner();
     // The first check answers 404 to anyone who may not read the battle, before streaming.
     let now = watch::view_signature(&state, caller(&user), battle_id.clone()).await?;
-    let Some(slot) = Slot::take() else {
-        return Ok(HttpResponse::build(StatusCode::SERVICE_UNAVAILABLE)
-            .insert_header(("Retry-After", "30"))
-            .insert_header(("Cache-Control", "no-store"))
-            .content_type("text/plain; charset=utf-8")
-            .body("Too many live pages open; reload to see changes."));
+    if CLOSING.load(Ordering::SeqCst) {
+        return Ok(refused(StreamRefusal::Full));
+    }
+    let address = req
+        .peer_addr()
+        .map_or(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED), |a| {
+            a.ip()
+        });
+    let slot = match state.streams.take(&user.user_id, address) {
+        Ok(slot) => slot,
+        Err(refusal) => return Ok(refused(refusal)),
     };
     let start = Instant::now();
     let watch = Watch {
@@ -129,7 +133,7 @@ pub async fn events(
         started: start,
         quiet_since: start,
         first: true,
-        _slot: Arc::new(slot),
+        _slot: slot,
     };
     let body = stream::unfold(watch, |mut w| async move {
         if w.first {

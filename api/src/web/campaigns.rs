@@ -258,6 +258,15 @@ pub async fn create_invite(
     ))
 }
 
+/// The TCP peer, as for sign-in: looking at and joining with a code spend the same
+/// per-address quota.
+fn peer(req: &HttpRequest) -> std::net::IpAddr {
+    req.peer_addr()
+        .map_or(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED), |a| {
+            a.ip()
+        })
+}
+
 /// `GET /join/{code}`: signed in, one button joins; signed out, log in or register and come
 /// back here.
 #[get("/join/{code}")]
@@ -268,9 +277,13 @@ pub async fn join_page(
 ) -> Result<HttpResponse, PageError> {
     let code = path.into_inner();
     let user = session::signed_in(&req, &state).await?;
-    let preview =
-        campaign_setup::preview_invite(&state, user.as_ref().map(|u| u.user_id.as_str()), &code)
-            .await?;
+    let preview = campaign_setup::preview_invite(
+        &state,
+        user.as_ref().map(|u| u.user_id.as_str()),
+        peer(&req),
+        &code,
+    )
+    .await?;
     let here = format!("/join/{}", super::encode_query(&code));
     let title = format!("Join {}", preview.campaign_name);
     let body = html! {
@@ -314,18 +327,13 @@ pub async fn join_submit(
     let user = require_user(&req, &state).await?;
     session::check_form(&req, &state, &FormKey::session(&user), form.csrf_token())
         .map_err(|_| PageError::Refused)?;
-    // The TCP peer, as for sign-in: joining spends the same per-address quota.
-    let client = req
-        .peer_addr()
-        .map_or(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED), |a| {
-            a.ip()
-        });
-    match campaign_setup::join_with_code(&state, &user.user_id, client, &path).await {
+    match campaign_setup::join_with_code(&state, &user.user_id, peer(&req), &path).await {
         Ok(campaign_id) => Ok(see_other(&format!("/campaigns/{campaign_id}"))),
         // Joining twice (a double tap) lands on the campaign all the same.
         Err(ApiError::Conflict(_)) => {
             let preview =
-                campaign_setup::preview_invite(&state, Some(&user.user_id), &path).await?;
+                campaign_setup::preview_after_join_attempt(&state, Some(&user.user_id), &path)
+                    .await?;
             Ok(see_other(&format!("/campaigns/{}", preview.campaign_id)))
         }
         Err(other) => Err(other.into()),

@@ -125,8 +125,9 @@ pub async fn save(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<String>,
-    body: web::Bytes,
+    body: Result<web::Bytes, actix_web::Error>,
 ) -> Result<HttpResponse, PageError> {
+    let body = super::form_body(body, state.config.body_limit)?;
     let user = require_user(&req, &state).await?;
     let fields: Fields = read_fields(&body);
     session::check_form(

@@ -523,8 +523,9 @@ pub async fn create(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<String>,
-    body: web::Bytes,
+    body: Result<web::Bytes, actix_web::Error>,
 ) -> Result<HttpResponse, PageError> {
+    let body = super::form_body(body, state.config.body_limit)?;
     let user = require_user(&req, &state).await?;
     let fields = read_fields(&body);
     session::check_form(

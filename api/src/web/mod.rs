@@ -145,16 +145,115 @@ pub fn see_other(location: &str) -> HttpResponse {
 
 /// `next` when it is a path on this site (never another host), else `/`.
 pub fn safe_next(next: Option<&str>) -> String {
-    match next {
-        Some(path)
-            if path.starts_with('/')
-                && !path.starts_with("//")
-                && !path.contains('\\')
-                && path.len() <= 512 =>
-        {
-            path.to_owned()
+    next.filter(|path| is_same_site_path(path))
+        .unwrap_or("/")
+        .to_owned()
+}
+
+/// Longest return path accepted; longer ones fall back to the home page.
+const MAX_NEXT_LEN: usize = 512;
+
+/// Whether `path` is a path on this site that is safe in a `Location` header: it starts with
+/// one `/`, has only visible ASCII (no whitespace or control characters, which browsers strip
+/// or turn into `/` and which a header refuses), and neither it nor its percent-decoded form
+/// starts with `//` or `/\` (both read as another host) or holds a backslash, whitespace or a
+/// control character.
+pub fn is_same_site_path(path: &str) -> bool {
+    let decoded = percent_decoded(path);
+    path.len() <= MAX_NEXT_LEN
+        && path.bytes().all(|b| b.is_ascii_graphic())
+        && [path.as_bytes(), decoded.as_slice()]
+            .iter()
+            .all(|p| plain_site_path(p))
+}
+
+/// A leading `/` not followed by `/` or `\`, no backslash, no whitespace or control byte.
+fn plain_site_path(path: &[u8]) -> bool {
+    path.first() == Some(&b'/')
+        && !matches!(path.get(1), Some(b'/' | b'\\'))
+        && !path
+            .iter()
+            .any(|b| *b == b'\\' || b.is_ascii_whitespace() || b.is_ascii_control())
+}
+
+/// `text` with every `%XX` decoded (repeatedly, so `%2509` cannot hide a tab), as bytes.
+fn percent_decoded(text: &str) -> Vec<u8> {
+    let mut current = text.as_bytes().to_vec();
+    // Each round shortens the text; a few rounds undo any nesting a path of 512 bytes holds.
+    for _ in 0..4 {
+        let next = percent_decode_once(&current);
+        if next == current {
+            break;
         }
-        _ => "/".to_owned(),
+        current = next;
+    }
+    current
+}
+
+/// `bytes` with each `%XX` (two hex digits) replaced by its byte; anything else kept.
+fn percent_decode_once(bytes: &[u8]) -> Vec<u8> {
+    let hex = |b: u8| char::from(b).to_digit(16);
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let pair = (
+            bytes.get(i + 1).copied().and_then(hex),
+            bytes.get(i + 2).copied().and_then(hex),
+        );
+        match (bytes[i], pair) {
+            (b'%', (Some(high), Some(low))) => {
+                out.push(u8::try_from(high * 16 + low).unwrap_or(b'%'));
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// How the pages read a posted form: up to the server's body limit (`FAD_BODY_LIMIT`, the one
+/// limit of every request; actix's own 16 KiB default would refuse forms the pages allow).
+/// A form the server cannot read is an HTML page in plain words, never problem+json: a body
+/// over the limit is 413 and nothing is saved.
+pub fn form_config(limit: usize) -> actix_web::web::FormConfig {
+    actix_web::web::FormConfig::default()
+        .limit(limit)
+        .error_handler(move |err, _req| {
+            let status = err.status_code();
+            let too_large = matches!(err, actix_web::error::UrlencodedError::Overflow { .. });
+            let detail = unreadable_detail(too_large, limit);
+            PageError::Unreadable { status, detail }.into()
+        })
+}
+
+/// A form read whole as bytes (the roster forms), or the page [`form_config`] answers when it
+/// cannot be read.
+pub fn form_body(
+    body: Result<actix_web::web::Bytes, actix_web::Error>,
+    limit: usize,
+) -> Result<actix_web::web::Bytes, PageError> {
+    body.map_err(|err| {
+        let status = err.as_response_error().status_code();
+        PageError::Unreadable {
+            status,
+            detail: unreadable_detail(status == StatusCode::PAYLOAD_TOO_LARGE, limit),
+        }
+    })
+}
+
+fn unreadable_detail(too_large: bool, limit: usize) -> String {
+    if too_large {
+        format!(
+            "The form is larger than this server accepts ({} KiB). Nothing was saved. Go back, \
+             shorten the longest text and send it again.",
+            limit / 1024
+        )
+    } else {
+        "The form could not be read. Nothing was saved. Go back, reload the page and try again."
+            .to_owned()
     }
 }
 
@@ -167,6 +266,14 @@ pub enum PageError {
     /// A form failed the CSRF checks: 403 and nothing applied.
     #[error("form refused")]
     Refused,
+    /// A posted form the server could not read (over the body limit, malformed).
+    #[error("{detail}")]
+    Unreadable {
+        /// 413 or 400.
+        status: StatusCode,
+        /// What happened and what to do, in plain words.
+        detail: String,
+    },
     /// An application error.
     #[error(transparent)]
     Api(#[from] ApiError),
@@ -181,6 +288,14 @@ impl PageError {
                 "The form was not sent from this site, or it belongs to an earlier session. \
                  Nothing was changed. Go back, reload the page and try again."
                     .to_owned(),
+            ),
+            Self::Unreadable { status, detail } => (
+                if *status == StatusCode::PAYLOAD_TOO_LARGE {
+                    "This form is too large"
+                } else {
+                    "This form could not be read"
+                },
+                detail.clone(),
             ),
             Self::Api(error) => {
                 let status = error.status_code();
@@ -205,6 +320,7 @@ impl ResponseError for PageError {
         match self {
             Self::SignIn(_) => StatusCode::SEE_OTHER,
             Self::Refused => StatusCode::FORBIDDEN,
+            Self::Unreadable { status, .. } => *status,
             Self::Api(error) => error.status_code(),
         }
     }
@@ -239,7 +355,17 @@ impl ResponseError for PageError {
                 }
             }
         };
-        respond(self.status_code(), markup)
+        let mut response = respond(self.status_code(), markup);
+        if let Self::Api(ApiError::TooManyRequests {
+            retry_after_secs, ..
+        }) = self
+        {
+            response.headers_mut().insert(
+                actix_web::http::header::RETRY_AFTER,
+                (*retry_after_secs).into(),
+            );
+        }
+        response
     }
 }
 

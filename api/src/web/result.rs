@@ -64,8 +64,11 @@ pub(super) fn check_csrf(
 fn back_to(battle_id: &str, fields: &Fields) -> String {
     let own = format!("/battles/{battle_id}");
     match fields.get("back") {
-        Some(back) if *back == own || back.starts_with(&format!("{own}/")) => {
-            super::safe_next(Some(back))
+        Some(back)
+            if (*back == own || back.starts_with(&format!("{own}/")))
+                && super::is_same_site_path(back) =>
+        {
+            back.clone()
         }
         _ => format!("{own}/result"),
     }

@@ -32,8 +32,10 @@ use super::session::{self, FormKey};
 use super::unit_lines::{self, UnitLines};
 use super::{PageError, encode_query, respond, see_other};
 
-/// Longest unit list accepted (about 200 lines).
-const MAX_UNITS_TEXT: usize = 12_000;
+/// Longest unit list accepted (about 200 lines): the page's `maxlength`, and what the server
+/// checks. Both sides at this length fit the default body limit however the browser encodes
+/// them (see the test `the_longest_generator_form_fits_the_default_body_limit`).
+pub const MAX_UNITS_TEXT: usize = 12_000;
 
 /// The generator form as posted (every field optional: the page says what is missing).
 #[derive(Debug, Deserialize, Default, Clone)]
@@ -285,7 +287,13 @@ fn request(
         let non_player = side == 2 && ticked(&form.side2_non_player);
         let field = |f: &str| format!("side{side}_{f}");
         let mut body = serde_json::Map::new();
-        if force.is_empty() {
+        if units.chars().count() > MAX_UNITS_TEXT {
+            // The page's maxlength, checked here too: a form need not come from the page.
+            errors.push(FieldError::new(
+                field("units"),
+                format!("at most {MAX_UNITS_TEXT} characters (about 200 lines)"),
+            ));
+        } else if force.is_empty() {
             match unit_lines::parse(units) {
                 Ok(parsed) => {
                     let units: Vec<Value> = parsed
@@ -441,8 +449,22 @@ pub async fn generate(
         }),
         None => Generator::Anonymous(peer(&req)),
     };
+    let signed_out = user.is_none();
     match create_scenario(&state, generator, request, None).await {
-        Ok(generated) => Ok(see_other(&format!("/scenarios/{}", generated.id()))),
+        Ok(generated) => {
+            let sheet = format!("/scenarios/{}", generated.id());
+            let mut response = see_other(&sheet);
+            if signed_out {
+                // The claim that lets this browser, and only it, keep the scenario later.
+                let cookie = claim_cookie(&state, &sheet, generated.id())?;
+                if let Ok(value) = cookie.parse() {
+                    response
+                        .headers_mut()
+                        .append(actix_web::http::header::SET_COOKIE, value);
+                }
+            }
+            Ok(response)
+        }
         Err(ApiError::Validation(errors)) => {
             again(errors.into_iter().map(|e| page_error(e, &lines)).collect())
         }
@@ -457,7 +479,26 @@ pub async fn generate(
     }
 }
 
-/// `POST /scenarios/{id}/keep`: the signed-in person keeps a scenario generated signed out.
+/// Name of the cookie holding a signed-out scenario's claim token, scoped to that scenario's
+/// pages (`Path=/scenarios/{id}`), so each scenario's claim goes only to its own pages.
+pub const CLAIM_COOKIE: &str = "fad_claim";
+
+/// The `Set-Cookie` value of scenario `id`'s claim, living as long as the scenario.
+fn claim_cookie(state: &AppState, sheet: &str, id: &str) -> Result<String, ApiError> {
+    let token = scenarios::claim_token(state, id)?;
+    let max_age = i64::from(state.config.oneshot_ttl_days) * 24 * 3600;
+    let cookie = session::set_cookie(state, CLAIM_COOKIE, &token, max_age);
+    Ok(cookie.replacen("; Path=/;", &format!("; Path={sheet};"), 1))
+}
+
+/// The claim token this request carries for the scenario it is about (the cookie's path
+/// scopes it to one scenario).
+fn claim_of(req: &HttpRequest) -> Option<String> {
+    session::cookie(req, CLAIM_COOKIE)
+}
+
+/// `POST /scenarios/{id}/keep`: the signed-in person keeps a scenario generated signed out in
+/// this browser (it holds the scenario's claim cookie).
 #[post("/scenarios/{id}/keep")]
 pub async fn keep(
     req: HttpRequest,
@@ -474,7 +515,7 @@ pub async fn keep(
     let caller = Caller::User {
         user_id: user.user_id.clone(),
     };
-    scenarios::keep_scenario(&state, &caller, &path).await?;
+    scenarios::keep_scenario(&state, &caller, &path, claim_of(&req).as_deref()).await?;
     Ok(see_other(&sheet))
 }
 
@@ -498,6 +539,8 @@ pub fn sheet_panel(
 ) -> Markup {
     let row = &record.row;
     let here = format!("/scenarios/{}", row.id);
+    // A failed derivation shows no Keep button: keeping is then refused anyway.
+    let claimed = scenarios::holds_claim(state, &row.id, claim_of(req).as_deref()).unwrap_or(false);
     html! {
         nav aria-label="Site" {
             a href="/" { "Home" } " · " a href="/scenarios/new" { "Generate another" }
@@ -509,8 +552,10 @@ pub fn sheet_panel(
         @if let Some(expires) = row.expires_at {
             p { "Generated without an account: deleted on "
                 strong { (expires.and_utc().format("%Y-%m-%d %H:%M UTC")) }
-                " unless someone with an account keeps it." }
-            @if let Some(user) = session_user {
+                " unless the browser that generated it keeps it in an account." }
+            @if !claimed {
+                p.muted { "Only the browser that generated this scenario can keep it." }
+            } @else if let Some(user) = session_user {
                 form method="post" action={ (here) "/keep" } {
                     (csrf_input(state, &FormKey::session(user)))
                     button type="submit" { "Keep" }

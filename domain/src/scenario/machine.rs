@@ -507,7 +507,11 @@ impl Scenario {
         missions: Vec<Mission>,
         dice: &mut impl Dice,
     ) -> Result<(), ScenarioError> {
-        if self.state != ScenarioState::MissionBonuses {
+        // While the other side picks among tied missions, a side that did not tie is still
+        // shown the bonus step (see `tie_choice_masked`), so it may still change its bonuses,
+        // as it could had the other side not sent its own yet.
+        let rescore = self.bonuses_open_during_tie_choice(side);
+        if self.state != ScenarioState::MissionBonuses && !rescore {
             return Err(conflict(if self.state < ScenarioState::MissionBonuses {
                 "mission bonuses come after stances and attitudes are revealed"
             } else {
@@ -521,8 +525,37 @@ impl Scenario {
         }
         self.transact(dice, |s, _| {
             s.sides[side].mission_bonuses = Some(missions);
+            if rescore {
+                s.rescore_missions(side);
+            }
             Ok(())
         })
+    }
+
+    /// Whether `side` may still change its bonuses during the tie choice: a player side whose
+    /// own top totals did not tie (it has seen no roll of step 5 yet).
+    fn bonuses_open_during_tie_choice(&self, side: usize) -> bool {
+        self.state == ScenarioState::MissionChoice
+            && self
+                .sides
+                .get(side)
+                .is_some_and(|s| !s.is_non_player() && s.tied_missions.len() < 2)
+    }
+
+    /// Step 5 again for `side` with its new bonuses and the dice it already rolled (unseen by
+    /// it): the totals, the top missions and, without a tie, its mission.
+    fn rescore_missions(&mut self, side: usize) {
+        let s = &mut self.sides[side];
+        let (Some(stance), Some(attitude)) = (s.stance(), s.attitude()) else {
+            return;
+        };
+        let bonuses = s.mission_bonuses.clone().unwrap_or_default();
+        s.mission_totals = mission_totals(&s.mission_rolls, stance, attitude, &bonuses);
+        s.tied_missions = top_missions(&s.mission_totals);
+        s.rolled_mission = match s.tied_missions.as_slice() {
+            [only] => Some(*only),
+            _ => None,
+        };
     }
 
     /// Step 5, S9: a side whose top totals tie picks one of them.
@@ -532,13 +565,13 @@ impl Scenario {
         mission: Mission,
         dice: &mut impl Dice,
     ) -> Result<(), ScenarioError> {
-        if self.state != ScenarioState::MissionChoice {
-            return Err(conflict("no mission choice is open"));
-        }
         self.check_player(side)?;
         let tied = &self.sides[side].tied_missions;
-        if tied.len() < 2 {
-            return Err(conflict("this side's mission is not tied"));
+        // One answer whether no choice is open at all or only the other side's is: a side
+        // that did not tie must not learn that the other side is choosing (see
+        // `tie_choice_masked`).
+        if self.state != ScenarioState::MissionChoice || tied.len() < 2 {
+            return Err(conflict("no mission choice is open for this side"));
         }
         if !tied.contains(&mission) {
             let names: Vec<_> = tied.iter().map(ToString::to_string).collect();

@@ -273,6 +273,39 @@ fn a_whole_battle_scenario_with_entered_dice() {
         s.submit_mission_choice(1, Mission::Hold, &mut d),
         Err(ScenarioError::Conflict(_))
     ));
+    // The tie is alpha's secret: bravo (not tied) and an outsider see step 5's bonuses still
+    // waiting for alpha, with no mission rolled for anyone; alpha sees its choice.
+    for viewer in [Viewer::Side(1), Viewer::Outsider] {
+        let v = s.view_for(viewer);
+        assert_eq!(v.state, ScenarioState::MissionBonuses, "{viewer:?}");
+        assert_eq!(v.waiting_for, ids(&["alpha"]), "{viewer:?}");
+        assert!(
+            v.sides.iter().all(|side| side.mission_totals.is_none()
+                && side.mission_rolls.is_none()
+                // Only bravo's own bonuses show as sent, as before alpha's were in.
+                && side.mission_bonuses_submitted
+                    == (viewer == Viewer::Side(1) && side.force_id == "bravo")),
+            "{viewer:?}: {:?}",
+            v.sides
+        );
+    }
+    assert_eq!(
+        s.view_for(Viewer::Side(0)).state,
+        ScenarioState::MissionChoice
+    );
+    // Bravo may still send its bonuses, as before alpha's were in: its totals follow from the
+    // dice already rolled (no new roll).
+    let rolls = s.sides[1].mission_rolls.clone();
+    s.submit_mission_bonuses(1, vec![Mission::Interfere, Mission::Hold], &mut d)
+        .unwrap();
+    assert_eq!(s.sides[1].mission_rolls, rolls);
+    assert_eq!(s.sides[1].mission_totals[&Mission::Hold], 7);
+    assert_eq!(s.sides[1].rolled_mission, Some(Mission::Hold));
+    // Alpha, which tied, has seen its rolls: its bonuses are closed.
+    assert!(matches!(
+        s.submit_mission_bonuses(0, vec![], &mut d),
+        Err(ScenarioError::Conflict(_))
+    ));
     s.submit_mission_choice(0, Mission::Infiltrate, &mut d)
         .unwrap();
     assert_eq!(s.sides[0].mission, Some(Mission::Infiltrate));

@@ -260,9 +260,38 @@ impl Scenario {
             || (self.missions_public() && self.state >= ScenarioState::Recon)
     }
 
+    /// Whether `viewer` is shown the tie choice (S9) as the mission-bonus step still open.
+    ///
+    /// A tie choice is open only because some side's top totals tied. A viewer whose own side
+    /// did not tie (or an outsider) would learn from the state alone that the other side tied
+    /// and is choosing; so it sees what it saw before the missions were rolled: the
+    /// mission-bonus step, waiting for the other side, its own missions not rolled yet.
+    /// That is also what it sees while the other side has not sent its bonuses, so the two
+    /// cannot be told apart; the missions appear when the step closes, as without a tie. A
+    /// side that tied itself sees the choice (it makes one), and so does whoever sees both
+    /// sides.
+    pub fn tie_choice_masked(&self, viewer: Viewer) -> bool {
+        self.state == ScenarioState::MissionChoice
+            && match viewer {
+                Viewer::Everything => false,
+                Viewer::Outsider => true,
+                Viewer::Side(i) => self.sides.get(i).is_none_or(|s| s.tied_missions.len() < 2),
+            }
+    }
+
+    /// The step `viewer` is shown (see [`Self::tie_choice_masked`]).
+    fn shown_state(&self, viewer: Viewer) -> ScenarioState {
+        if self.tie_choice_masked(viewer) {
+            ScenarioState::MissionBonuses
+        } else {
+            self.state
+        }
+    }
+
     /// The scenario as `viewer` may see it.
     pub fn view_for(&self, viewer: Viewer) -> ScenarioView {
-        let info = self.state();
+        let mut info = self.state();
+        info.state = self.shown_state(viewer);
         let id = |i: usize| self.sides[i].force_id.clone();
         let sides = (0..2).map(|i| self.side_view(viewer, i)).collect();
         let objectives = self
@@ -338,7 +367,9 @@ impl Scenario {
         let s: &SideState = &self.sides[i];
         let full = self.sees_all_of(viewer, i);
         let revealed = full || self.state > ScenarioState::Orders;
-        let missions = self.mission_visible(viewer, i);
+        let shown_state = self.shown_state(viewer);
+        // Not even one's own missions while the tie choice is shown as the bonus step.
+        let missions = self.mission_visible(viewer, i) && !self.tie_choice_masked(viewer);
         let ready = full || self.state == ScenarioState::Ready;
         let field_defences = s.field_defences.clone().filter(|_| revealed).map(|mut f| {
             if !missions {
@@ -377,7 +408,7 @@ impl Scenario {
             non_player: s.is_non_player(),
             orders_submitted: s.orders.is_some() && revealed,
             mission_bonuses_submitted: s.mission_bonuses.is_some()
-                && (full || self.state > ScenarioState::MissionBonuses),
+                && (full || shown_state > ScenarioState::MissionBonuses),
             stance: keep(revealed, s.stance()),
             attitude: keep(revealed, s.attitude()),
             recon_points: keep(revealed, s.recon_points),
@@ -394,7 +425,7 @@ impl Scenario {
             table_edge_roll: s.table_edge_roll,
             deployment_zone_inches: s.deployment_zone_inches,
             field_defences,
-            mission_bonuses: keep(missions, s.mission_bonuses.clone()),
+            mission_bonuses: keep(missions || full, s.mission_bonuses.clone()),
             mission_rolls: keep(
                 missions && !s.mission_rolls.is_empty(),
                 Some(s.mission_rolls.clone()),
@@ -440,6 +471,11 @@ impl Scenario {
         let Some(side) = roll.force_id.as_deref().and_then(|f| self.side_index(f)) else {
             return true;
         };
+        if self.tie_choice_masked(viewer)
+            && matches!(roll.step, RollStep::Mission | RollStep::MissionTie)
+        {
+            return false;
+        }
         if self.sees_all_of(viewer, side) {
             return true;
         }

@@ -10,7 +10,7 @@ use crate::auth::{Caller, Need, campaign_access};
 use crate::error::ApiError;
 use crate::paging::Keyset;
 
-use crate::store::{CreatedKey, battle_scenarios, battles};
+use crate::store::{CreatedKey, battles};
 
 use super::{AftermathSummary, BattleResponse, authorize_battle, scenario};
 
@@ -36,18 +36,14 @@ pub async fn read_battle(
             let (battle, _) = authorize_battle(conn, &caller, &battle_id, Need::Read)?;
             let aftermath = AftermathSummary::of_battle(conn, &battle.id)?;
             let mut response = BattleResponse::new(battle, aftermath)?;
-            let mut everything = false;
-            if battle_scenarios::find::<scenario::BattleScenarioDocument>(conn, &battle_id)?
-                .is_some()
-            {
-                let seen = scenario::read::seen_by(conn, &caller, &battle_id, None)?;
-                // Shown once something this caller sees has happened (a stored row alone
-                // would betray the other side's first secret choice).
-                if seen.version > 0 {
-                    response.scenario = Some(seen.doc.scenario.view_for(seen.viewer));
-                }
-                everything = seen.viewer == Viewer::Everything;
+            // Read whether or not a row is stored (the same work either way, see
+            // `scenario::load`); shown once something this caller sees has happened (a stored
+            // row alone would betray the other side's first secret choice).
+            let seen = scenario::read::seen_by(conn, &caller, &battle_id, None)?;
+            if seen.version > 0 {
+                response.scenario = Some(seen.doc.scenario.view_for(seen.viewer));
             }
+            let everything = seen.stored && seen.viewer == Viewer::Everything;
             if !everything {
                 response.hide_non_player_choices();
             }

@@ -7,11 +7,18 @@
 //! ([`super::scenario::versions`]: a side's secret choice bumps only that side's and the
 //! referee's counters) and each post-battle sequence's stage and version (public to members).
 //! A shared counter would tell the opponent that a secret choice was made; these do not.
+//!
+//! Also the live streams' slots ([`StreamSlots`]): capped per process, per account and per
+//! client address, so one account cannot take every stream.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv6Addr};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::AppState;
 use crate::auth::{Caller, Need};
 use crate::error::ApiError;
-use crate::store::{aftermath as rows, battle_scenarios};
+use crate::store::aftermath as rows;
 
 use super::authorize_battle;
 use super::scenario::read::seen_by;
@@ -28,16 +35,9 @@ pub async fn view_signature(
         .read(move |conn| {
             let (battle, _) = authorize_battle(conn, &caller, &battle_id, Need::Read)?;
             // No stored scenario reads as version 0, the same as a stored one this viewer has
-            // seen nothing of: the first secret choice stores the row.
-            let scenario = if battle_scenarios::find::<super::scenario::BattleScenarioDocument>(
-                conn, &battle_id,
-            )?
-            .is_some()
-            {
-                seen_by(conn, &caller, &battle_id, None)?.version
-            } else {
-                0
-            };
+            // seen nothing of: the first secret choice stores the row. Read the same way in
+            // both cases, so the time taken tells nothing either.
+            let scenario = seen_by(conn, &caller, &battle_id, None)?.version;
             let aftermath = rows::list_for_battle(conn, &battle.id)?
                 .iter()
                 .map(|r| format!("{}:{}", r.stage.as_str(), r.version))
@@ -46,4 +46,186 @@ pub async fn view_signature(
             Ok(format!("b{}.{scenario}.{aftermath}", battle.version))
         })
         .await
+}
+
+/// Caps on open live streams (`FAD_MAX_STREAMS*`): the whole process, one account, one
+/// client address (an IPv6 address counts by its /64, which one subscriber usually holds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreamLimits {
+    /// Streams the process serves at once.
+    pub total: usize,
+    /// Streams one account may hold open.
+    pub per_account: usize,
+    /// Streams one client address may hold open.
+    pub per_address: usize,
+}
+
+/// Why a stream was not opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StreamRefusal {
+    /// Every slot of the process is taken.
+    Full,
+    /// This account holds its cap.
+    Account,
+    /// This address holds its cap.
+    Address,
+}
+
+/// Who holds how many open streams.
+#[derive(Debug, Default)]
+struct Holders {
+    total: usize,
+    accounts: HashMap<String, usize>,
+    addresses: HashMap<IpAddr, usize>,
+}
+
+impl Holders {
+    fn release(&mut self, account: &str, address: IpAddr) {
+        self.total = self.total.saturating_sub(1);
+        release_one(&mut self.accounts, account);
+        release_one(&mut self.addresses, &address);
+    }
+}
+
+/// One fewer for `key`; the entry goes when none is left (the maps stay as small as the set
+/// of holders).
+fn release_one<K, Q>(counts: &mut HashMap<K, usize>, key: &Q)
+where
+    K: std::borrow::Borrow<Q> + Eq + std::hash::Hash,
+    Q: Eq + std::hash::Hash + ?Sized,
+{
+    if let Some(n) = counts.get_mut(key) {
+        *n = n.saturating_sub(1);
+        if *n == 0 {
+            counts.remove(key);
+        }
+    }
+}
+
+/// The live-stream slots of the process, shared by every worker.
+#[derive(Debug, Clone)]
+pub struct StreamSlots {
+    limits: StreamLimits,
+    holders: Arc<Mutex<Holders>>,
+}
+
+impl StreamSlots {
+    /// Empty slots under `limits`.
+    pub fn new(limits: StreamLimits) -> Self {
+        Self {
+            limits,
+            holders: Arc::default(),
+        }
+    }
+
+    /// A slot for `account` at `address`, or why not. The slot is given back when the
+    /// returned [`StreamSlot`] is dropped (the stream ended or the browser went away).
+    pub fn take(&self, account: &str, address: IpAddr) -> Result<StreamSlot, StreamRefusal> {
+        let address = address_key(address);
+        let mut holders = lock(&self.holders);
+        let by_account = holders.accounts.get(account).copied().unwrap_or(0);
+        let by_address = holders.addresses.get(&address).copied().unwrap_or(0);
+        if by_account >= self.limits.per_account {
+            return Err(StreamRefusal::Account);
+        }
+        if by_address >= self.limits.per_address {
+            return Err(StreamRefusal::Address);
+        }
+        if holders.total >= self.limits.total {
+            return Err(StreamRefusal::Full);
+        }
+        holders.total += 1;
+        *holders.accounts.entry(account.to_owned()).or_default() += 1;
+        *holders.addresses.entry(address).or_default() += 1;
+        Ok(StreamSlot {
+            holders: Arc::clone(&self.holders),
+            account: account.to_owned(),
+            address,
+        })
+    }
+
+    /// Streams open now.
+    pub fn open(&self) -> usize {
+        lock(&self.holders).total
+    }
+}
+
+/// The address a cap counts: an IPv4 address (also inside IPv6) as it is, an IPv6 address by
+/// its /64.
+fn address_key(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V4(_) => address,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let mut segments = v6.segments();
+                segments[4..].fill(0);
+                IpAddr::V6(Ipv6Addr::from(segments))
+            }
+        },
+    }
+}
+
+/// The counts, even if a holder panicked while holding the lock (they stay consistent: every
+/// change is one step).
+fn lock(holders: &Mutex<Holders>) -> std::sync::MutexGuard<'_, Holders> {
+    holders.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// One open stream's slot; dropping it gives the slot back.
+#[derive(Debug)]
+pub struct StreamSlot {
+    holders: Arc<Mutex<Holders>>,
+    account: String,
+    address: IpAddr,
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        lock(&self.holders).release(&self.account, self.address);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LIMITS: StreamLimits = StreamLimits {
+        total: 3,
+        per_account: 2,
+        per_address: 2,
+    };
+
+    fn v4(last: u8) -> IpAddr {
+        IpAddr::V4(std::net::Ipv4Addr::new(192, 0, 2, last))
+    }
+
+    #[test]
+    fn an_account_at_its_cap_is_refused_while_another_gets_a_slot() {
+        let slots = StreamSlots::new(LIMITS);
+        let first = slots.take("a", v4(1)).unwrap();
+        let _second = slots.take("a", v4(2)).unwrap();
+        assert_eq!(slots.take("a", v4(3)).unwrap_err(), StreamRefusal::Account);
+        let _other = slots.take("b", v4(3)).unwrap();
+        assert_eq!(slots.take("c", v4(4)).unwrap_err(), StreamRefusal::Full);
+        drop(first);
+        assert_eq!(slots.open(), 2);
+        assert!(
+            slots.take("a", v4(4)).is_ok(),
+            "a dropped slot is free again"
+        );
+    }
+
+    #[test]
+    fn an_address_counts_across_accounts_and_ipv6_by_its_64() {
+        let slots = StreamSlots::new(LIMITS);
+        let one: IpAddr = "2001:db8::1".parse().unwrap();
+        let two: IpAddr = "2001:db8::2:3".parse().unwrap();
+        let _a = slots.take("a", one).unwrap();
+        let _b = slots.take("b", two).unwrap();
+        assert_eq!(slots.take("c", one).unwrap_err(), StreamRefusal::Address);
+        let mapped: IpAddr = "::ffff:192.0.2.9".parse().unwrap();
+        let _c = slots.take("c", mapped).unwrap();
+        assert_eq!(address_key(mapped), v4(9));
+    }
 }

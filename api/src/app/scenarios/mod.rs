@@ -148,22 +148,57 @@ pub async fn read_sheet(
     record(state, row)
 }
 
+/// The claim token of a scenario generated signed out: what the generating browser holds (a
+/// cookie) to keep it later. Derived from the id with the service secret, never stored, and
+/// never shown with the scenario, so holding its id or share link is not holding its claim.
+pub fn claim_token(state: &AppState, id: &str) -> Result<String, ApiError> {
+    link_token(state.jwt_secret.expose(), Purpose::ScenarioClaim, id)
+}
+
+/// Whether `claim` is scenario `id`'s claim token (compared as hashes, in constant time per
+/// byte of the hash).
+pub fn holds_claim(state: &AppState, id: &str, claim: Option<&str>) -> Result<bool, ApiError> {
+    let Some(claim) = claim else {
+        return Ok(false);
+    };
+    let expected = hash_secret(&claim_token(state, id)?);
+    let given = hash_secret(claim);
+    Ok(expected
+        .bytes()
+        .zip(given.bytes())
+        .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+        == 0)
+}
+
 /// Keeps a scenario generated signed out: the caller becomes its creator and it no longer
-/// expires. Keeping one's own again changes nothing; another person's, an expired or an
-/// unknown one is 404.
+/// expires. Only the browser that generated it may (it sends the scenario's claim token,
+/// `claim`); a scenario is never kept by someone who only holds its link. Keeping one's own
+/// again changes nothing; another person's, an expired or an unknown one is 404; one
+/// generated signed out without its claim is 403.
 pub async fn keep_scenario(
     state: &AppState,
     caller: &Caller,
     scenario_id: &str,
+    claim: Option<&str>,
 ) -> Result<(), ApiError> {
     let user_id = person(caller)?.to_owned();
     let id = scenario_id.to_owned();
+    let claimed = holds_claim(state, scenario_id, claim)?;
     state
         .db
         .transaction(move |conn| {
-            if scenarios::keep(conn, &id, &user_id)?
-                || scenarios::find_by_id_and_creator(conn, &id, &user_id)?.is_some()
-            {
+            if scenarios::find_by_id_and_creator(conn, &id, &user_id)?.is_some() {
+                return Ok(());
+            }
+            if !claimed {
+                return match scenarios::find_by_id_for_viewer(conn, &id, None)? {
+                    Some(_) => Err(ApiError::Forbidden(
+                        "Only the browser that generated this scenario may keep it.".to_owned(),
+                    )),
+                    None => Err(ApiError::not_found("scenario")),
+                };
+            }
+            if scenarios::keep(conn, &id, &user_id)? {
                 Ok(())
             } else {
                 Err(ApiError::not_found("scenario"))

@@ -145,6 +145,23 @@ pub fn render(id: &str, created: &str, doc: &ScenarioDocument) -> String {
     render_with_panel(id, created, doc, None)
 }
 
+/// [`render`] for a share link: the same sheet, labelled without the scenario's id.
+pub fn render_shared(created: &str, doc: &ScenarioDocument) -> String {
+    render_sheet_with(
+        &Sheet {
+            label: "a shared scenario".to_owned(),
+            created,
+            scenario: &doc.scenario,
+            viewer: Viewer::Everything,
+            forces: &doc.forces,
+            narrative: doc.narrative.as_ref(),
+            rolls: &doc.rolls,
+            seen_by: None,
+        },
+        None,
+    )
+}
+
 /// [`render`], with a screen-only `panel` (links and actions, never printed) under the title.
 pub fn render_with_panel(
     id: &str,

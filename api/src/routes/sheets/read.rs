@@ -27,9 +27,11 @@ fn document(row: &ScenarioRow) -> Result<(ScenarioDocument, String), ApiError> {
     Ok((doc, created))
 }
 
+/// The sheet a share link opens. It names no id: a scenario generated signed out is also
+/// reachable by its id, and its link is handed to people who are not its creator.
 fn render(row: &ScenarioRow) -> Result<HttpResponse, ApiError> {
     let (doc, created) = document(row)?;
-    Ok(html(page::render(&row.id, &created, &doc)))
+    Ok(html(page::render_shared(&created, &doc)))
 }
 
 /// Whether the request carries API credentials (then it is answered as the API answers).

@@ -237,13 +237,24 @@ pub fn load(
     ),
     ApiError,
 > {
-    match battle_scenarios::find::<BattleScenarioDocument>(conn, &battle.id)? {
+    let stored = battle_scenarios::find::<BattleScenarioDocument>(conn, &battle.id)?;
+    // The same work whether a row is stored or not: the first secret choice stores it, so a
+    // read that took longer (or shorter) once it exists would tell the opponent that a choice
+    // was made. Both paths build the fresh document and decode one from JSON.
+    let fresh = build(conn, battle);
+    match stored {
         Some(row) => {
             let doc = row.document.clone();
             Ok((Some(row), doc))
         }
-        None => Ok((None, build(conn, battle)?)),
+        None => Ok((None, as_if_stored(&fresh?)?)),
     }
+}
+
+/// `doc` encoded and decoded again, as a stored document is read (see [`load`]).
+fn as_if_stored(doc: &BattleScenarioDocument) -> Result<BattleScenarioDocument, ApiError> {
+    let text = serde_json::to_string(doc).map_err(|e| ApiError::Internal(e.into()))?;
+    serde_json::from_str(&text).map_err(|e| ApiError::Internal(e.into()))
 }
 
 /// Whom a caller acts for in a battle's scenario.
@@ -325,12 +336,15 @@ impl BattleScenarioResponse {
             .filter(|i| sees_side(viewer, *i) && !sc.sides[*i].is_non_player())
             .map(|i| sc.sides[i].force_id.clone())
             .collect::<Vec<_>>();
-        let unused_dice = doc
+        let mut unused_dice: EnteredBySide = doc
             .pending_dice
             .iter()
             .filter(|(force, _)| acting_for.contains(force))
             .map(|(f, d)| (f.clone(), d.clone()))
             .collect();
+        if sc.tie_choice_masked(viewer) {
+            unroll_missions(&mut unused_dice, &doc.rolls, &acting_for);
+        }
         Self {
             battle_id: battle_id.to_owned(),
             version,
@@ -340,6 +354,34 @@ impl BattleScenarioResponse {
             rolls: sc.visible_rolls(rolls, viewer),
             unused_dice,
         }
+    }
+}
+
+/// Puts the mission dice the players of `acting_for` entered back among their unused dice,
+/// as they were before step 5 rolled: while the tie choice is shown to them as the bonus step
+/// still open ([`Scenario::tie_choice_masked`]), dice gone from their unused ones would tell
+/// that the missions were rolled.
+fn unroll_missions(
+    unused: &mut EnteredBySide,
+    log: &[fad_domain::dice::Roll],
+    acting_for: &[String],
+) {
+    for roll in log.iter().filter(|r| {
+        r.step == RollStep::Mission
+            && r.source == fad_domain::dice::RollSource::Player
+            && r.force_id.as_ref().is_some_and(|f| acting_for.contains(f))
+    }) {
+        let Some(force) = roll.force_id.clone() else {
+            continue;
+        };
+        let values = unused
+            .entry(force)
+            .or_default()
+            .entry(RollStep::Mission)
+            .or_default()
+            .entry(roll.subject.clone())
+            .or_default();
+        values.splice(0..0, roll.values.iter().copied());
     }
 }
 

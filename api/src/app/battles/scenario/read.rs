@@ -33,6 +33,8 @@ pub struct Seen {
     pub doc: BattleScenarioDocument,
     /// Who looks.
     pub viewer: fad_domain::scenario::Viewer,
+    /// Whether the scenario's row is stored (a side has made its first choice).
+    pub stored: bool,
 }
 
 /// Loads a battle's scenario for the caller (403 when `force_id` names a side it does not act
@@ -64,12 +66,14 @@ pub fn seen_by(
             viewer_of(&[side])
         }
     };
+    let stored = row.is_some();
     let version = row.map_or(0, |r| super::versions::stored(&doc, r.version).of(viewer));
     Ok(Seen {
         battle_id: battle.id,
         version,
         doc,
         viewer,
+        stored,
     })
 }
 
