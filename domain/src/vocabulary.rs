@@ -219,7 +219,7 @@ struct HouseRuleRow {
 }
 
 /// The switches of [`HouseRules`], in its field order (a test checks the names and values).
-const HOUSE_RULE_ROWS: [HouseRuleRow; 8] = [
+const HOUSE_RULE_ROWS: [HouseRuleRow; 9] = [
     HouseRuleRow {
         name: "full_strength",
         rules_id: "C3",
@@ -255,6 +255,12 @@ const HOUSE_RULE_ROWS: [HouseRuleRow; 8] = [
         rules_id: "S14",
         description: "One True marker for every unit, even attached or embarked ones (otherwise they share their host's).",
         values: &[],
+    },
+    HouseRuleRow {
+        name: "npf_recon_reading",
+        rules_id: "S25",
+        description: "Which non-player forces roll per platoon to send one more squad on recon duty: those with an Offensive stance, or those with an Aggressive attitude.",
+        values: &["offensive_stance", "aggressive_attitude"],
     },
     HouseRuleRow {
         name: "squad_strength_roll",

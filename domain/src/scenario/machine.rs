@@ -39,7 +39,7 @@ use crate::scenario::missions::{
     top_missions,
 };
 use crate::scenario::non_player::{
-    Dispersion, NonPlayerSetup, npf_dispersion, npf_orders, npf_recon,
+    Dispersion, NonPlayerSetup, NpfOrders, npf_dispersion, npf_orders, npf_recon,
 };
 use crate::scenario::objectives::{Objective, mark_needed, place_objectives};
 use crate::scenario::pre_battle::{EventSubject, PreBattleEvent, roll_pre_battle_events};
@@ -675,12 +675,18 @@ impl Scenario {
     /// Steps 1–4 once every player's orders are in.
     fn close_orders(&mut self, dice: &mut impl Dice) -> Result<(), ScenarioError> {
         // §3.12: the non-player side's stance, attitude and recon duty.
+        let reading = self.config.house_rules.npf_recon_reading;
         for side in &mut self.sides {
             if let Some(setup) = side.non_player {
                 let (stance, attitude) =
                     npf_orders(dice, &side.force_id, setup).map_err(dice_err)?;
-                let recon = npf_recon(dice, &side.force_id, &side.force, stance, attitude)
-                    .map_err(dice_err)?;
+                let orders = NpfOrders {
+                    stance,
+                    attitude,
+                    reading,
+                };
+                let recon =
+                    npf_recon(dice, &side.force_id, &side.force, orders).map_err(dice_err)?;
                 side.orders = Some(Orders {
                     stance,
                     attitude,
@@ -949,36 +955,9 @@ impl Scenario {
         if !self.config.pre_battle_events {
             return Ok(());
         }
-        for side in &mut self.sides {
-            let destroyed: BTreeSet<&str> = side
-                .recon_duty
-                .iter()
-                .filter(|d| d.outcome == ReconOutcome::Destroyed)
-                .map(|d| d.unit_id.as_str())
-                .collect();
-            let mut subjects: Vec<EventSubject> = side
-                .force
-                .units()
-                .filter(|u| u.is_fielded() && !destroyed.contains(u.id.as_str()))
-                .map(EventSubject::from)
-                .collect();
-            let extra = |id: &str, kind| EventSubject {
-                unit_id: id.to_owned(),
-                kind,
-                resolve: None,
-                leadership: None,
-            };
-            if side.stance() == Some(Stance::Offensive) {
-                subjects.push(extra(OFFENSIVE_ARTILLERY_ID, UnitKind::OffBoardArtillery));
-            }
-            if let Some(bonus) = &side.bonus {
-                if bonus.artillery_calls > 0 {
-                    subjects.push(extra(INTERFERE_ARTILLERY_ID, UnitKind::OffBoardArtillery));
-                }
-                if bonus.sniper {
-                    subjects.push(extra(BONUS_SNIPER_ID, UnitKind::Sniper));
-                }
-            }
+        for i in 0..2 {
+            let subjects = event_subjects(&self.sides[i]);
+            let side = &mut self.sides[i];
             side.pre_battle_events =
                 roll_pre_battle_events(dice, &side.force_id, &subjects).map_err(dice_err)?;
         }
@@ -1017,6 +996,42 @@ impl Scenario {
             _ => false,
         }
     }
+}
+
+/// The units of `side` that roll for a pre-battle event: every fielded unit not destroyed on
+/// recon duty, and the battle-only units (S20 artillery, Strike's sniper).
+pub fn event_subjects(side: &SideState) -> Vec<EventSubject> {
+    let destroyed: BTreeSet<&str> = side
+        .recon_duty
+        .iter()
+        .filter(|d| d.outcome == ReconOutcome::Destroyed)
+        .map(|d| d.unit_id.as_str())
+        .collect();
+    let mut subjects: Vec<EventSubject> = side
+        .force
+        .units()
+        .filter(|u| u.is_fielded() && !destroyed.contains(u.id.as_str()))
+        .map(EventSubject::from)
+        .collect();
+    let extra = |id: &str, kind| EventSubject {
+        unit_id: id.to_owned(),
+        kind,
+        resolve: None,
+        leadership: None,
+        resolve_fixed: kind == UnitKind::OffBoardArtillery,
+    };
+    if side.stance() == Some(Stance::Offensive) {
+        subjects.push(extra(OFFENSIVE_ARTILLERY_ID, UnitKind::OffBoardArtillery));
+    }
+    if let Some(bonus) = &side.bonus {
+        if bonus.artillery_calls > 0 {
+            subjects.push(extra(INTERFERE_ARTILLERY_ID, UnitKind::OffBoardArtillery));
+        }
+        if bonus.sniper {
+            subjects.push(extra(BONUS_SNIPER_ID, UnitKind::Sniper));
+        }
+    }
+    subjects
 }
 
 /// S12 and §3.10 ("to assign as you wish"): every bonus trait names the unit it goes to. Traits

@@ -34,7 +34,7 @@ use fad_domain::lifecycle::BattleState;
 use std::collections::BTreeMap;
 
 use actix_web::http::StatusCode;
-use fad_domain::dice::{EnteredDice, RollLog, RollStep, ServerDice};
+use fad_domain::dice::{EnteredDice, RollLog, RollStep, ServerDice, check_entry_count};
 use fad_domain::names::Named;
 use fad_domain::scenario::side_dice::{EnteredBySide, SideDice};
 use fad_domain::scenario::{
@@ -412,6 +412,10 @@ fn check_dice_at(
                     field,
                     format!("{bad} is not a face of the die: enter values from 1 to 6"),
                 ));
+            } else if let Some(e) = check_entry_count(step, subject, values.len()) {
+                // The roll may come with a later submission (the other side's): a typo must be
+                // refused now, while its author is asking.
+                errors.push(FieldError::new(field, e.message()));
             } else {
                 out.entry(step)
                     .or_default()
@@ -508,8 +512,12 @@ pub async fn submit<S: Submission>(
         let force_id = doc.scenario.sides[side].force_id.clone();
         let entered = check_dice(&doc.scenario, side, submission.dice())?;
         let mut pending = doc.pending_dice.clone();
+        let mut entered_now = std::collections::BTreeSet::new();
         let mine = pending.entry(force_id.clone()).or_default();
         for (step, subjects) in entered {
+            for subject in subjects.keys() {
+                entered_now.insert((force_id.clone(), step, subject.clone()));
+            }
             mine.entry(step).or_default().extend(subjects);
         }
         if !submission.non_player_dice().is_empty() {
@@ -527,6 +535,9 @@ pub async fn submit<S: Submission>(
             )?;
             let theirs = pending.entry(NON_PLAYER_ID.to_owned()).or_default();
             for (step, subjects) in entered {
+                for subject in subjects.keys() {
+                    entered_now.insert((NON_PLAYER_ID.to_owned(), step, subject.clone()));
+                }
                 theirs.entry(step).or_default().extend(subjects);
             }
         }
@@ -538,6 +549,30 @@ pub async fn submit<S: Submission>(
         submission
             .apply(&mut doc.scenario, side, &mut dice)
             .map_err(scenario_error)?;
+        // Values entered with this request that a roll drew from but did not use up (a tie
+        // re-roll that did not happen) are refused like on every rolling path; values waiting
+        // from an earlier request were checked when they were entered.
+        let surplus: Vec<_> = dice
+            .surplus()
+            .into_iter()
+            .filter(|(force, e)| {
+                let (step, subject) = e.step_subject();
+                entered_now.contains(&(force.clone(), step, subject.to_owned()))
+            })
+            .collect();
+        let np_fields: Vec<_> = surplus
+            .iter()
+            .filter(|(force, _)| force == NON_PLAYER_ID)
+            .map(|(_, e)| e.field())
+            .collect();
+        crate::app::dice::refuse_surplus(surplus.into_iter().map(|(_, e)| e).collect(), |e| {
+            let field = e.field();
+            if np_fields.contains(&field) {
+                format!("non_player_{field}")
+            } else {
+                field
+            }
+        })?;
         let rolls = dice.take_log();
         doc.pending_dice = dice.unused();
         doc.rolls.extend(rolls.iter().cloned());
