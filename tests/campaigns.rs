@@ -225,6 +225,7 @@ both_backends! {
                     "full_strength": "establishment", "lone_figure_return": "on_five_or_six",
                     "bank_campaign_points": true, "squad_leader_experience_purchasable": false,
                     "missions_hidden": true, "strict_one_marker_per_unit": false,
+                    "npf_recon_reading": "offensive_stance",
                     "squad_strength_roll": "per_player", "morale_modifier": "per_die"}})
             );
             body["id"].as_str().unwrap().to_owned()

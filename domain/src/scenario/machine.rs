@@ -212,6 +212,10 @@ pub struct SideState {
     /// Step 5: where the bonus traits went.
     #[serde(default)]
     pub bonus_traits: Vec<BonusTrait>,
+    /// Step 5: the units the player named for bonus traits ("traits to assign as you wish",
+    /// §3.10), by trait; a trait not named goes by the fixed order.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub bonus_units: BTreeMap<Trait, String>,
     /// Assault: the declared far objective (S11: recorded, hidden like the mission).
     #[serde(default)]
     pub assault_target: Option<String>,
@@ -251,6 +255,7 @@ impl SideState {
             mission: None,
             bonus: None,
             bonus_traits: Vec::new(),
+            bonus_units: BTreeMap::new(),
             assault_target: None,
             contact_markers: None,
             night_fighting_roll: None,
@@ -507,6 +512,20 @@ impl Scenario {
         missions: Vec<Mission>,
         dice: &mut impl Dice,
     ) -> Result<(), ScenarioError> {
+        self.submit_mission_bonuses_with_units(side, missions, &BTreeMap::new(), dice)
+    }
+
+    /// [`Self::submit_mission_bonuses`] with the units the player names for bonus traits
+    /// (trait name → unit id, §3.10 "traits to assign as you wish"): each must be a
+    /// mission-bonus trait and a unit of this force on the table in this battle. Problems point
+    /// at `bonus_units.<trait>`.
+    pub fn submit_mission_bonuses_with_units(
+        &mut self,
+        side: usize,
+        missions: Vec<Mission>,
+        bonus_units: &BTreeMap<String, String>,
+        dice: &mut impl Dice,
+    ) -> Result<(), ScenarioError> {
         if self.state != ScenarioState::MissionBonuses {
             return Err(conflict(if self.state < ScenarioState::MissionBonuses {
                 "mission bonuses come after stances and attitudes are revealed"
@@ -515,12 +534,21 @@ impl Scenario {
             }));
         }
         self.check_player(side)?;
-        let problems = check_mission_bonuses(&missions, "missions");
+        let mut problems = check_mission_bonuses(&missions, "missions");
+        let units = check_bonus_units(&self.sides[side].force, bonus_units, "bonus_units");
+        let units = match units {
+            Ok(units) => units,
+            Err(more) => {
+                problems.extend(more);
+                BTreeMap::new()
+            }
+        };
         if !problems.is_empty() {
             return Err(ScenarioError::Invalid(problems));
         }
         self.transact(dice, |s, _| {
             s.sides[side].mission_bonuses = Some(missions);
+            s.sides[side].bonus_units = units;
             Ok(())
         })
     }
@@ -1034,7 +1062,65 @@ pub fn event_subjects(side: &SideState) -> Vec<EventSubject> {
     subjects
 }
 
-/// S12 and §3.10 ("to assign as you wish"): every bonus trait names the unit it goes to. Traits
+/// Whether a unit can take a mission-bonus trait: a unit of the force on the table in this
+/// battle (fielded, not off-board).
+fn takes_bonus_trait(unit: &crate::roster::Unit) -> bool {
+    unit.is_fielded() && unit.kind != UnitKind::OffBoardArtillery
+}
+
+/// Checks the units a player names for bonus traits (trait name → unit id): a mission-bonus
+/// trait (§3.10) and a unit of `force` that takes one ([`takes_bonus_trait`]). Problems point
+/// at `{field}.<trait>`.
+pub fn check_bonus_units(
+    force: &Force,
+    named: &BTreeMap<String, String>,
+    field: &str,
+) -> Result<BTreeMap<Trait, String>, Vec<Problem>> {
+    use crate::names::Named;
+    let mut problems = Vec::new();
+    let mut out = BTreeMap::new();
+    for (name, unit_id) in named {
+        let path = format!("{field}.{name}");
+        let t = match Trait::parse(name) {
+            Ok(t) if Trait::MISSION_BONUS_TRAITS.contains(&t) => t,
+            _ => {
+                let names: Vec<_> = Trait::MISSION_BONUS_TRAITS.iter().map(|t| t.name()).collect();
+                problems.push(Problem::new(
+                    path,
+                    format!(
+                        "`{name}` is not a trait a mission bonus grants; one of: {}",
+                        names.join(", ")
+                    ),
+                ));
+                continue;
+            }
+        };
+        match force.unit(unit_id) {
+            None => problems.push(Problem::new(
+                path,
+                format!("no unit `{unit_id}` in this force"),
+            )),
+            Some(u) if !takes_bonus_trait(u) => problems.push(Problem::new(
+                path,
+                format!(
+                    "`{}` is not on the table in this battle (eliminated, off-board, or an unrepaired vehicle) and cannot take a bonus trait",
+                    u.name
+                ),
+            )),
+            Some(_) => {
+                out.insert(t, unit_id.clone());
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems)
+    }
+}
+
+/// S12 and §3.10 ("to assign as you wish"): every bonus trait names the unit it goes to: the one
+/// the player named for that trait, if any ([`check_bonus_units`]). Otherwise traits
 /// with a generation effect go where they help: Infiltrate/Recon to the first recon-duty unit
 /// without a recon trait, Elusive/Stealth to the first on-table unit with neither. The others
 /// (and those two when no unit fits) go to the first fielded squad without that trait, else the
@@ -1042,15 +1128,18 @@ pub fn event_subjects(side: &SideState) -> Vec<EventSubject> {
 /// allow. A force with nothing fielded leaves the trait without a unit.
 fn assign_bonus_traits(side: &SideState, traits: &[Trait]) -> Vec<BonusTrait> {
     let recon_ids = side.recon_unit_ids();
-    let on_table = || {
-        side.force
-            .units()
-            .filter(|u| u.is_fielded() && u.kind != UnitKind::OffBoardArtillery)
-    };
+    let on_table = || side.force.units().filter(|u| takes_bonus_trait(u));
     traits
         .iter()
         .map(|t| {
-            let helps = if t.is_recon_trait() {
+            let named = side
+                .bonus_units
+                .get(t)
+                .and_then(|id| side.force.unit(id))
+                .filter(|u| takes_bonus_trait(u));
+            let helps = if named.is_some() {
+                named
+            } else if t.is_recon_trait() {
                 recon_ids
                     .iter()
                     .filter_map(|id| side.force.unit(id))

@@ -36,6 +36,7 @@ use std::collections::BTreeMap;
 use actix_web::http::StatusCode;
 use fad_domain::dice::{EnteredDice, RollLog, RollStep, ServerDice, check_entry_count};
 use fad_domain::names::Named;
+use fad_domain::scenario::next_dice::ScenarioDueRoll;
 use fad_domain::scenario::side_dice::{EnteredBySide, SideDice};
 use fad_domain::scenario::{
     Scenario, ScenarioConfig, ScenarioError, ScenarioState, ScenarioView, SideSetup, Viewer,
@@ -153,6 +154,11 @@ pub struct BattleScenarioResponse {
     /// values); once the scenario is `ready` these are values the rules never called for.
     #[schema(value_type = BTreeMap<String, fad_domain::dice::EnteredDiceSchema>)]
     pub unused_dice: EnteredBySide,
+    /// The rolls the next step may make, as the post-battle sequence announces its own: each
+    /// `{step, subject, force_id, unit_name?, dice, why}`, for the sides the caller acts for
+    /// (and the non-player side's, which the players roll at the table). Enter them in the next
+    /// submission's `dice` (or `non_player_dice`), one value per die; empty once `ready`.
+    pub next_dice: Vec<ScenarioDueRoll>,
 }
 
 /// The battle's sides as stored.
@@ -331,9 +337,11 @@ impl BattleScenarioResponse {
             .filter(|(force, _)| acting_for.contains(force))
             .map(|(f, d)| (f.clone(), d.clone()))
             .collect();
+        let next_dice = announced_dice(sc, viewer);
         Self {
             battle_id: battle_id.to_owned(),
             version,
+            next_dice,
             acting_for,
             forces: doc.forces.clone(),
             scenario: sc.view_for(viewer),
@@ -341,6 +349,24 @@ impl BattleScenarioResponse {
             unused_dice,
         }
     }
+}
+
+/// The next step's rolls `viewer` may see: those of the sides it sees in full, and a non-player
+/// side's (the players roll them at the table) except its recon-duty returns, which would
+/// tell its secret recon units.
+fn announced_dice(sc: &Scenario, viewer: Viewer) -> Vec<ScenarioDueRoll> {
+    sc.next_dice()
+        .into_iter()
+        .filter(|roll| {
+            let Some(i) = sc.side_index(&roll.force_id) else {
+                return false;
+            };
+            sees_side(viewer, i)
+                || (sc.sides[i].is_non_player()
+                    && viewer != Viewer::Outsider
+                    && roll.step != RollStep::ReconReturn)
+        })
+        .collect()
 }
 
 /// The public view of a battle's scenario (battle list, timeline, integration keys), once
