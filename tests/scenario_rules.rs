@@ -116,7 +116,13 @@ impl Game {
         self.red["id"].as_str().unwrap().to_owned()
     }
 
-    fn post(&self, app: &TestApp, user: &TestUser, step: &str, body: &Value) -> reqwest::blocking::Response {
+    fn post(
+        &self,
+        app: &TestApp,
+        user: &TestUser,
+        step: &str,
+        body: &Value,
+    ) -> reqwest::blocking::Response {
         app.post_json_with_token(
             &format!("/api/v1/battles/{}/scenario/{step}", self.battle),
             body,
@@ -125,15 +131,23 @@ impl Game {
     }
 
     fn scenario(&self, app: &TestApp, user: &TestUser) -> Value {
-        ok(app.get_with_token(&format!("/api/v1/battles/{}/scenario", self.battle), &user.token))
+        ok(app.get_with_token(
+            &format!("/api/v1/battles/{}/scenario", self.battle),
+            &user.token,
+        ))
     }
 
     /// Both orders in (Blue Neutral/Cautious with `recon`, Red Neutral/Cautious).
     fn orders(&self, app: &TestApp, recon: &[&str]) {
         let ids: Vec<String> = recon.iter().map(|n| unit_id(&self.blue, n)).collect();
-        ok(self.post(app, &self.organiser, "orders", &json!({"force_id": self.blue_id(),
+        ok(self.post(
+            app,
+            &self.organiser,
+            "orders",
+            &json!({"force_id": self.blue_id(),
             "stance": "neutral", "attitude": "cautious", "recon_unit_ids": ids,
-            "dice": {"table_edge": {self.blue_id(): [6]}}})));
+            "dice": {"table_edge": {self.blue_id(): [6]}}}),
+        ));
         ok(self.post(app, &self.player, "orders", &json!({"force_id": self.red_id(),
             "stance": "neutral", "attitude": "cautious", "dice": {"table_edge": {self.red_id(): [1]}}})));
     }
@@ -362,7 +376,7 @@ both_backends! {
         assert!(!steps(&v, "pre_battle_event").is_empty(), "{v}");
         assert!(steps(&v, "pre_battle_event").contains(&unit_id(&g.red, "Delta")), "{v}");
         let mine = g.scenario(app, &g.organiser);
-        assert_eq!(steps(&mine, "recon_block"), [blue.clone()]);
+        assert_eq!(steps(&mine, "recon_block"), std::slice::from_ref(&blue));
         assert!(steps(&mine, "pre_battle_event_table").contains(&unit_id(&g.blue, "Charlie")), "{mine}");
         // Pass to the end: nothing more to roll.
         let mut v = mine;

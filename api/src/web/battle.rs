@@ -14,9 +14,9 @@ use fad_domain::names::Named;
 use fad_domain::odds::MissionOdds;
 use fad_domain::orders::{Attitude, Mission, Stance};
 use fad_domain::scenario::recon_phase::ReconPrompt;
-use fad_domain::traits::Trait;
 use fad_domain::scenario::view::SideView;
 use fad_domain::scenario::{ScenarioState, ScenarioView};
+use fad_domain::traits::Trait;
 use maud::{Markup, html};
 use serde_json::Value;
 

@@ -10,8 +10,8 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use fad_domain::names::Named;
 use fad_domain::odds::{MissionBonuses, OddsQuery};
-use fad_domain::traits::Trait;
 use fad_domain::orders::{Attitude, Mission, Stance};
+use fad_domain::traits::Trait;
 use maud::html;
 
 use crate::AppState;
@@ -187,7 +187,11 @@ fn bonuses(
     let mut bonus_units = std::collections::BTreeMap::new();
     for t in Trait::MISSION_BONUS_TRAITS {
         let name = format!("bonus-{}", t.name());
-        if let Some(unit) = fields.get(&name).map(|v| v.trim()).filter(|v| !v.is_empty()) {
+        if let Some(unit) = fields
+            .get(&name)
+            .map(|v| v.trim())
+            .filter(|v| !v.is_empty())
+        {
             bonus_units.insert(t.name().to_owned(), unit.to_owned());
         }
         paths.push((format!("bonus_units.{}", t.name()), key(side, &name)));

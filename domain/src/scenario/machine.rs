@@ -1084,7 +1084,10 @@ pub fn check_bonus_units(
         let t = match Trait::parse(name) {
             Ok(t) if Trait::MISSION_BONUS_TRAITS.contains(&t) => t,
             _ => {
-                let names: Vec<_> = Trait::MISSION_BONUS_TRAITS.iter().map(|t| t.name()).collect();
+                let names: Vec<_> = Trait::MISSION_BONUS_TRAITS
+                    .iter()
+                    .map(|t| t.name())
+                    .collect();
                 problems.push(Problem::new(
                     path,
                     format!(

@@ -208,8 +208,11 @@ pub fn resolve_cannot_change(unit: &Unit) -> bool {
         || unit.effective_traits().iter().any(|t| t.freezes_resolve())
 }
 
+/// Whether an event leaves `subject` unchanged.
+type NoEffect = fn(&EventSubject) -> bool;
+
 /// The events a unit's ratings can leave without effect (S24), by name, with the test.
-const CLAMPED_EVENTS: [(&str, fn(&EventSubject) -> bool); 2] = [
+const CLAMPED_EVENTS: [(&str, NoEffect); 2] = [
     ("inspired", inspired_has_no_effect),
     ("intrigue", intrigue_has_no_effect),
 ];

@@ -1519,7 +1519,11 @@ fn rules_3_10_a_named_unit_must_be_of_the_force_and_on_the_table() {
         panic!("accepted an off-board unit");
     };
     assert_eq!(p[0].field, "bonus_units.agile");
-    assert!(p[0].message.contains("not on the table"), "{}", p[0].message);
+    assert!(
+        p[0].message.contains("not on the table"),
+        "{}",
+        p[0].message
+    );
 }
 
 #[test]
@@ -1532,9 +1536,17 @@ fn next_dice_announce_each_steps_rolls_until_ready() {
         v
     };
     assert_eq!(steps(&s), [RollStep::TableEdge]);
-    assert!(s.next_dice().iter().all(|r| r.dice == "1d6" && !r.why.is_empty()));
-    s.submit_orders(0, orders(Stance::Offensive, Attitude::Cautious, &["alpha-scout"]), &mut d)
-        .unwrap();
+    assert!(
+        s.next_dice()
+            .iter()
+            .all(|r| r.dice == "1d6" && !r.why.is_empty())
+    );
+    s.submit_orders(
+        0,
+        orders(Stance::Offensive, Attitude::Cautious, &["alpha-scout"]),
+        &mut d,
+    )
+    .unwrap();
     s.submit_orders(1, bravo_orders(), &mut d).unwrap();
     assert_eq!(s.state, ScenarioState::MissionBonuses);
     let next = s.next_dice();
@@ -1545,7 +1557,13 @@ fn next_dice_announce_each_steps_rolls_until_ready() {
     let returns: Vec<_> = next
         .iter()
         .filter(|r| r.step == RollStep::ReconReturn)
-        .map(|r| (r.force_id.as_str(), r.subject.as_str(), r.unit_name.as_deref()))
+        .map(|r| {
+            (
+                r.force_id.as_str(),
+                r.subject.as_str(),
+                r.unit_name.as_deref(),
+            )
+        })
         .collect();
     assert_eq!(
         returns,
@@ -1582,5 +1600,8 @@ fn next_dice_in_the_recon_phase_include_blocks_and_pre_battle_events() {
         .filter(|r| r.step == RollStep::PreBattleEvent && r.force_id == "bravo")
         .map(|r| r.subject.as_str())
         .collect();
-    assert!(events.contains(&"b-guns") && events.contains(&"b-sq3"), "{events:?}");
+    assert!(
+        events.contains(&"b-guns") && events.contains(&"b-sq3"),
+        "{events:?}"
+    );
 }
