@@ -226,6 +226,7 @@ both_backends! {
                     "bank_campaign_points": true, "vehicle_resolve_change": false,
                     "squad_leader_experience_purchasable": false,
                     "missions_hidden": true, "strict_one_marker_per_unit": false,
+                    "npf_recon_reading": "offensive_stance",
                     "squad_strength_roll": "per_player", "morale_modifier": "per_die"}})
             );
             body["id"].as_str().unwrap().to_owned()

@@ -47,6 +47,7 @@ mod roster_lock;
 mod round_trips;
 mod rules_audit;
 mod rules_reference;
+mod scenario_rules;
 mod scenarios;
 mod secret_choices;
 mod security_headers;

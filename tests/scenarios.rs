@@ -189,10 +189,14 @@ both_backends! {
         assert!(fields.contains(&"sides[0].mission_bonuses[1]") && fields.contains(&"sides[0].attitude"), "{body}");
         let body = assert_problem(app.post_json_with_token("/api/v1/scenarios", &json!({"sides": [force("A")]}), &user.token), 422);
         assert_eq!(body["errors"][0]["field"], "sides");
-        // Unused entered values are returned, not silently dropped.
+        // Two values for a one-die roll are refused (issue 26 item 9), not half-used.
         let a = side("Red", "neutral", "cautious", json!({"mission": {"hold": [3, 4]}}));
+        let body = assert_problem(app.post_json_with_token("/api/v1/scenarios", &json!({"sides": [a, side("Blue", "neutral", "cautious", json!({}))]}), &user.token), 422);
+        assert_eq!(body["errors"][0]["field"], "sides[0].dice.mission.hold", "{body}");
+        // Values for a roll the rules never call for are returned, not silently dropped.
+        let a = side("Red", "neutral", "cautious", json!({"pre_battle_event_table": {"s1-u1": [4]}, "pre_battle_event": {"s1-u1": [2]}}));
         let body = create(app, &user, &json!({"sides": [a, side("Blue", "neutral", "cautious", json!({}))]}));
-        assert_eq!(body["unused_dice"], json!({"side_1": {"mission": {"hold": [4]}}}));
+        assert_eq!(body["unused_dice"], json!({"side_1": {"pre_battle_event_table": {"s1-u1": [4]}}}));
     }
 
     fn scenarios_are_private_to_their_creator_unless_shared(app: &TestApp) {

@@ -320,10 +320,16 @@ both_backends! {
         let r = p.red.post(&bonuses, &[&base[..], &[("first_bonus", "strike"), ("second_bonus", "sweep"), ("mission-strike", "0")]].concat());
         assert_eq!(r.status(), 422);
         assert!(r.text().unwrap().contains(r#"id="f-s1-mission-strike-error""#));
+        // §3.10: the unit named for a bonus trait must be Red's (refused beside its select).
+        let r = p.red.post(&bonuses, &[&base[..], &[("first_bonus", "strike"), ("second_bonus", "sweep"), ("bonus-agile", "nobody")]].concat());
+        assert_eq!(r.status(), 422);
+        assert!(r.text().unwrap().contains(r#"id="f-s1-bonus-agile-error""#));
         // Good bonuses with entered mission dice from both: the missions are settled.
         let dice = mission_fields(&[("strike", "6")]);
-        let r = p.red.post(&bonuses, &[&base[..], &[("first_bonus", "strike"), ("second_bonus", "sweep")], &as_refs(&dice)[..]].concat());
+        let delta = unit_id(&g.red, "Delta");
+        let r = p.red.post(&bonuses, &[&base[..], &[("first_bonus", "strike"), ("second_bonus", "sweep"), ("bonus-agile", delta.as_str())], &as_refs(&dice)[..]].concat());
         assert_eq!(r.status(), 303, "{}", r.text().unwrap());
+        assert_eq!(side(&scenario(app, &g.people.player.token, &g.battle), &red_id)["bonus_units"], json!({"agile": delta}));
         let (body, token) = p.blue.page(&page);
         let version = version_in(&body, &blue_id);
         let dice = mission_fields(&[("hold", "6")]);

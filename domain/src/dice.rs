@@ -70,6 +70,97 @@ named_enum! {
     }
 }
 
+impl RollStep {
+    /// Whether a rule may roll for one subject more than once in a sequence (a tied table-edge
+    /// or placement roll is re-rolled, the random edge follows the edge roll, a side blocks many
+    /// times, generation and narrative tables roll per entry): its entry may then hold the
+    /// values of several rolls. Every other step rolls once per subject.
+    pub fn may_roll_again(self) -> bool {
+        matches!(
+            self,
+            Self::TableEdge
+                | Self::PlacementOrder
+                | Self::ReconBlock
+                | Self::NpfBlock
+                | Self::ForceGeneration
+                | Self::Narrative
+        )
+    }
+
+    /// Dice one roll of this step takes (the reinforcement pool is 2d6, every other roll 1d6).
+    pub fn dice_per_roll(self) -> usize {
+        match self {
+            Self::Reinforcements => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// The entry-time half of the one dice check, for values entered before their roll is made (a
+/// battle's scenario keeps them until the step that rolls): a step rolled once per subject
+/// takes exactly [`RollStep::dice_per_roll`] values. The roll-time half is
+/// [`surplus`]; both give [`DiceError::TooMany`] or [`DiceError::WrongCount`].
+pub fn check_entry_count(step: RollStep, subject: &str, given: usize) -> Option<DiceError> {
+    let needed = step.dice_per_roll();
+    if given < needed {
+        return Some(DiceError::WrongCount {
+            step,
+            subject: subject.to_owned(),
+            needed,
+            given,
+        });
+    }
+    (!step.may_roll_again() && given > needed).then(|| DiceError::TooMany {
+        step,
+        subject: subject.to_owned(),
+        used: needed,
+        given,
+    })
+}
+
+/// The roll-time half of the one dice check, shared by every dice source: an entry some roll
+/// drew from but did not use up (two values for a one-die roll) is a typo, and the request is
+/// refused rather than half-using it. Entries no roll drew from are not surplus: they are
+/// reported as unused. Items are (step, subject, values given, values left).
+pub fn surplus<'a>(
+    entries: impl Iterator<Item = (RollStep, &'a str, usize, usize)>,
+) -> Vec<DiceError> {
+    entries
+        .filter_map(|(step, subject, given, left)| {
+            let used = given - left.min(given);
+            (used > 0 && left > 0).then(|| DiceError::TooMany {
+                step,
+                subject: subject.to_owned(),
+                used,
+                given,
+            })
+        })
+        .collect()
+}
+
+/// Takes one roll's values from an entered queue (shared by every dice source): too few left is
+/// [`DiceError::WrongCount`], a value above the die is [`DiceError::OutOfRange`].
+pub fn draw(queue: &mut VecDeque<u8>, request: &RollRequest<'_>) -> Result<Vec<u8>, DiceError> {
+    if queue.len() < request.count {
+        return Err(DiceError::WrongCount {
+            step: request.step,
+            subject: request.subject.to_owned(),
+            needed: request.count,
+            given: queue.len(),
+        });
+    }
+    let values: Vec<u8> = queue.drain(..request.count).collect();
+    if let Some(bad) = values.iter().find(|v| **v > request.sides) {
+        return Err(DiceError::OutOfRange {
+            step: request.step,
+            subject: request.subject.to_owned(),
+            value: *bad,
+            sides: request.sides,
+        });
+    }
+    Ok(values)
+}
+
 /// Where a roll's values came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -216,6 +307,16 @@ impl DiceError {
             | Self::WrongCount { step, subject, .. }
             | Self::TooMany { step, subject, .. }
             | Self::UnknownSubject { step, subject } => format!("dice.{step}.{subject}"),
+        }
+    }
+
+    /// The step and subject of the offending entry.
+    pub fn step_subject(&self) -> (RollStep, &str) {
+        match self {
+            Self::OutOfRange { step, subject, .. }
+            | Self::WrongCount { step, subject, .. }
+            | Self::TooMany { step, subject, .. }
+            | Self::UnknownSubject { step, subject } => (*step, subject),
         }
     }
 
@@ -456,23 +557,12 @@ impl TableDice {
         out
     }
 
-    /// Entries some roll drew from but did not use up: more values were entered than the rolls
-    /// for that step and subject took. For workflows where each step and subject is rolled a
-    /// known number of times (the post-battle sequence), that is a typo, not a spare value.
+    /// Entries some roll drew from but did not use up ([`surplus`]).
     pub fn surplus(&self) -> Vec<DiceError> {
-        self.entered
-            .iter()
-            .filter_map(|(key, queue)| {
-                let given = self.given.get(key).copied().unwrap_or(0);
-                let used = given - queue.len();
-                (used > 0 && !queue.is_empty()).then(|| DiceError::TooMany {
-                    step: key.0,
-                    subject: key.1.clone(),
-                    used,
-                    given,
-                })
-            })
-            .collect()
+        surplus(self.entered.iter().map(|(key, queue)| {
+            let given = self.given.get(key).copied().unwrap_or(0);
+            (key.0, key.1.as_str(), given, queue.len())
+        }))
     }
 
     /// Takes the log, leaving it empty.
@@ -485,26 +575,7 @@ impl Dice for TableDice {
     fn produce(&mut self, request: &RollRequest<'_>) -> Result<(Vec<u8>, RollSource), DiceError> {
         let key = (request.step, request.subject.to_owned());
         match self.entered.get_mut(&key) {
-            Some(queue) if !queue.is_empty() => {
-                if queue.len() < request.count {
-                    return Err(DiceError::WrongCount {
-                        step: request.step,
-                        subject: request.subject.to_owned(),
-                        needed: request.count,
-                        given: queue.len(),
-                    });
-                }
-                let values: Vec<u8> = queue.drain(..request.count).collect();
-                if let Some(bad) = values.iter().find(|v| **v > request.sides) {
-                    return Err(DiceError::OutOfRange {
-                        step: request.step,
-                        subject: request.subject.to_owned(),
-                        value: *bad,
-                        sides: request.sides,
-                    });
-                }
-                Ok((values, RollSource::Player))
-            }
+            Some(queue) if !queue.is_empty() => Ok((draw(queue, request)?, RollSource::Player)),
             _ => self.server.produce(request),
         }
     }

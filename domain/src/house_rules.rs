@@ -51,6 +51,19 @@ pub enum MoraleModifier {
     PerSuccess,
 }
 
+/// S25: which non-player forces the text's "forces with an aggressive stance" means (they roll
+/// per platoon to send one more squad on recon duty).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum NpfReconReading {
+    /// An Offensive stance (settled reading: "stance" names that list).
+    #[default]
+    OffensiveStance,
+    /// An Aggressive attitude ("aggressive" names that attitude).
+    AggressiveAttitude,
+}
+
 /// The house-rule switches of a campaign (docs/rules.md §6 config items).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -71,6 +84,8 @@ pub struct HouseRules {
     pub missions_hidden: bool,
     /// S14: one True marker for every unit, even attached or embarked ones (default: shared).
     pub strict_one_marker_per_unit: bool,
+    /// S25: which NP forces roll to send an extra recon squad.
+    pub npf_recon_reading: NpfReconReading,
     /// F1: squad-strength roll in basic force generation.
     pub squad_strength_roll: SquadStrengthRoll,
     /// F3: squad-leader morale modifier.
@@ -87,6 +102,7 @@ impl Default for HouseRules {
             squad_leader_experience_purchasable: false,
             missions_hidden: true,
             strict_one_marker_per_unit: false,
+            npf_recon_reading: NpfReconReading::OffensiveStance,
             squad_strength_roll: SquadStrengthRoll::PerPlayer,
             morale_modifier: MoraleModifier::PerDie,
         }
@@ -108,6 +124,7 @@ mod tests {
         assert!(!rules.squad_leader_experience_purchasable); // C19
         assert!(rules.missions_hidden); // S11
         assert!(!rules.strict_one_marker_per_unit); // S14
+        assert_eq!(rules.npf_recon_reading, NpfReconReading::OffensiveStance); // S25
         assert_eq!(rules.squad_strength_roll, SquadStrengthRoll::PerPlayer); // F1
         assert_eq!(rules.morale_modifier, MoraleModifier::PerDie); // F3
     }

@@ -263,6 +263,12 @@ const HOUSE_RULE_ROWS: [HouseRuleRow; 9] = [
         values: &[],
     },
     HouseRuleRow {
+        name: "npf_recon_reading",
+        rules_id: "S25",
+        description: "Which non-player forces roll per platoon to send one more squad on recon duty: those with an Offensive stance, or those with an Aggressive attitude.",
+        values: &["offensive_stance", "aggressive_attitude"],
+    },
+    HouseRuleRow {
         name: "squad_strength_roll",
         rules_id: "F1",
         description: "Basic force generation rolls squad strength once per player or once per squad.",

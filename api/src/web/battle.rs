@@ -16,6 +16,7 @@ use fad_domain::orders::{Attitude, Mission, Stance};
 use fad_domain::scenario::recon_phase::ReconPrompt;
 use fad_domain::scenario::view::SideView;
 use fad_domain::scenario::{ScenarioState, ScenarioView};
+use fad_domain::traits::Trait;
 use maud::{Markup, html};
 use serde_json::Value;
 
@@ -704,6 +705,7 @@ fn bonuses_form(
                 }
                 (odds_box(side, charts, "The odds show once your stance and attitude are known."))
             }
+            (bonus_units_fieldset(view, side, attempt, &errors))
             details.dice open[errors.0.iter().any(|e| e.field.contains("mission-"))] {
                 summary { "Mission dice rolled at the table (optional)" }
                 p.hint { "One d6 per mission; leave a die empty and the server rolls it." }
@@ -715,6 +717,44 @@ fn bonuses_form(
             div.actions {
                 button type="submit" { "Submit mission bonuses" }
                 button.secondary type="submit" name="show" value="odds" { "Show odds" }
+            }
+        }
+    }
+}
+
+/// The optional unit for each mission-bonus trait (§3.10, "traits to assign as you wish"):
+/// one select per trait a bonus can grant, "Service's choice" by default (the fixed order).
+fn bonus_units_fieldset(
+    view: &BattleView,
+    side: usize,
+    attempt: Option<&Attempt>,
+    errors: &Errors,
+) -> Markup {
+    let me = &view.scenario.scenario.sides[side];
+    let kind = FormKind::Bonuses;
+    let units = view
+        .my_units
+        .iter()
+        .find(|(f, _)| *f == me.force_id)
+        .map(|(_, u)| u.as_slice())
+        .unwrap_or_default();
+    let mut choices = vec![(String::new(), "Service's choice".to_owned())];
+    choices.extend(units.iter().cloned());
+    let saved = |t: Trait| {
+        me.bonus_units
+            .as_ref()
+            .and_then(|b| b.get(&t))
+            .cloned()
+            .unwrap_or_default()
+    };
+    let open = errors.0.iter().any(|e| e.field.contains("bonus-"));
+    html! {
+        details.bonus-units open[open] {
+            summary { "Units for the bonus traits (optional)" }
+            p.hint { "Your mission's bonus traits go to the units you name here; a trait left to the service goes by the fixed order of the rules reference (S12)." }
+            @for t in Trait::MISSION_BONUS_TRAITS {
+                @let name = format!("bonus-{}", t.name());
+                (select(side, &name, &format!("Unit for {}", label(t.name())), &choices, &shown(attempt, kind, side, &name, &saved(t)), errors, None))
             }
         }
     }

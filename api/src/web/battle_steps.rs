@@ -11,6 +11,7 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use fad_domain::names::Named;
 use fad_domain::odds::{MissionBonuses, OddsQuery};
 use fad_domain::orders::{Attitude, Mission, Stance};
+use fad_domain::traits::Trait;
 use maud::html;
 
 use crate::AppState;
@@ -183,6 +184,18 @@ fn bonuses(
         );
         paths.push((format!("dice.mission.{}", m.name()), key(side, &name)));
     }
+    let mut bonus_units = std::collections::BTreeMap::new();
+    for t in Trait::MISSION_BONUS_TRAITS {
+        let name = format!("bonus-{}", t.name());
+        if let Some(unit) = fields
+            .get(&name)
+            .map(|v| v.trim())
+            .filter(|v| !v.is_empty())
+        {
+            bonus_units.insert(t.name().to_owned(), unit.to_owned());
+        }
+        paths.push((format!("bonus_units.{}", t.name()), key(side, &name)));
+    }
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -190,6 +203,7 @@ fn bonuses(
         request: MissionBonusesRequest {
             force_id: force_id.to_owned(),
             missions,
+            bonus_units,
             version,
             dice,
             non_player_dice: RawDice::new(),

@@ -39,7 +39,7 @@ use crate::scenario::missions::{
     top_missions,
 };
 use crate::scenario::non_player::{
-    Dispersion, NonPlayerSetup, npf_dispersion, npf_orders, npf_recon,
+    Dispersion, NonPlayerSetup, NpfOrders, npf_dispersion, npf_orders, npf_recon,
 };
 use crate::scenario::objectives::{Objective, mark_needed, place_objectives};
 use crate::scenario::pre_battle::{EventSubject, PreBattleEvent, roll_pre_battle_events};
@@ -212,6 +212,10 @@ pub struct SideState {
     /// Step 5: where the bonus traits went.
     #[serde(default)]
     pub bonus_traits: Vec<BonusTrait>,
+    /// Step 5: the units the player named for bonus traits ("traits to assign as you wish",
+    /// §3.10), by trait; a trait not named goes by the fixed order.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub bonus_units: BTreeMap<Trait, String>,
     /// Assault: the declared far objective (S11: recorded, hidden like the mission).
     #[serde(default)]
     pub assault_target: Option<String>,
@@ -251,6 +255,7 @@ impl SideState {
             mission: None,
             bonus: None,
             bonus_traits: Vec::new(),
+            bonus_units: BTreeMap::new(),
             assault_target: None,
             contact_markers: None,
             night_fighting_roll: None,
@@ -507,6 +512,20 @@ impl Scenario {
         missions: Vec<Mission>,
         dice: &mut impl Dice,
     ) -> Result<(), ScenarioError> {
+        self.submit_mission_bonuses_with_units(side, missions, &BTreeMap::new(), dice)
+    }
+
+    /// [`Self::submit_mission_bonuses`] with the units the player names for bonus traits
+    /// (trait name → unit id, §3.10 "traits to assign as you wish"): each must be a
+    /// mission-bonus trait and a unit of this force on the table in this battle. Problems point
+    /// at `bonus_units.<trait>`.
+    pub fn submit_mission_bonuses_with_units(
+        &mut self,
+        side: usize,
+        missions: Vec<Mission>,
+        bonus_units: &BTreeMap<String, String>,
+        dice: &mut impl Dice,
+    ) -> Result<(), ScenarioError> {
         // While the other side picks among tied missions, a side that did not tie is still
         // shown the bonus step (see `tie_choice_masked`), so it may still change its bonuses,
         // as it could had the other side not sent its own yet.
@@ -519,12 +538,21 @@ impl Scenario {
             }));
         }
         self.check_player(side)?;
-        let problems = check_mission_bonuses(&missions, "missions");
+        let mut problems = check_mission_bonuses(&missions, "missions");
+        let units = check_bonus_units(&self.sides[side].force, bonus_units, "bonus_units");
+        let units = match units {
+            Ok(units) => units,
+            Err(more) => {
+                problems.extend(more);
+                BTreeMap::new()
+            }
+        };
         if !problems.is_empty() {
             return Err(ScenarioError::Invalid(problems));
         }
         self.transact(dice, |s, _| {
             s.sides[side].mission_bonuses = Some(missions);
+            s.sides[side].bonus_units = units;
             if rescore {
                 s.rescore_missions(side);
             }
@@ -708,12 +736,18 @@ impl Scenario {
     /// Steps 1–4 once every player's orders are in.
     fn close_orders(&mut self, dice: &mut impl Dice) -> Result<(), ScenarioError> {
         // §3.12: the non-player side's stance, attitude and recon duty.
+        let reading = self.config.house_rules.npf_recon_reading;
         for side in &mut self.sides {
             if let Some(setup) = side.non_player {
                 let (stance, attitude) =
                     npf_orders(dice, &side.force_id, setup).map_err(dice_err)?;
-                let recon = npf_recon(dice, &side.force_id, &side.force, stance, attitude)
-                    .map_err(dice_err)?;
+                let orders = NpfOrders {
+                    stance,
+                    attitude,
+                    reading,
+                };
+                let recon =
+                    npf_recon(dice, &side.force_id, &side.force, orders).map_err(dice_err)?;
                 side.orders = Some(Orders {
                     stance,
                     attitude,
@@ -982,36 +1016,9 @@ impl Scenario {
         if !self.config.pre_battle_events {
             return Ok(());
         }
-        for side in &mut self.sides {
-            let destroyed: BTreeSet<&str> = side
-                .recon_duty
-                .iter()
-                .filter(|d| d.outcome == ReconOutcome::Destroyed)
-                .map(|d| d.unit_id.as_str())
-                .collect();
-            let mut subjects: Vec<EventSubject> = side
-                .force
-                .units()
-                .filter(|u| u.is_fielded() && !destroyed.contains(u.id.as_str()))
-                .map(EventSubject::from)
-                .collect();
-            let extra = |id: &str, kind| EventSubject {
-                unit_id: id.to_owned(),
-                kind,
-                resolve: None,
-                leadership: None,
-            };
-            if side.stance() == Some(Stance::Offensive) {
-                subjects.push(extra(OFFENSIVE_ARTILLERY_ID, UnitKind::OffBoardArtillery));
-            }
-            if let Some(bonus) = &side.bonus {
-                if bonus.artillery_calls > 0 {
-                    subjects.push(extra(INTERFERE_ARTILLERY_ID, UnitKind::OffBoardArtillery));
-                }
-                if bonus.sniper {
-                    subjects.push(extra(BONUS_SNIPER_ID, UnitKind::Sniper));
-                }
-            }
+        for i in 0..2 {
+            let subjects = event_subjects(&self.sides[i]);
+            let side = &mut self.sides[i];
             side.pre_battle_events =
                 roll_pre_battle_events(dice, &side.force_id, &subjects).map_err(dice_err)?;
         }
@@ -1052,7 +1059,104 @@ impl Scenario {
     }
 }
 
-/// S12 and §3.10 ("to assign as you wish"): every bonus trait names the unit it goes to. Traits
+/// The units of `side` that roll for a pre-battle event: every fielded unit not destroyed on
+/// recon duty, and the battle-only units (S20 artillery, Strike's sniper).
+pub fn event_subjects(side: &SideState) -> Vec<EventSubject> {
+    let destroyed: BTreeSet<&str> = side
+        .recon_duty
+        .iter()
+        .filter(|d| d.outcome == ReconOutcome::Destroyed)
+        .map(|d| d.unit_id.as_str())
+        .collect();
+    let mut subjects: Vec<EventSubject> = side
+        .force
+        .units()
+        .filter(|u| u.is_fielded() && !destroyed.contains(u.id.as_str()))
+        .map(EventSubject::from)
+        .collect();
+    let extra = |id: &str, kind| EventSubject {
+        unit_id: id.to_owned(),
+        kind,
+        resolve: None,
+        leadership: None,
+        resolve_fixed: kind == UnitKind::OffBoardArtillery,
+    };
+    if side.stance() == Some(Stance::Offensive) {
+        subjects.push(extra(OFFENSIVE_ARTILLERY_ID, UnitKind::OffBoardArtillery));
+    }
+    if let Some(bonus) = &side.bonus {
+        if bonus.artillery_calls > 0 {
+            subjects.push(extra(INTERFERE_ARTILLERY_ID, UnitKind::OffBoardArtillery));
+        }
+        if bonus.sniper {
+            subjects.push(extra(BONUS_SNIPER_ID, UnitKind::Sniper));
+        }
+    }
+    subjects
+}
+
+/// Whether a unit can take a mission-bonus trait: a unit of the force on the table in this
+/// battle (fielded, not off-board).
+fn takes_bonus_trait(unit: &crate::roster::Unit) -> bool {
+    unit.is_fielded() && unit.kind != UnitKind::OffBoardArtillery
+}
+
+/// Checks the units a player names for bonus traits (trait name → unit id): a mission-bonus
+/// trait (§3.10) and a unit of `force` that takes one ([`takes_bonus_trait`]). Problems point
+/// at `{field}.<trait>`.
+pub fn check_bonus_units(
+    force: &Force,
+    named: &BTreeMap<String, String>,
+    field: &str,
+) -> Result<BTreeMap<Trait, String>, Vec<Problem>> {
+    use crate::names::Named;
+    let mut problems = Vec::new();
+    let mut out = BTreeMap::new();
+    for (name, unit_id) in named {
+        let path = format!("{field}.{name}");
+        let t = match Trait::parse(name) {
+            Ok(t) if Trait::MISSION_BONUS_TRAITS.contains(&t) => t,
+            _ => {
+                let names: Vec<_> = Trait::MISSION_BONUS_TRAITS
+                    .iter()
+                    .map(|t| t.name())
+                    .collect();
+                problems.push(Problem::new(
+                    path,
+                    format!(
+                        "`{name}` is not a trait a mission bonus grants; one of: {}",
+                        names.join(", ")
+                    ),
+                ));
+                continue;
+            }
+        };
+        match force.unit(unit_id) {
+            None => problems.push(Problem::new(
+                path,
+                format!("no unit `{unit_id}` in this force"),
+            )),
+            Some(u) if !takes_bonus_trait(u) => problems.push(Problem::new(
+                path,
+                format!(
+                    "`{}` is not on the table in this battle (eliminated, off-board, or an unrepaired vehicle) and cannot take a bonus trait",
+                    u.name
+                ),
+            )),
+            Some(_) => {
+                out.insert(t, unit_id.clone());
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems)
+    }
+}
+
+/// S12 and §3.10 ("to assign as you wish"): every bonus trait names the unit it goes to: the one
+/// the player named for that trait, if any ([`check_bonus_units`]). Otherwise traits
 /// with a generation effect go where they help: Infiltrate/Recon to the first recon-duty unit
 /// without a recon trait, Elusive/Stealth to the first on-table unit with neither. The others
 /// (and those two when no unit fits) go to the first fielded squad without that trait, else the
@@ -1060,15 +1164,18 @@ impl Scenario {
 /// allow. A force with nothing fielded leaves the trait without a unit.
 fn assign_bonus_traits(side: &SideState, traits: &[Trait]) -> Vec<BonusTrait> {
     let recon_ids = side.recon_unit_ids();
-    let on_table = || {
-        side.force
-            .units()
-            .filter(|u| u.is_fielded() && u.kind != UnitKind::OffBoardArtillery)
-    };
+    let on_table = || side.force.units().filter(|u| takes_bonus_trait(u));
     traits
         .iter()
         .map(|t| {
-            let helps = if t.is_recon_trait() {
+            let named = side
+                .bonus_units
+                .get(t)
+                .and_then(|id| side.force.unit(id))
+                .filter(|u| takes_bonus_trait(u));
+            let helps = if named.is_some() {
+                named
+            } else if t.is_recon_trait() {
                 recon_ids
                     .iter()
                     .filter_map(|id| side.force.unit(id))

@@ -9,6 +9,7 @@ pub mod contact_markers;
 pub mod deployment;
 pub mod machine;
 pub mod missions;
+pub mod next_dice;
 pub mod non_player;
 pub mod objectives;
 pub mod one_shot;

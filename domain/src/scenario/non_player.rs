@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::dice::{Dice, DiceError, RollStep};
+use crate::house_rules::NpfReconReading;
 use crate::named_enum;
 use crate::orders::{Attitude, Stance};
 use crate::roster::{Force, UnitKind};
@@ -15,7 +16,8 @@ pub const NPF_STANCE_TABLE: [Stance; 3] = [Stance::Offensive, Stance::Neutral, S
 /// Attitude by d6: 1–2 Aggressive, 3–4 Cautious, 5–6 Passive.
 pub const NPF_ATTITUDE_TABLE: [Attitude; 3] =
     [Attitude::Aggressive, Attitude::Cautious, Attitude::Passive];
-/// S25: on this roll per platoon an Offensive NP force also sends one squad of that platoon.
+/// S25: on this roll per platoon an Offensive (or, by house rule, Aggressive) NP force also sends
+/// one squad of that platoon.
 pub const NPF_RECON_SQUAD_ON: u8 = 5;
 /// S28: on this roll the NP force tries to block a player's RP spend.
 pub const NPF_BLOCK_ON: u8 = 4;
@@ -63,18 +65,39 @@ pub fn npf_blocks(d6: u8) -> bool {
     d6 >= NPF_BLOCK_ON
 }
 
+/// What the NP recon rule reads: the force's orders and the campaign's S25 reading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NpfOrders {
+    /// The stance.
+    pub stance: Stance,
+    /// The attitude.
+    pub attitude: Attitude,
+    /// Which orders the text's "aggressive stance" means (house rule `npf_recon_reading`).
+    pub reading: NpfReconReading,
+}
+
+impl NpfOrders {
+    /// Whether the force rolls per platoon for one more recon squad (S25).
+    pub fn rolls_for_recon_squads(self) -> bool {
+        match self.reading {
+            NpfReconReading::OffensiveStance => self.stance == Stance::Offensive,
+            NpfReconReading::AggressiveAttitude => self.attitude == Attitude::Aggressive,
+        }
+    }
+}
+
 /// Settled NP recon duty: none if Defensive and Passive (S29); otherwise every eligible unit with
 /// the Recon or Infiltrate trait (with the player's eligibility rules, S4), and, for an Offensive
-/// force (S25), a d6 per platoon (subject = platoon name) that on 5+ also sends the first eligible
-/// squad of that platoon without the trait (a line squad before the command squad).
+/// force (S25; an Aggressive one under the `aggressive_attitude` reading), a d6 per platoon
+/// (subject = platoon name) that on 5+ also sends the first eligible squad of that platoon
+/// without the trait (a line squad before the command squad).
 pub fn npf_recon(
     dice: &mut impl Dice,
     force_id: &str,
     force: &Force,
-    stance: Stance,
-    attitude: Attitude,
+    orders: NpfOrders,
 ) -> Result<Vec<String>, DiceError> {
-    if stance == Stance::Defensive && attitude == Attitude::Passive {
+    if orders.stance == Stance::Defensive && orders.attitude == Attitude::Passive {
         return Ok(Vec::new());
     }
     let mut ids: Vec<String> = force
@@ -82,7 +105,7 @@ pub fn npf_recon(
         .filter(|u| has_recon_trait(u) && recon_duty_bar(u).is_none())
         .map(|u| u.id.clone())
         .collect();
-    if stance == Stance::Offensive {
+    if orders.rolls_for_recon_squads() {
         for platoon in &force.platoons {
             let roll = dice.d6(RollStep::NpfRecon, &platoon.name, Some(force_id))?;
             if roll < NPF_RECON_SQUAD_ON {
@@ -210,6 +233,14 @@ mod tests {
         }
     }
 
+    fn settled(stance: Stance, attitude: Attitude) -> NpfOrders {
+        NpfOrders {
+            stance,
+            attitude,
+            reading: NpfReconReading::OffensiveStance,
+        }
+    }
+
     #[test]
     fn s29_defensive_and_passive_np_sends_no_recon() {
         let mut dice = ServerDice::seeded(1);
@@ -217,8 +248,7 @@ mod tests {
             &mut dice,
             "np",
             &np_force(),
-            Stance::Defensive,
-            Attitude::Passive,
+            settled(Stance::Defensive, Attitude::Passive),
         )
         .unwrap();
         assert!(ids.is_empty());
@@ -227,8 +257,7 @@ mod tests {
             &mut dice,
             "np",
             &np_force(),
-            Stance::Defensive,
-            Attitude::Cautious,
+            settled(Stance::Defensive, Attitude::Cautious),
         )
         .unwrap();
         assert_eq!(ids, ["r"]);
@@ -249,13 +278,68 @@ mod tests {
             &mut dice,
             "np",
             &np_force(),
-            Stance::Offensive,
-            Attitude::Aggressive,
+            settled(Stance::Offensive, Attitude::Aggressive),
         )
         .unwrap();
         assert_eq!(ids, ["r", "a"]);
         assert_eq!(dice.log().len(), 2);
         assert!(dice.log().iter().all(|r| r.step == RollStep::NpfRecon));
+    }
+
+    /// Every stance and attitude with the five-plus roll entered for both platoons: which send
+    /// the extra squad under each reading.
+    fn extra_squads(reading: NpfReconReading) -> Vec<(Stance, Attitude)> {
+        let mut out = Vec::new();
+        for stance in [Stance::Offensive, Stance::Neutral, Stance::Defensive] {
+            for attitude in [Attitude::Aggressive, Attitude::Cautious, Attitude::Passive] {
+                let mut e = EnteredDice::new();
+                for platoon in ["first", "second"] {
+                    e.entry(RollStep::NpfRecon)
+                        .or_default()
+                        .insert(platoon.into(), vec![6]);
+                }
+                let mut dice = TableDice::new(&e, ServerDice::seeded(1)).unwrap();
+                let orders = NpfOrders {
+                    stance,
+                    attitude,
+                    reading,
+                };
+                let ids = npf_recon(&mut dice, "np", &np_force(), orders).unwrap();
+                if ids.contains(&"a".to_owned()) {
+                    assert_eq!(ids, ["r", "a", "b"]);
+                    out.push((stance, attitude));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn s25_the_offensive_stance_reading_is_the_default() {
+        assert_eq!(
+            crate::house_rules::HouseRules::default().npf_recon_reading,
+            NpfReconReading::OffensiveStance
+        );
+        assert_eq!(
+            extra_squads(NpfReconReading::OffensiveStance),
+            [
+                (Stance::Offensive, Attitude::Aggressive),
+                (Stance::Offensive, Attitude::Cautious),
+                (Stance::Offensive, Attitude::Passive),
+            ]
+        );
+    }
+
+    #[test]
+    fn s25_the_aggressive_attitude_reading_rolls_for_aggressive_forces_instead() {
+        assert_eq!(
+            extra_squads(NpfReconReading::AggressiveAttitude),
+            [
+                (Stance::Offensive, Attitude::Aggressive),
+                (Stance::Neutral, Attitude::Aggressive),
+                (Stance::Defensive, Attitude::Aggressive),
+            ]
+        );
     }
 
     #[test]

@@ -53,7 +53,10 @@ pub const INFANTRY_EVENTS: [EventRow; 6] = [
     row("hesitant", "May not activate on turn 1."),
     row("energetic", "Takes one normal move."),
     row("stealthy", "Starts the game concealed."),
-    row("inspired", "Resolve +1 level (not above Determined, S24)."),
+    row(
+        "inspired",
+        "Resolve +1 level (none on a Fanatic, Zombie or off-board unit, none past Determined, S24).",
+    ),
 ];
 /// Weapons team (d6 1–6).
 pub const WEAPONS_TEAM_EVENTS: [EventRow; 6] = [
@@ -87,7 +90,10 @@ pub const VEHICLE_EVENTS: [EventRow; 6] = [
 ];
 /// Character (d6 1–6).
 pub const CHARACTER_EVENTS: [EventRow; 6] = [
-    row("intrigue", "Leadership −1 (not below Novice, S24)."),
+    row(
+        "intrigue",
+        "Leadership −1 (not below Novice; none on a figure without Leadership, S24).",
+    ),
     row(
         "misunderstood_orders",
         "The opponent may redeploy the character within its normal deployment zone.",
@@ -160,8 +166,9 @@ pub struct PreBattleEvent {
     pub event: String,
     /// What it does.
     pub effect: String,
-    /// True when a ladder clamp leaves it without effect (S24: Inspired on Determined, Intrigue
-    /// on Novice).
+    /// True when it cannot change the unit (S24, C17): Inspired on a unit whose Resolve cannot
+    /// change (Fanatic, Zombie, off-board) or is Determined; Intrigue on a figure without
+    /// Leadership (a psionic) or at Novice.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_effect: bool,
 }
@@ -177,6 +184,9 @@ pub struct EventSubject {
     pub resolve: Option<Resolve>,
     /// Leadership, for the Intrigue clamp.
     pub leadership: Option<Leadership>,
+    /// Whether its Resolve cannot change (a Fanatic or Zombie trait, or an off-board unit):
+    /// Inspired then has no effect (C17, S24).
+    pub resolve_fixed: bool,
 }
 
 impl From<&Unit> for EventSubject {
@@ -186,22 +196,45 @@ impl From<&Unit> for EventSubject {
             kind: u.kind,
             resolve: u.resolve,
             leadership: u.leadership,
+            resolve_fixed: resolve_cannot_change(u),
         }
     }
+}
+
+/// Whether no event can raise the unit's Resolve (C17): Fanatic and Zombie units keep theirs,
+/// and an off-board unit has none on the table.
+pub fn resolve_cannot_change(unit: &Unit) -> bool {
+    unit.kind == UnitKind::OffBoardArtillery
+        || unit.effective_traits().iter().any(|t| t.freezes_resolve())
+}
+
+/// Whether an event leaves `subject` unchanged.
+type NoEffect = fn(&EventSubject) -> bool;
+
+/// The events a unit's ratings can leave without effect (S24), by name, with the test.
+const CLAMPED_EVENTS: [(&str, NoEffect); 2] = [
+    ("inspired", inspired_has_no_effect),
+    ("intrigue", intrigue_has_no_effect),
+];
+
+/// Inspired raises Resolve one level: nothing when it cannot change or is Determined.
+fn inspired_has_no_effect(subject: &EventSubject) -> bool {
+    subject.resolve_fixed || subject.resolve == Some(Resolve::Determined)
+}
+
+/// Intrigue lowers Leadership one level: nothing without a Leadership rating (a psionic; a
+/// character without a stated rating is a Novice, the same answer) or at Novice.
+fn intrigue_has_no_effect(subject: &EventSubject) -> bool {
+    subject.leadership.is_none_or(|l| l == Leadership::Novice)
 }
 
 /// The event of table roll `d6` for `subject`.
 pub fn pre_battle_event(subject: &EventSubject, table: PreBattleTable, d6: u8) -> PreBattleEvent {
     let index = usize::from(d6.clamp(1, 6) - 1);
     let row = table.rows()[index];
-    let no_effect = match (table, d6) {
-        (PreBattleTable::Infantry, 6) => subject.resolve == Some(Resolve::Determined),
-        (PreBattleTable::Character, 1) => {
-            subject.kind == UnitKind::Character
-                && subject.leadership.unwrap_or(Leadership::Novice) == Leadership::Novice
-        }
-        _ => false,
-    };
+    let no_effect = CLAMPED_EVENTS
+        .iter()
+        .any(|(event, clamped)| *event == row.event && clamped(subject));
     PreBattleEvent {
         unit_id: subject.unit_id.clone(),
         table,
@@ -250,6 +283,7 @@ mod tests {
             kind,
             resolve: Some(Resolve::Steady),
             leadership: Some(Leadership::Experienced),
+            resolve_fixed: false,
         }
     }
 
@@ -368,6 +402,30 @@ mod tests {
         assert!(pre_battle_event(&c, PreBattleTable::Character, 1).no_effect);
         c.leadership = Some(Leadership::Inspiring);
         assert!(!pre_battle_event(&c, PreBattleTable::Character, 1).no_effect);
+    }
+
+    #[test]
+    fn s24_c17_inspired_has_no_effect_on_fanatic_zombie_or_off_board_units() {
+        use crate::scenario::recon_duty::tests::unit;
+        use crate::traits::Trait;
+        let inspired =
+            |u: &Unit| pre_battle_event(&EventSubject::from(u), PreBattleTable::Infantry, 6);
+        assert!(!inspired(&unit("s", UnitKind::Squad, &[])).no_effect);
+        assert!(inspired(&unit("f", UnitKind::Squad, &[Trait::Fanatic])).no_effect);
+        assert!(inspired(&unit("z", UnitKind::Squad, &[Trait::Zombie])).no_effect);
+        assert!(inspired(&unit("o", UnitKind::OffBoardArtillery, &[])).no_effect);
+    }
+
+    #[test]
+    fn s24_intrigue_has_no_effect_on_a_figure_without_leadership() {
+        let mut psionic = subject(UnitKind::Psionic);
+        psionic.leadership = None;
+        assert!(pre_battle_event(&psionic, PreBattleTable::Character, 1).no_effect);
+        psionic.leadership = Some(Leadership::Experienced);
+        assert!(!pre_battle_event(&psionic, PreBattleTable::Character, 1).no_effect);
+        // The other character rows are never clamped.
+        psionic.leadership = None;
+        assert!(!pre_battle_event(&psionic, PreBattleTable::Character, 2).no_effect);
     }
 
     #[test]

@@ -101,10 +101,10 @@ pub fn recon_duty_bar(unit: &Unit) -> Option<String> {
     }
     match unit.kind {
         UnitKind::Squad | UnitKind::CommandSquad | UnitKind::Vehicle => None,
-        // Support squads may go only through the trait rule, and never single figures (S4).
-        UnitKind::WeaponsTeam if has_recon_trait(unit) && unit.starting_strength > 1 => None,
+        // The text's trait rule says "any squad"; a weapons team is a supporting unit, not a
+        // squad, whatever its traits (S4).
         UnitKind::WeaponsTeam => Some(
-            "a weapons team is a supporting unit; only one with the Recon or Infiltration trait and more than one figure may go (S4)".into(),
+            "a weapons team is a supporting unit, not a squad, and cannot go on recon duty, with or without the Recon or Infiltration trait (S4)".into(),
         ),
         _ => Some(format!(
             "a {} cannot go on recon duty (squads and vehicles only, S4)",
@@ -281,19 +281,19 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn s4_weapons_teams_only_with_a_recon_trait_and_not_single_figures() {
-        let mut team = unit("t", UnitKind::WeaponsTeam, &[Trait::Recon]);
-        team.starting_strength = 2;
-        let lone = unit("l", UnitKind::WeaponsTeam, &[Trait::Recon]);
-        let plain = {
-            let mut u = unit("p", UnitKind::WeaponsTeam, &[]);
-            u.starting_strength = 3;
-            u
-        };
+    fn s4_a_weapons_team_is_not_a_squad_with_or_without_a_recon_trait() {
+        let mut recon = unit("t", UnitKind::WeaponsTeam, &[Trait::Recon]);
+        recon.starting_strength = 3;
+        let mut infiltration = unit("i", UnitKind::WeaponsTeam, &[Trait::Infiltration]);
+        infiltration.starting_strength = 2;
+        let mut plain = unit("p", UnitKind::WeaponsTeam, &[]);
+        plain.starting_strength = 3;
         let sniper = unit("s", UnitKind::Sniper, &[Trait::Recon]);
-        let f = force(vec![vec![team, lone, plain, sniper]]);
-        assert!(check_recon_duty(&f, &ids(&["t"]), "r").is_empty());
-        assert_eq!(check_recon_duty(&f, &ids(&["l", "p", "s"]), "r").len(), 3);
+        let f = force(vec![vec![recon, infiltration, plain, sniper]]);
+        let p = check_recon_duty(&f, &ids(&["t", "i", "p", "s"]), "r");
+        let fields: Vec<_> = p.iter().map(|p| p.field.as_str()).collect();
+        assert_eq!(fields, ["r[0]", "r[1]", "r[2]", "r[3]"]);
+        assert!(p[0].message.contains("not a squad"), "{}", p[0].message);
     }
 
     #[test]

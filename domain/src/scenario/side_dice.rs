@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use crate::dice::{
-    Dice, DiceError, EnteredDice, Roll, RollLog, RollRequest, RollSource, ServerDice,
+    Dice, DiceError, EnteredDice, Roll, RollLog, RollRequest, RollSource, ServerDice, draw, surplus,
 };
 
 /// Entered values per force id.
@@ -20,6 +20,7 @@ type Key = (String, crate::dice::RollStep, String);
 #[derive(Debug, Clone)]
 pub struct SideDice {
     entered: BTreeMap<Key, VecDeque<u8>>,
+    given: BTreeMap<Key, usize>,
     server: ServerDice,
 }
 
@@ -50,6 +51,10 @@ impl SideDice {
         }
         if errors.is_empty() {
             Ok(Self {
+                given: queues
+                    .iter()
+                    .map(|(k, q): (&Key, &VecDeque<u8>)| (k.clone(), q.len()))
+                    .collect(),
                 entered: queues,
                 server,
             })
@@ -62,6 +67,7 @@ impl SideDice {
     pub fn server(server: ServerDice) -> Self {
         Self {
             entered: BTreeMap::new(),
+            given: BTreeMap::new(),
             server,
         }
     }
@@ -79,6 +85,19 @@ impl SideDice {
             }
         }
         out
+    }
+
+    /// Entries some roll drew from but did not use up ([`surplus`]), with their force id.
+    pub fn surplus(&self) -> Vec<(String, DiceError)> {
+        self.entered
+            .iter()
+            .filter_map(|(key, queue)| {
+                let given = self.given.get(key).copied().unwrap_or(0);
+                surplus(std::iter::once((key.1, key.2.as_str(), given, queue.len())))
+                    .pop()
+                    .map(|e| (key.0.clone(), e))
+            })
+            .collect()
     }
 
     /// The entered (force, step, subject) keys, for checking them against a request.
@@ -101,26 +120,7 @@ impl Dice for SideDice {
         };
         let key = (force.to_owned(), request.step, request.subject.to_owned());
         match self.entered.get_mut(&key) {
-            Some(queue) if !queue.is_empty() => {
-                if queue.len() < request.count {
-                    return Err(DiceError::WrongCount {
-                        step: request.step,
-                        subject: request.subject.to_owned(),
-                        needed: request.count,
-                        given: queue.len(),
-                    });
-                }
-                let values: Vec<u8> = queue.drain(..request.count).collect();
-                if let Some(bad) = values.iter().find(|v| **v > request.sides) {
-                    return Err(DiceError::OutOfRange {
-                        step: request.step,
-                        subject: request.subject.to_owned(),
-                        value: *bad,
-                        sides: request.sides,
-                    });
-                }
-                Ok((values, RollSource::Player))
-            }
+            Some(queue) if !queue.is_empty() => Ok((draw(queue, request)?, RollSource::Player)),
             _ => self.server.produce(request),
         }
     }

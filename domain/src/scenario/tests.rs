@@ -2,6 +2,8 @@
 //! Escalating Engagement (S19), a non-player force, the one-shot generator, secrecy of views, and
 //! properties.
 
+use std::collections::BTreeMap;
+
 use proptest::prelude::*;
 
 use crate::dice::{RollSource, RollStep, ServerDice};
@@ -1451,4 +1453,188 @@ fn rules_3_6_night_fighting_rolls_a_d6_of_dummies_per_side() {
     assert!(!day.dice_subject_allowed(0, RollStep::NightFighting, "alpha"));
     assert!(s.dice_subject_allowed(0, RollStep::NightFighting, "alpha"));
     assert!(!s.dice_subject_allowed(0, RollStep::NightFighting, "bravo"));
+}
+
+/// Both sides through orders, then mission bonuses with alpha naming `units`; alpha rolls
+/// Patrol (Agile + Elusive), bravo Hold.
+fn patrol_with_named_units(units: &[(&str, &str)]) -> Result<Scenario, ScenarioError> {
+    let mut e: Vec<(&str, RollStep, &str, Vec<u8>)> = vec![
+        ("alpha", RollStep::TableEdge, "alpha", vec![1]),
+        ("bravo", RollStep::TableEdge, "bravo", vec![6]),
+    ];
+    e.extend(mission_dice("alpha", [1, 1, 1, 1, 1, 6, 1, 1]));
+    e.extend(mission_dice("bravo", [1, 1, 6, 1, 1, 1, 1, 1]));
+    let mut d = all_dice(e);
+    let mut s = two_players(ScenarioConfig::default());
+    s.submit_orders(0, orders(Stance::Neutral, Attitude::Cautious, &[]), &mut d)
+        .unwrap();
+    s.submit_orders(1, orders(Stance::Defensive, Attitude::Passive, &[]), &mut d)
+        .unwrap();
+    let named: BTreeMap<String, String> = units
+        .iter()
+        .map(|(t, u)| ((*t).to_owned(), (*u).to_owned()))
+        .collect();
+    s.submit_mission_bonuses_with_units(0, vec![], &named, &mut d)?;
+    s.submit_mission_bonuses(1, vec![], &mut d).unwrap();
+    Ok(s)
+}
+
+#[test]
+fn rules_3_10_the_player_names_the_unit_for_a_bonus_trait() {
+    // Default: the fixed order (Agile to the first squad, Elusive to the first unit with
+    // neither Elusive nor Stealth).
+    let s = patrol_with_named_units(&[]).unwrap();
+    assert_eq!(s.sides[0].mission, Some(Mission::Patrol));
+    let went: Vec<_> = s.sides[0]
+        .bonus_traits
+        .iter()
+        .map(|b| (b.trait_, b.unit_id.clone().unwrap()))
+        .collect();
+    assert_eq!(
+        went,
+        [
+            (Trait::Agile, "alpha-scout".to_owned()),
+            (Trait::Elusive, "alpha-scout".to_owned())
+        ]
+    );
+    // Named: each named trait goes where the player said; a name for a trait the mission does
+    // not grant is kept and unused.
+    let s = patrol_with_named_units(&[
+        ("agile", "alpha-hq"),
+        ("elusive", "alpha-apc"),
+        ("hardened", "alpha-recon"),
+    ])
+    .unwrap();
+    let went: Vec<_> = s.sides[0]
+        .bonus_traits
+        .iter()
+        .map(|b| (b.trait_, b.unit_id.clone().unwrap()))
+        .collect();
+    assert_eq!(
+        went,
+        [
+            (Trait::Agile, "alpha-hq".to_owned()),
+            (Trait::Elusive, "alpha-apc".to_owned())
+        ]
+    );
+}
+
+#[test]
+fn rules_3_10_a_named_unit_must_be_of_the_force_and_on_the_table() {
+    let Err(ScenarioError::Invalid(problems)) = patrol_with_named_units(&[
+        ("agile", "b-sq1"),
+        ("elusive", "nobody"),
+        ("fanatic", "alpha-hq"),
+    ]) else {
+        panic!("accepted");
+    };
+    let fields: Vec<_> = problems.iter().map(|p| p.field.as_str()).collect();
+    assert_eq!(
+        fields,
+        [
+            "bonus_units.agile",
+            "bonus_units.elusive",
+            "bonus_units.fanatic"
+        ]
+    );
+    let mut off_board = two_players(ScenarioConfig::default());
+    let guns = BTreeMap::from([("agile".to_owned(), "b-guns".to_owned())]);
+    let mut d = SideDice::server(ServerDice::seeded(1));
+    off_board
+        .submit_orders(0, orders(Stance::Neutral, Attitude::Cautious, &[]), &mut d)
+        .unwrap();
+    off_board
+        .submit_orders(1, orders(Stance::Neutral, Attitude::Cautious, &[]), &mut d)
+        .unwrap();
+    let Err(ScenarioError::Invalid(p)) =
+        off_board.submit_mission_bonuses_with_units(1, vec![], &guns, &mut d)
+    else {
+        panic!("accepted an off-board unit");
+    };
+    assert_eq!(p[0].field, "bonus_units.agile");
+    assert!(
+        p[0].message.contains("not on the table"),
+        "{}",
+        p[0].message
+    );
+}
+
+#[test]
+fn next_dice_announce_each_steps_rolls_until_ready() {
+    let mut d = workflow_dice();
+    let mut s = two_players(ScenarioConfig::default());
+    let steps = |s: &Scenario| {
+        let mut v: Vec<RollStep> = s.next_dice().iter().map(|r| r.step).collect();
+        v.dedup();
+        v
+    };
+    assert_eq!(steps(&s), [RollStep::TableEdge]);
+    assert!(
+        s.next_dice()
+            .iter()
+            .all(|r| r.dice == "1d6" && !r.why.is_empty())
+    );
+    s.submit_orders(
+        0,
+        orders(Stance::Offensive, Attitude::Cautious, &["alpha-scout"]),
+        &mut d,
+    )
+    .unwrap();
+    s.submit_orders(1, bravo_orders(), &mut d).unwrap();
+    assert_eq!(s.state, ScenarioState::MissionBonuses);
+    let next = s.next_dice();
+    assert_eq!(
+        next.iter().filter(|r| r.step == RollStep::Mission).count(),
+        16
+    );
+    let returns: Vec<_> = next
+        .iter()
+        .filter(|r| r.step == RollStep::ReconReturn)
+        .map(|r| {
+            (
+                r.force_id.as_str(),
+                r.subject.as_str(),
+                r.unit_name.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        returns,
+        [
+            ("alpha", "alpha-scout", Some("alpha-scout")),
+            ("bravo", "b-sq1", Some("b-sq1"))
+        ]
+    );
+}
+
+#[test]
+fn next_dice_in_the_recon_phase_include_blocks_and_pre_battle_events() {
+    let mut s = two_players(ScenarioConfig::default());
+    let mut d = SideDice::server(ServerDice::seeded(4));
+    s.submit_orders(0, orders(Stance::Neutral, Attitude::Cautious, &[]), &mut d)
+        .unwrap();
+    s.submit_orders(1, orders(Stance::Neutral, Attitude::Cautious, &[]), &mut d)
+        .unwrap();
+    s.submit_mission_bonuses(0, vec![], &mut d).unwrap();
+    s.submit_mission_bonuses(1, vec![], &mut d).unwrap();
+    for i in 0..2 {
+        if s.state == ScenarioState::MissionChoice && s.sides[i].rolled_mission.is_none() {
+            let m = s.sides[i].tied_missions[0];
+            s.submit_mission_choice(i, m, &mut d).unwrap();
+        }
+    }
+    if s.state != ScenarioState::Recon {
+        return; // an Escalating Engagement has no recon phase
+    }
+    let next = s.next_dice();
+    assert!(next.iter().any(|r| r.step == RollStep::ReconBlock));
+    let events: Vec<_> = next
+        .iter()
+        .filter(|r| r.step == RollStep::PreBattleEvent && r.force_id == "bravo")
+        .map(|r| r.subject.as_str())
+        .collect();
+    assert!(
+        events.contains(&"b-guns") && events.contains(&"b-sq3"),
+        "{events:?}"
+    );
 }

@@ -28,6 +28,7 @@ use crate::scenario::recon_duty::ReconDuty;
 use crate::scenario::recon_phase::{ReconActionKind, ReconPrompt, ReconResult};
 use crate::scenario::stance_effects::{stance_artillery_calls, under_fire_ignores};
 use crate::scenario::table_edge::{Edge, TableEdgeRoll};
+use crate::traits::Trait;
 
 /// Who is looking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,6 +83,10 @@ pub struct SideView {
     /// Step 5, S8.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mission_bonuses: Option<Vec<Mission>>,
+    /// Step 5, §3.10: the units the side named for bonus traits (trait → unit id), as its
+    /// mission bonuses are seen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bonus_units: Option<BTreeMap<Trait, String>>,
     /// Step 5: the d6 per mission.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mission_rolls: Option<BTreeMap<Mission, u8>>,
@@ -280,7 +285,7 @@ impl Scenario {
     }
 
     /// The step `viewer` is shown (see [`Self::tie_choice_masked`]).
-    fn shown_state(&self, viewer: Viewer) -> ScenarioState {
+    pub(super) fn shown_state(&self, viewer: Viewer) -> ScenarioState {
         if self.tie_choice_masked(viewer) {
             ScenarioState::MissionBonuses
         } else {
@@ -426,6 +431,10 @@ impl Scenario {
             deployment_zone_inches: s.deployment_zone_inches,
             field_defences,
             mission_bonuses: keep(missions || full, s.mission_bonuses.clone()),
+            bonus_units: keep(
+                (missions || full) && !s.bonus_units.is_empty(),
+                Some(s.bonus_units.clone()),
+            ),
             mission_rolls: keep(
                 missions && !s.mission_rolls.is_empty(),
                 Some(s.mission_rolls.clone()),

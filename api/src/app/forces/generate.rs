@@ -24,6 +24,7 @@ use crate::auth::policy::campaign_not_found;
 use crate::error::{ApiError, FieldError};
 use crate::store::events::{self, Event};
 use crate::store::{self, campaigns, forces, history::HistoryCause};
+use fad_domain::dice::DiceError;
 
 /// The generated force and how it came about.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -99,6 +100,7 @@ pub async fn generate_force(
     })
     .await?;
     let generated = generated.map_err(ApiError::from)?;
+    crate::app::dice::refuse_surplus(dice.surplus(), DiceError::field)?;
     let mut roster = generated.force;
     for unit in roster.units_mut() {
         unit.id = store::new_id();

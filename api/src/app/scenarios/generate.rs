@@ -63,6 +63,9 @@ pub fn run(prepared: Prepared, seed: [u8; 32]) -> Result<ScenarioDocument, ApiEr
     } else {
         None
     };
+    crate::app::dice::refuse_surplus(dice.surplus().into_iter().map(|(_, e)| e).collect(), |e| {
+        dice_field(&entered, &force_ids, e)
+    })?;
     let unused_dice = dice.unused();
     Ok(ScenarioDocument {
         scenario,

@@ -149,14 +149,10 @@ pub fn dice_errors(errors: Vec<DiceError>) -> ApiError {
 }
 
 /// Refuses entered values that some roll drew from without using them all up (two values for
-/// a one-die roll): the roll would be committed with a typo in it.
+/// a one-die roll): the roll would be committed with a typo in it. The shared check of every
+/// rolling path ([`crate::app::dice::refuse_surplus`]).
 pub fn refuse_surplus(dice: &TableDice) -> Result<(), ApiError> {
-    let surplus = dice.surplus();
-    if surplus.is_empty() {
-        Ok(())
-    } else {
-        Err(dice_errors(surplus))
-    }
+    crate::app::dice::refuse_surplus(dice.surplus(), DiceError::field)
 }
 
 /// Adds `more` unused values to `into`, by step and subject.

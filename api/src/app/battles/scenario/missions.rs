@@ -1,7 +1,10 @@
 //! A side's optional +1 to two different missions (docs/rules.md §3.5, S8), secret, after stances
 //! and attitudes are revealed. When every player side has given its bonuses (`[]` for none) the
 //! service rolls 1d6 per mission per side; a side whose top totals tie is then asked for a
-//! `mission-choice` (S9).
+//! `mission-choice` (S9). The side may also name the unit each bonus trait goes to
+//! (§3.10, "traits to assign as you wish"); a trait not named goes by the fixed order.
+
+use std::collections::BTreeMap;
 
 use crate::app::idempotency::{Answer, Write};
 use fad_domain::orders::Mission;
@@ -29,6 +32,14 @@ pub struct MissionBonusesRequest {
     /// None, or two different missions (+1 each).
     #[schema(value_type = Vec<fad_domain::orders::RolledMission>, max_items = 2)]
     pub missions: Vec<Mission>,
+    /// Optional: the unit of this force each mission-bonus trait goes to, by trait
+    /// (`assault_troops`, `hardened`, `grizzled`, `tough`, `infiltrate`, `stealth`, `recon`,
+    /// `agile`, `elusive`, `brave`, `shock_troops`), for whichever bonus the side's mission
+    /// grants ("traits to assign as you wish", §3.10). A trait not named goes by the fixed
+    /// order of docs/rules.md S12. The unit must be on the table in this battle.
+    #[serde(default)]
+    #[schema(example = json!({"hardened": "{unit_id}"}))]
+    pub bonus_units: BTreeMap<String, String>,
     /// The scenario `version` the client saw (optional): a stale one is 409.
     #[serde(default)]
     pub version: Option<i64>,
@@ -62,7 +73,7 @@ impl Submission for MissionBonusesRequest {
         side: usize,
         dice: &mut SideDice,
     ) -> Result<(), ScenarioError> {
-        scenario.submit_mission_bonuses(side, self.missions, dice)
+        scenario.submit_mission_bonuses_with_units(side, self.missions, &self.bonus_units, dice)
     }
 }
 

@@ -34,8 +34,9 @@ use fad_domain::lifecycle::BattleState;
 use std::collections::BTreeMap;
 
 use actix_web::http::StatusCode;
-use fad_domain::dice::{EnteredDice, RollLog, RollStep, ServerDice};
+use fad_domain::dice::{EnteredDice, RollLog, RollStep, ServerDice, check_entry_count};
 use fad_domain::names::Named;
+use fad_domain::scenario::next_dice::ScenarioDueRoll;
 use fad_domain::scenario::side_dice::{EnteredBySide, SideDice};
 use fad_domain::scenario::{
     Scenario, ScenarioConfig, ScenarioError, ScenarioState, ScenarioView, SideSetup, Viewer,
@@ -153,6 +154,11 @@ pub struct BattleScenarioResponse {
     /// values); once the scenario is `ready` these are values the rules never called for.
     #[schema(value_type = BTreeMap<String, fad_domain::dice::EnteredDiceSchema>)]
     pub unused_dice: EnteredBySide,
+    /// The rolls the next step may make, as the post-battle sequence announces its own: each
+    /// `{step, subject, force_id, unit_name?, dice, why}`, for the sides the caller acts for
+    /// (and the non-player side's, which the players roll at the table). Enter them in the next
+    /// submission's `dice` (or `non_player_dice`), one value per die; empty once `ready`.
+    pub next_dice: Vec<ScenarioDueRoll>,
 }
 
 /// The battle's sides as stored.
@@ -345,9 +351,11 @@ impl BattleScenarioResponse {
         if sc.tie_choice_masked(viewer) {
             unroll_missions(&mut unused_dice, &doc.rolls, &acting_for);
         }
+        let next_dice = announced_dice(sc, viewer);
         Self {
             battle_id: battle_id.to_owned(),
             version,
+            next_dice,
             acting_for,
             forces: doc.forces.clone(),
             scenario: sc.view_for(viewer),
@@ -383,6 +391,24 @@ fn unroll_missions(
             .or_default();
         values.splice(0..0, roll.values.iter().copied());
     }
+}
+
+/// The next step's rolls `viewer` may see: those of the sides it sees in full, and a non-player
+/// side's (the players roll them at the table) except its recon-duty returns, which would
+/// tell its secret recon units.
+fn announced_dice(sc: &Scenario, viewer: Viewer) -> Vec<ScenarioDueRoll> {
+    sc.next_dice_for(viewer)
+        .into_iter()
+        .filter(|roll| {
+            let Some(i) = sc.side_index(&roll.force_id) else {
+                return false;
+            };
+            sees_side(viewer, i)
+                || (sc.sides[i].is_non_player()
+                    && viewer != Viewer::Outsider
+                    && roll.step != RollStep::ReconReturn)
+        })
+        .collect()
 }
 
 /// The public view of a battle's scenario (battle list, timeline, integration keys), once
@@ -454,6 +480,10 @@ fn check_dice_at(
                     field,
                     format!("{bad} is not a face of the die: enter values from 1 to 6"),
                 ));
+            } else if let Some(e) = check_entry_count(step, subject, values.len()) {
+                // The roll may come with a later submission (the other side's): a typo must be
+                // refused now, while its author is asking.
+                errors.push(FieldError::new(field, e.message()));
             } else {
                 out.entry(step)
                     .or_default()
@@ -550,8 +580,12 @@ pub async fn submit<S: Submission>(
         let force_id = doc.scenario.sides[side].force_id.clone();
         let entered = check_dice(&doc.scenario, side, submission.dice())?;
         let mut pending = doc.pending_dice.clone();
+        let mut entered_now = std::collections::BTreeSet::new();
         let mine = pending.entry(force_id.clone()).or_default();
         for (step, subjects) in entered {
+            for subject in subjects.keys() {
+                entered_now.insert((force_id.clone(), step, subject.clone()));
+            }
             mine.entry(step).or_default().extend(subjects);
         }
         if !submission.non_player_dice().is_empty() {
@@ -569,6 +603,9 @@ pub async fn submit<S: Submission>(
             )?;
             let theirs = pending.entry(NON_PLAYER_ID.to_owned()).or_default();
             for (step, subjects) in entered {
+                for subject in subjects.keys() {
+                    entered_now.insert((NON_PLAYER_ID.to_owned(), step, subject.clone()));
+                }
                 theirs.entry(step).or_default().extend(subjects);
             }
         }
@@ -580,6 +617,30 @@ pub async fn submit<S: Submission>(
         submission
             .apply(&mut doc.scenario, side, &mut dice)
             .map_err(scenario_error)?;
+        // Values entered with this request that a roll drew from but did not use up (a tie
+        // re-roll that did not happen) are refused like on every rolling path; values waiting
+        // from an earlier request were checked when they were entered.
+        let surplus: Vec<_> = dice
+            .surplus()
+            .into_iter()
+            .filter(|(force, e)| {
+                let (step, subject) = e.step_subject();
+                entered_now.contains(&(force.clone(), step, subject.to_owned()))
+            })
+            .collect();
+        let np_fields: Vec<_> = surplus
+            .iter()
+            .filter(|(force, _)| force == NON_PLAYER_ID)
+            .map(|(_, e)| e.field())
+            .collect();
+        crate::app::dice::refuse_surplus(surplus.into_iter().map(|(_, e)| e).collect(), |e| {
+            let field = e.field();
+            if np_fields.contains(&field) {
+                format!("non_player_{field}")
+            } else {
+                field
+            }
+        })?;
         let rolls = dice.take_log();
         doc.pending_dice = dice.unused();
         doc.rolls.extend(rolls.iter().cloned());

@@ -9,7 +9,7 @@ pub mod read;
 pub mod update;
 
 use fad_domain::house_rules::{
-    FullStrength, HouseRules, LoneFigureReturn, MoraleModifier, SquadStrengthRoll,
+    FullStrength, HouseRules, LoneFigureReturn, MoraleModifier, NpfReconReading, SquadStrengthRoll,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -61,6 +61,17 @@ pub enum MoraleModifierSetting {
     PerSuccess,
 }
 
+/// S25: which non-player forces roll per platoon to send one more squad on recon duty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum NpfReconReadingSetting {
+    /// Those with an Offensive stance (settled reading).
+    #[default]
+    OffensiveStance,
+    /// Those with an Aggressive attitude.
+    AggressiveAttitude,
+}
+
 /// The house rules of a campaign (docs/rules.md §6 config items). Every field is optional in a
 /// request and defaults to the settled reading.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -82,6 +93,9 @@ pub struct HouseRulesBody {
     pub missions_hidden: bool,
     /// S14: one True marker for every unit, even attached or embarked ones. Default false.
     pub strict_one_marker_per_unit: bool,
+    /// S25: which non-player forces roll to send one more recon squad. Default
+    /// `offensive_stance`.
+    pub npf_recon_reading: NpfReconReadingSetting,
     /// F1: squad-strength roll in basic force generation. Default `per_player`.
     pub squad_strength_roll: SquadStrengthRollSetting,
     /// F3: squad-leader morale modifier. Default `per_die`.
@@ -104,6 +118,7 @@ impl From<HouseRules> for HouseRulesBody {
             squad_leader_experience_purchasable,
             missions_hidden,
             strict_one_marker_per_unit,
+            npf_recon_reading,
             squad_strength_roll,
             morale_modifier,
         } = rules;
@@ -121,6 +136,10 @@ impl From<HouseRules> for HouseRulesBody {
             squad_leader_experience_purchasable,
             missions_hidden,
             strict_one_marker_per_unit,
+            npf_recon_reading: match npf_recon_reading {
+                NpfReconReading::OffensiveStance => NpfReconReadingSetting::OffensiveStance,
+                NpfReconReading::AggressiveAttitude => NpfReconReadingSetting::AggressiveAttitude,
+            },
             squad_strength_roll: match squad_strength_roll {
                 SquadStrengthRoll::PerPlayer => SquadStrengthRollSetting::PerPlayer,
                 SquadStrengthRoll::PerSquad => SquadStrengthRollSetting::PerSquad,
@@ -143,6 +162,7 @@ impl From<HouseRulesBody> for HouseRules {
             squad_leader_experience_purchasable,
             missions_hidden,
             strict_one_marker_per_unit,
+            npf_recon_reading,
             squad_strength_roll,
             morale_modifier,
         } = body;
@@ -160,6 +180,10 @@ impl From<HouseRulesBody> for HouseRules {
             squad_leader_experience_purchasable,
             missions_hidden,
             strict_one_marker_per_unit,
+            npf_recon_reading: match npf_recon_reading {
+                NpfReconReadingSetting::OffensiveStance => NpfReconReading::OffensiveStance,
+                NpfReconReadingSetting::AggressiveAttitude => NpfReconReading::AggressiveAttitude,
+            },
             squad_strength_roll: match squad_strength_roll {
                 SquadStrengthRollSetting::PerPlayer => SquadStrengthRoll::PerPlayer,
                 SquadStrengthRollSetting::PerSquad => SquadStrengthRoll::PerSquad,
@@ -224,6 +248,7 @@ mod tests {
             squad_leader_experience_purchasable: true,
             missions_hidden: false,
             strict_one_marker_per_unit: true,
+            npf_recon_reading: NpfReconReading::AggressiveAttitude,
             squad_strength_roll: SquadStrengthRoll::PerSquad,
             morale_modifier: MoraleModifier::PerSuccess,
         };
