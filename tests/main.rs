@@ -62,3 +62,4 @@ mod web_editor;
 mod web_pages;
 mod web_scenarios;
 mod webhooks;
+mod writes;
