@@ -601,7 +601,10 @@ fn log_until(
         if done(&log) {
             return log;
         }
-        assert!(Instant::now() < deadline, "the log never got there: {log:#?}");
+        assert!(
+            Instant::now() < deadline,
+            "the log never got there: {log:#?}"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }

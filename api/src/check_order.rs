@@ -16,9 +16,10 @@ use actix_web::{HttpMessage, HttpResponse, web};
 
 use crate::AppState;
 use crate::app::authorization::{Need, authorize_force, campaign_access};
-use crate::app::battles::authorize_battle;
+use crate::app::battles::{authorize_battle, owned_forces, player_forces};
 use crate::auth::Caller;
 use crate::error::ApiError;
+use crate::store::forces;
 
 /// Who may make a write, by the resource its path names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,8 +32,13 @@ enum Permission {
     ForceEditor,
     /// The organiser of force `{force_id}`'s campaign.
     ForceOrganiser,
-    /// Any member of battle `{battle_id}`'s campaign.
-    BattleMember,
+    /// A member of the campaign who owns one of its forces, or the organiser (a battle is
+    /// between forces: the body names which).
+    CampaignForceOwner,
+    /// The owner of one of battle `{battle_id}`'s player forces, or the organiser.
+    BattleSide,
+    /// The organiser of battle `{battle_id}`'s campaign.
+    BattleOrganiser,
     /// A member of battle `{battle_id}`'s campaign who owns force `{force_id}` (or organises).
     BattleForceEditor,
 }
@@ -47,33 +53,83 @@ const RULES: &[(&str, &str, Permission)] = &[
     ("POST", "/forces/{force_id}/archive", ForceEditor),
     ("POST", "/forces/{force_id}/ledger", ForceOrganiser),
     ("PATCH", "/campaigns/{campaign_id}", CampaignOrganiser),
-    ("PUT", "/campaigns/{campaign_id}/settings", CampaignOrganiser),
-    ("POST", "/campaigns/{campaign_id}/invites", CampaignOrganiser),
-    ("DELETE", "/campaigns/{campaign_id}/invites/{_}", CampaignOrganiser),
-    ("POST", "/campaigns/{campaign_id}/api-keys", CampaignOrganiser),
-    ("DELETE", "/campaigns/{campaign_id}/api-keys/{_}", CampaignOrganiser),
-    ("POST", "/campaigns/{campaign_id}/webhooks", CampaignOrganiser),
-    ("DELETE", "/campaigns/{campaign_id}/webhooks/{_}", CampaignOrganiser),
-    ("POST", "/campaigns/{campaign_id}/webhooks/{_}/{_}", CampaignOrganiser),
+    (
+        "PUT",
+        "/campaigns/{campaign_id}/settings",
+        CampaignOrganiser,
+    ),
+    (
+        "POST",
+        "/campaigns/{campaign_id}/invites",
+        CampaignOrganiser,
+    ),
+    (
+        "DELETE",
+        "/campaigns/{campaign_id}/invites/{_}",
+        CampaignOrganiser,
+    ),
+    (
+        "POST",
+        "/campaigns/{campaign_id}/api-keys",
+        CampaignOrganiser,
+    ),
+    (
+        "DELETE",
+        "/campaigns/{campaign_id}/api-keys/{_}",
+        CampaignOrganiser,
+    ),
+    (
+        "POST",
+        "/campaigns/{campaign_id}/webhooks",
+        CampaignOrganiser,
+    ),
+    (
+        "DELETE",
+        "/campaigns/{campaign_id}/webhooks/{_}",
+        CampaignOrganiser,
+    ),
+    (
+        "POST",
+        "/campaigns/{campaign_id}/webhooks/{_}/{_}",
+        CampaignOrganiser,
+    ),
     (
         "POST",
         "/campaigns/{campaign_id}/webhooks/{_}/deliveries/{_}/{_}",
         CampaignOrganiser,
     ),
-    ("POST", "/campaigns/{campaign_id}/organiser", CampaignOrganiser),
-    ("DELETE", "/campaigns/{campaign_id}/members/{_}", CampaignOrganiser),
+    (
+        "POST",
+        "/campaigns/{campaign_id}/organiser",
+        CampaignOrganiser,
+    ),
+    (
+        "DELETE",
+        "/campaigns/{campaign_id}/members/{_}",
+        CampaignOrganiser,
+    ),
     ("POST", "/campaigns/{campaign_id}/leave", CampaignMember),
     ("POST", "/campaigns/{campaign_id}/forces", CampaignMember),
-    ("POST", "/campaigns/{campaign_id}/forces/{_}", CampaignMember),
-    ("POST", "/campaigns/{campaign_id}/battles", CampaignMember),
+    (
+        "POST",
+        "/campaigns/{campaign_id}/forces/{_}",
+        CampaignMember,
+    ),
+    (
+        "POST",
+        "/campaigns/{campaign_id}/battles",
+        CampaignForceOwner,
+    ),
     (
         "POST",
         "/battles/{battle_id}/aftermath/{force_id}/{_}",
         BattleForceEditor,
     ),
-    ("POST", "/battles/{battle_id}/{_}", BattleMember),
-    ("POST", "/battles/{battle_id}/{_}/{_}", BattleMember),
-    ("DELETE", "/battles/{battle_id}/{_}/{_}", BattleMember),
+    ("POST", "/battles/{battle_id}/void", BattleOrganiser),
+    ("POST", "/battles/{battle_id}/reopen", BattleOrganiser),
+    ("POST", "/battles/{battle_id}/{_}", BattleSide),
+    ("POST", "/battles/{battle_id}/{_}/{_}", BattleSide),
+    ("DELETE", "/battles/{battle_id}/{_}/{_}", BattleSide),
 ];
 
 /// The middleware (see the module doc). Runs after authentication.
@@ -138,7 +194,8 @@ fn rule_for(method: &Method, path: &str) -> Option<(Permission, Ids)> {
 
 /// Matches `path` against `pattern` segment by segment (`{name}` matches any one segment).
 fn captures(pattern: &str, path: &str) -> Option<Ids> {
-    let (pattern, path): (Vec<_>, Vec<_>) = (pattern.split('/').collect(), path.split('/').collect());
+    let (pattern, path): (Vec<_>, Vec<_>) =
+        (pattern.split('/').collect(), path.split('/').collect());
     if pattern.len() != path.len() {
         return None;
     }
@@ -157,6 +214,14 @@ fn captures(pattern: &str, path: &str) -> Option<Ids> {
     Some(ids)
 }
 
+/// The refusal of a member who plays no side.
+fn not_a_side() -> ApiError {
+    ApiError::Forbidden(
+        "Only a player whose force takes part, or the campaign's organiser, may do this."
+            .to_owned(),
+    )
+}
+
 /// Whether `caller` holds `permission` on the resources `ids` names.
 async fn check(
     state: &AppState,
@@ -173,16 +238,39 @@ async fn check(
                     campaign_access(conn, &caller, &id(&ids.campaign_id), Need::Write).map(drop)
                 }
                 CampaignOrganiser => {
-                    campaign_access(conn, &caller, &id(&ids.campaign_id), Need::Organiser)
-                        .map(drop)
+                    campaign_access(conn, &caller, &id(&ids.campaign_id), Need::Organiser).map(drop)
                 }
-                ForceEditor => authorize_force(conn, &caller, &id(&ids.force_id), Need::Write).map(drop),
+                ForceEditor => {
+                    authorize_force(conn, &caller, &id(&ids.force_id), Need::Write).map(drop)
+                }
                 ForceOrganiser => {
-                    let (force, _) = authorize_force(conn, &caller, &id(&ids.force_id), Need::Read)?;
+                    let (force, _) =
+                        authorize_force(conn, &caller, &id(&ids.force_id), Need::Read)?;
                     campaign_access(conn, &caller, &force.campaign_id, Need::Organiser).map(drop)
                 }
-                BattleMember => {
-                    authorize_battle(conn, &caller, &id(&ids.battle_id), Need::Write).map(drop)
+                CampaignForceOwner => {
+                    let access =
+                        campaign_access(conn, &caller, &id(&ids.campaign_id), Need::Write)?;
+                    let user_id = access.user_id.clone().unwrap_or_default();
+                    if access.is_organiser()
+                        || forces::owns_any_in_campaign(conn, &access.campaign_id, &user_id)?
+                    {
+                        return Ok(());
+                    }
+                    Err(not_a_side())
+                }
+                BattleSide => {
+                    let (battle, access) =
+                        authorize_battle(conn, &caller, &id(&ids.battle_id), Need::Write)?;
+                    if access.is_organiser()
+                        || !owned_forces(conn, &access, &player_forces(&battle)?)?.is_empty()
+                    {
+                        return Ok(());
+                    }
+                    Err(not_a_side())
+                }
+                BattleOrganiser => {
+                    authorize_battle(conn, &caller, &id(&ids.battle_id), Need::Organiser).map(drop)
                 }
                 BattleForceEditor => {
                     authorize_battle(conn, &caller, &id(&ids.battle_id), Need::Write)?;

@@ -10,14 +10,16 @@
 //!   releases the key (nothing was changed, the key may be sent again).
 //!
 //! The writes that roll dice store their answer inside their own transaction
-//! ([`crate::app::idempotency::run`]), in place of the reservation, so a crash between their
-//! commit and the answer's storing cannot let a retry roll again; for them the reservation's
-//! completion finds nothing left to fill. Answers are kept for [`RETENTION_HOURS`] and then
+//! ([`crate::app::idempotency::run`]), in the reservation, so a crash between their commit and
+//! the middleware's storing cannot let a retry roll again; the middleware then only replaces it
+//! with the bytes it sent (the same JSON). Answers are kept for [`RETENTION_HOURS`] and then
 //! swept ([`sweep`]).
 //!
-//! Two writes are left out, because their answer is a credential the store must not keep in
-//! clear: login (it changes nothing, so a retry is already safe; it answers a bearer token) and
-//! the creation of an integration key (the service keeps keys only hashed).
+//! Three writes take no key ([`takes_no_key`]): login (it changes nothing, so a retry is
+//! already safe, and its answer is a bearer token the store must not keep in clear), the
+//! creation of an integration key (its answer is the key, which the service keeps only
+//! hashed), and registration (there is no account yet to keep an answer under; a retry answers
+//! 409 on the name it took).
 
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -43,12 +45,13 @@ pub const RETENTION_HOURS: i64 = 48;
 /// A reservation older than this belongs to a request that died: the key is free again.
 const ABANDONED_AFTER_MINUTES: i64 = 5;
 
-/// Whether a write's answer is a credential (see the module doc): login, a new integration key.
-pub fn answers_a_credential(method: &Method, path: &str) -> bool {
+/// Whether a write takes no key (see the module doc): login, registration, a new integration
+/// key. `path` may be the request's or the document's template.
+pub fn takes_no_key(method: &Method, path: &str) -> bool {
     let new_key = method == Method::POST
         && path.starts_with("/api/v1/campaigns/")
         && path.ends_with("/api-keys");
-    new_key || path == "/api/v1/auth/login"
+    new_key || path == "/api/v1/auth/login" || path == "/api/v1/auth/register"
 }
 
 /// The middleware (see the module doc). Runs after authentication, so a key is per caller.
@@ -72,13 +75,10 @@ pub async fn idempotent_writes(
     let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
         return pass(req, next).await;
     };
-    // A person's key is theirs; registration has no caller yet (its body, with the password,
-    // is in the hash). Integration keys cannot write: the handler refuses them.
+    // A key is its person's. Integration keys cannot write (authentication refused them).
     let caller = req.extensions().get::<Caller>().cloned();
-    let user_id = match caller {
-        Some(Caller::User { user_id }) => user_id,
-        Some(Caller::ApiKey { .. }) => return pass(req, next).await,
-        None => String::new(),
+    let Some(Caller::User { user_id }) = caller else {
+        return pass(req, next).await;
     };
     let body = match req.extract::<web::Bytes>().await {
         Ok(body) => body,
@@ -112,7 +112,7 @@ pub async fn idempotent_writes(
 /// A write under `/api/v1` that a key applies to.
 fn is_api_write(method: &Method, path: &str) -> bool {
     let write = [Method::POST, Method::PUT, Method::PATCH, Method::DELETE].contains(method);
-    write && path.starts_with(API_BASE) && !answers_a_credential(method, path)
+    write && path.starts_with(API_BASE) && !takes_no_key(method, path)
 }
 
 /// One request's place in the store.
@@ -226,14 +226,7 @@ async fn keep(
 /// Frees the key of a request that changed nothing.
 async fn release(db: &Database, slot: Slot) {
     let released = db
-        .transaction(move |conn| {
-            Ok(rows::release(
-                conn,
-                &slot.user_id,
-                &slot.scope,
-                &slot.key,
-            )?)
-        })
+        .transaction(move |conn| Ok(rows::release(conn, &slot.user_id, &slot.scope, &slot.key)?))
         .await;
     if let Err(err) = released {
         tracing::warn!("could not release an Idempotency-Key: {err}");

@@ -397,7 +397,9 @@ pub fn build_app(
             middleware::fallback(req, routes.clone())
         }))
         // Innermost: a write's Idempotency-Key, once its caller is known.
-        .wrap(actix_web::middleware::from_fn(idempotent::idempotent_writes))
+        .wrap(actix_web::middleware::from_fn(
+            idempotent::idempotent_writes,
+        ))
         // A write's body errors only for a caller allowed to make it (credential → permission
         // → body → state).
         .wrap(actix_web::middleware::from_fn(

@@ -80,8 +80,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
 }
 
 /// Declares the `Idempotency-Key` header on every write under `/api/v1` that does not already
-/// (one middleware honours it for all: [`crate::idempotent`]), but the two whose answer is a
-/// credential.
+/// (one middleware honours it for all: [`crate::idempotent`]), but the three that take none.
 pub fn document_idempotency_keys(api: &mut utoipa::openapi::OpenApi) {
     use actix_web::http::Method;
     use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
@@ -100,7 +99,7 @@ pub fn document_idempotency_keys(api: &mut utoipa::openapi::OpenApi) {
             let Some(operation) = operation.as_mut() else {
                 continue;
             };
-            if crate::idempotent::answers_a_credential(&method, path) {
+            if crate::idempotent::takes_no_key(&method, path) {
                 continue;
             }
             let parameters = operation.parameters.get_or_insert_with(Vec::new);

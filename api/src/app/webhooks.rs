@@ -506,7 +506,9 @@ fn check_action(
         return refuse("This delivery is being sent right now; look at the log again in a moment.");
     }
     match (action, delivery.status.as_str()) {
-        (_, rows::status::DELIVERED) => refuse("This delivery was delivered; there is nothing to retry or skip."),
+        (_, rows::status::DELIVERED) => {
+            refuse("This delivery was delivered; there is nothing to retry or skip.")
+        }
         (_, rows::status::SKIPPED) => refuse("This delivery was skipped."),
         (DeliveryAction::Skip, rows::status::FAILED) => {
             refuse("This delivery was given up already; it holds nothing back.")

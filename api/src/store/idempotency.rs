@@ -71,16 +71,29 @@ pub fn find_any(
         .optional()
 }
 
-/// Stores a first response, in place of the request's own reservation if there is one.
+/// Stores a first response: in the request's own reservation when it has one (which keeps the
+/// reservation's hash, that of the body as sent: [`crate::idempotent`]), else as a new row.
 pub fn insert(conn: &mut Db, row: &IdempotentResponse) -> QueryResult<()> {
-    release(conn, &row.user_id, &row.scope, &row.idempotency_key)?;
+    let filled = fill(
+        conn,
+        &row.user_id,
+        &row.scope,
+        &row.idempotency_key,
+        row.status,
+        &row.response,
+    )?;
+    if filled > 0 {
+        return Ok(());
+    }
     diesel::insert_into(idempotency_keys::table)
         .values(row)
         .execute(conn)
         .map(|_| ())
 }
 
-/// Fills a reservation with its answer (nothing when the write stored its answer itself).
+/// Stores the answer as it was sent in the request's row: fills its reservation, or replaces
+/// what the write stored in its own transaction (the same JSON, perhaps with its keys in
+/// another order), so a replay is the first answer byte for byte.
 pub fn complete(
     conn: &mut Db,
     user_id: &str,
@@ -93,6 +106,29 @@ pub fn complete(
         idempotency_keys::table
             .filter(idempotency_keys::user_id.eq(user_id))
             .filter(idempotency_keys::scope.eq(scope))
+            .filter(idempotency_keys::idempotency_key.eq(key)),
+    )
+    .set((
+        idempotency_keys::status.eq(status),
+        idempotency_keys::response.eq(response),
+    ))
+    .execute(conn)
+    .map(|_| ())
+}
+
+/// Fills the reservation of `(user_id, scope, key)`, if there is one; how many rows (0 or 1).
+fn fill(
+    conn: &mut Db,
+    user_id: &str,
+    scope: &str,
+    key: &str,
+    status: i32,
+    response: &str,
+) -> QueryResult<usize> {
+    diesel::update(
+        idempotency_keys::table
+            .filter(idempotency_keys::user_id.eq(user_id))
+            .filter(idempotency_keys::scope.eq(scope))
             .filter(idempotency_keys::idempotency_key.eq(key))
             .filter(idempotency_keys::status.eq(PENDING)),
     )
@@ -101,7 +137,6 @@ pub fn complete(
         idempotency_keys::response.eq(response),
     ))
     .execute(conn)
-    .map(|_| ())
 }
 
 /// Deletes a reservation (its request failed: the key may be used again).

@@ -366,7 +366,10 @@ pub fn record_attempt(
 }
 
 /// The webhook's first pending delivery that is not a ping: every later event waits for it.
-pub fn first_pending_event(conn: &mut Db, hook_id: &str) -> QueryResult<Option<(Delivery, String)>> {
+pub fn first_pending_event(
+    conn: &mut Db,
+    hook_id: &str,
+) -> QueryResult<Option<(Delivery, String)>> {
     webhook_deliveries::table
         .inner_join(events::table)
         .filter(webhook_deliveries::webhook_id.eq(hook_id))

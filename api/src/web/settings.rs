@@ -765,7 +765,6 @@ async fn act_on_delivery(
     let user = require_user(&req, &state).await?;
     checked_form(&req, &state, &user, form.csrf_token())?;
     let (id, hook_id, delivery_id) = path.into_inner();
-    webhooks::act_on_delivery(&state, &caller(&user), &id, &hook_id, &delivery_id, action)
-        .await?;
+    webhooks::act_on_delivery(&state, &caller(&user), &id, &hook_id, &delivery_id, action).await?;
     Ok(see_other(&format!("/campaigns/{id}/webhooks/{hook_id}")))
 }
