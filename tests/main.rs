@@ -69,3 +69,4 @@ mod web_pages;
 mod web_scenarios;
 mod webhook_addresses;
 mod webhooks;
+mod writes;

@@ -577,3 +577,117 @@ fn two_servers_on_one_postgres_deliver_each_event_once() {
     assert_eq!(order("/a"), order("/b"));
     assert_eq!(order("/b"), order("/c"));
 }
+
+/// A webhook's delivery log (newest first).
+fn delivery_log(app: &TestApp, token: &str, campaign: &str, hook: &str) -> Vec<Value> {
+    let log = ok(app.get_with_token(
+        &format!("/api/v1/campaigns/{campaign}/webhooks/{hook}/deliveries"),
+        token,
+    ));
+    log["deliveries"].as_array().unwrap().clone()
+}
+
+/// Polls the log until `done` holds for it (panics after 20 s).
+fn log_until(
+    app: &TestApp,
+    token: &str,
+    campaign: &str,
+    hook: &str,
+    done: impl Fn(&[Value]) -> bool,
+) -> Vec<Value> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let log = delivery_log(app, token, campaign, hook);
+        if done(&log) {
+            return log;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the log never got there: {log:#?}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+both_backends! {
+    fn a_failing_ping_holds_back_no_event_and_the_organiser_retries_or_skips_from_the_log(on: &On) {
+        // Arrange: ten minutes between retries, so a held event would miss every deadline.
+        let app = TestApp::spawn_with(on.0, &[
+            ("FAD_WEBHOOK_ALLOW_PRIVATE", "true"),
+            ("FAD_WEBHOOK_POLL_MS", "100"),
+            ("FAD_WEBHOOK_TIMEOUT_SECS", "1"),
+            ("FAD_WEBHOOK_RETRY_SECS", "600"),
+        ]);
+        let receiver = Receiver::start();
+        let organiser = register(&app, "organiser");
+        let player = register(&app, "player");
+        let campaign = create_campaign(&app, &organiser, "Long Winter")["id"].as_str().unwrap().to_owned();
+        let code = invite_code(&app, &organiser, &campaign);
+        assert_eq!(join(&app, &player, &code).status(), 201);
+        let (hook, _) = create_hook(&app, &organiser.token, &campaign, &receiver.url("/h"), &["force.created"]);
+        let hooks = format!("/api/v1/campaigns/{campaign}/webhooks/{hook}");
+        let post = |path: &str, token: &str| send(app.request(Method::POST, path).bearer_auth(token));
+
+        // Act: a test ping the receiver fails, then a real event.
+        receiver.then(Reply::Status(500));
+        assert_eq!(post(&format!("{hooks}/test"), &organiser.token).status(), 202);
+        receiver.wait_for(1);
+        let blue = create_force(&app, &organiser, &campaign, &small_roster("Blue"));
+
+        // Assert: the event goes out while the ping waits for its retry, and the log says why.
+        let got = receiver.wait_for(2);
+        assert_eq!(got[1].event_type(), "force.created");
+        assert_eq!(got[1].json()["data"]["force_id"], blue["id"]);
+        let log = log_until(&app, &organiser.token, &campaign, &hook, |log| log.iter().any(|d| d["status"] == "delivered"));
+        let ping = log.iter().find(|d| d["event_type"] == "ping").unwrap().clone();
+        assert_eq!(ping["status"], "pending");
+        let why = ping["waiting"].as_str().unwrap();
+        assert!(why.starts_with("retry 2 at ") && why.ends_with(" UTC after HTTP 500"), "{why}");
+
+        // Retry now: the ping goes at once (the receiver takes it this time).
+        let ping_id = ping["id"].as_str().unwrap();
+        let retried = ok(post(&format!("{hooks}/deliveries/{ping_id}/retry"), &organiser.token));
+        assert_eq!(retried["id"], ping_id);
+        assert_eq!(receiver.wait_for(3)[2].event_type(), "ping");
+        let log = log_until(&app, &organiser.token, &campaign, &hook, |log| log.iter().all(|d| d["status"] == "delivered"));
+        assert!(log.iter().all(|d| d["waiting"].is_null()), "{log:#?}");
+
+        // A failing event does hold the next one back, and the log names the one it waits for.
+        receiver.then(Reply::Status(503));
+        let red = create_force(&app, &organiser, &campaign, &small_roster("Red"));
+        receiver.wait_for(4);
+        let green = create_force(&app, &organiser, &campaign, &small_roster("Green"));
+        let log = log_until(&app, &organiser.token, &campaign, &hook, |log| log.len() == 4 && log[1]["attempts"] == 1);
+        let (green_delivery, red_delivery) = (&log[0], &log[1]);
+        let red_id = red_delivery["id"].as_str().unwrap().to_owned();
+        assert!(red_delivery["waiting"].as_str().unwrap().ends_with(" UTC after HTTP 503"), "{red_delivery}");
+        let why = green_delivery["waiting"].as_str().unwrap();
+        assert!(why.starts_with(&format!("waiting behind delivery {red_id} (force.created)")), "{why}");
+
+        // The settings' delivery log page shows why and offers both buttons; skip from it.
+        let mut browser = crate::web_pages::Browser::signed_in(&app, "organiser");
+        let page_path = format!("/campaigns/{campaign}/webhooks/{hook}");
+        let (page, token) = browser.page(&page_path);
+        assert!(page.contains(&format!("waiting behind delivery {red_id}")), "{page}");
+        for action in ["retry", "skip"] {
+            assert!(page.contains(&format!("{page_path}/deliveries/{red_id}/{action}")), "{action}: {page}");
+        }
+        let skipped = browser.post(&format!("{page_path}/deliveries/{red_id}/skip"), &[("csrf_token", &token)]);
+        assert_eq!(skipped.status(), 303);
+
+        // The next event goes out; the skipped one stays in the log as skipped, never sent.
+        let got = receiver.wait_for(5);
+        assert_eq!(got[4].json()["data"]["force_id"], green["id"]);
+        assert_eq!(got.iter().filter(|r| r.json()["data"]["force_id"] == red["id"]).count(), 1, "sent once, failed, then skipped");
+        let log = log_until(&app, &organiser.token, &campaign, &hook, |log| log[0]["status"] == "delivered");
+        assert_eq!(log[1]["status"], "skipped");
+
+        // What cannot be retried or skipped, and who may not.
+        let delivered = log[0]["id"].as_str().unwrap();
+        assert_problem(post(&format!("{hooks}/deliveries/{delivered}/skip"), &organiser.token), 409);
+        assert_problem(post(&format!("{hooks}/deliveries/{delivered}/retry"), &organiser.token), 409);
+        assert_problem(post(&format!("{hooks}/deliveries/{red_id}/skip"), &organiser.token), 409);
+        assert_problem(post(&format!("{hooks}/deliveries/no-such-delivery/retry"), &organiser.token), 404);
+        assert_problem(post(&format!("{hooks}/deliveries/{red_id}/retry"), &player.token), 403);
+    }
+}

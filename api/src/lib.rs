@@ -7,10 +7,12 @@
 pub mod app;
 pub mod auth;
 pub mod backup;
+pub mod check_order;
 pub mod config;
 pub mod db;
 pub mod error;
 pub mod extract;
+pub mod idempotent;
 pub mod middleware;
 pub mod openapi;
 pub mod paging;
@@ -399,6 +401,8 @@ pub fn build_app(
         .app_data(extract::query_config())
         .configure(openapi::configure)
         .split_for_parts();
+    let mut api = api;
+    openapi::document_idempotency_keys(&mut api);
     let routes = RouteTable::from_openapi(&api);
     let security = auth::SecurityTable::from_openapi(&api);
     app.app_data(actix_web::web::Data::new(security))
@@ -407,7 +411,16 @@ pub fn build_app(
         .default_service(actix_web::web::to(move |req| {
             middleware::fallback(req, routes.clone())
         }))
-        // Innermost: authentication runs after CORS preflights, before routing and extractors.
+        // Innermost: a write's Idempotency-Key, once its caller is known.
+        .wrap(actix_web::middleware::from_fn(
+            idempotent::idempotent_writes,
+        ))
+        // A write's body errors only for a caller allowed to make it (credential → permission
+        // → body → state).
+        .wrap(actix_web::middleware::from_fn(
+            check_order::permission_before_body,
+        ))
+        // Authentication runs after CORS preflights, before routing and extractors.
         .wrap(actix_web::middleware::from_fn(auth::gate::authenticate))
         .wrap(cors)
         .wrap(actix_web::middleware::from_fn(middleware::request_context))
@@ -430,6 +443,7 @@ fn cors(origins: &[String]) -> Cors {
             header::ETAG,
             header::LOCATION,
             middleware::REQUEST_ID_HEADER,
+            idempotent::REPLAYED_HEADER,
         ])
         .max_age(3600)
         .block_on_origin_mismatch(false);

@@ -70,12 +70,59 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 
 /// The full document, exactly as served at `/api-docs/openapi.json`.
 pub fn document() -> utoipa::openapi::OpenApi {
-    let (_app, api) = actix_web::App::new()
+    let (_app, mut api) = actix_web::App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
         .configure(configure)
         .split_for_parts();
+    document_idempotency_keys(&mut api);
     api
+}
+
+/// Declares the `Idempotency-Key` header on every write under `/api/v1` that does not already
+/// (one middleware honours it for all: [`crate::idempotent`]), but the three that take none.
+pub fn document_idempotency_keys(api: &mut utoipa::openapi::OpenApi) {
+    use actix_web::http::Method;
+    use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
+    use utoipa::openapi::{Object, RefOr, Required, Type};
+    for (path, item) in api.paths.paths.iter_mut() {
+        if !path.starts_with(crate::routes::API_BASE) {
+            continue;
+        }
+        let writes = [
+            (Method::POST, &mut item.post),
+            (Method::PUT, &mut item.put),
+            (Method::PATCH, &mut item.patch),
+            (Method::DELETE, &mut item.delete),
+        ];
+        for (method, operation) in writes {
+            let Some(operation) = operation.as_mut() else {
+                continue;
+            };
+            if crate::idempotent::takes_no_key(&method, path) {
+                continue;
+            }
+            let parameters = operation.parameters.get_or_insert_with(Vec::new);
+            let declared = parameters.iter().any(|p| {
+                matches!(p, RefOr::T(p) if p.parameter_in == ParameterIn::Header
+                    && p.name.eq_ignore_ascii_case("Idempotency-Key"))
+            });
+            if !declared {
+                parameters.push(RefOr::T(
+                    ParameterBuilder::new()
+                        .name("Idempotency-Key")
+                        .parameter_in(ParameterIn::Header)
+                        .required(Required::False)
+                        .description(Some(
+                            "Replays the first answer for the same key and body (with \
+                             `Idempotent-Replayed: true`), kept 48 hours; another body is 422",
+                        ))
+                        .schema(Some(Object::with_type(Type::String)))
+                        .build(),
+                ));
+            }
+        }
+    }
 }
 
 /// The document as pretty JSON with a trailing newline (the format of `openapi/openapi.json`).

@@ -89,8 +89,12 @@ pub struct DeliveryView {
     pub event_id: String,
     /// The event type.
     pub event_type: String,
-    /// `pending`, `delivered` or `failed`.
+    /// `pending`, `delivered`, `failed` or `skipped` (by the organiser).
     pub status: String,
+    /// Why a pending delivery has not gone out yet, in plain words (e.g. "retry 3 at 14:02 UTC
+    /// after HTTP 500", "waiting behind delivery … (battle.created), which goes first");
+    /// `null` once it is no longer pending.
+    pub waiting: Option<String>,
     /// Attempts made so far.
     pub attempts: i32,
     /// The receiver's HTTP status at the last attempt.
@@ -359,34 +363,151 @@ pub async fn list_deliveries(
     let (caller, campaign_id, hook_id) =
         (caller.clone(), campaign_id.to_owned(), hook_id.to_owned());
     let (after, fetch) = (page.after.clone(), page.fetch());
-    let found = state
+    let (found, head) = state
         .db
         .read(move |conn| {
             let hook = authorized_hook(conn, &caller, &campaign_id, &hook_id)?;
-            Ok(rows::list_deliveries(
-                conn,
-                &hook.id,
-                after.as_ref(),
-                fetch,
-            )?)
+            let found = rows::list_deliveries(conn, &hook.id, after.as_ref(), fetch)?;
+            Ok((found, rows::first_pending_event(conn, &hook.id)?))
         })
         .await?;
     let (found, next) = page.finish(found, |(d, _, _)| (d.created_at, d.id.clone()))?;
+    let now = store::now();
     let views = found
         .into_iter()
-        .map(|(d, event_id, event_type)| DeliveryView {
-            next_attempt_at: (d.status == rows::status::PENDING)
-                .then(|| d.next_attempt_at.and_utc()),
-            id: d.id,
-            event_id,
-            event_type,
-            status: d.status,
-            attempts: d.attempts,
-            last_status_code: d.last_status_code,
-            last_error: d.last_error,
-            last_attempt_at: d.last_attempt_at.map(|t| t.and_utc()),
-            created_at: d.created_at.and_utc(),
-        })
+        .map(|row| delivery_view(row, head.as_ref(), now))
         .collect();
     Ok((views, next))
+}
+
+/// A delivery of the log (with its event's id and type), and why it waits.
+fn delivery_view(
+    (d, event_id, event_type): (Delivery, String, String),
+    head: Option<&(Delivery, String)>,
+    now: chrono::NaiveDateTime,
+) -> DeliveryView {
+    DeliveryView {
+        waiting: waiting(&d, &event_type, head, now),
+        next_attempt_at: (d.status == rows::status::PENDING).then(|| d.next_attempt_at.and_utc()),
+        id: d.id,
+        event_id,
+        event_type,
+        status: d.status,
+        attempts: d.attempts,
+        last_status_code: d.last_status_code,
+        last_error: d.last_error,
+        last_attempt_at: d.last_attempt_at.map(|t| t.and_utc()),
+        created_at: d.created_at.and_utc(),
+    }
+}
+
+/// Why pending delivery `d` (of an event of `event_type`) has not gone out, in plain words;
+/// `head` is the webhook's first pending event, which every later event waits for.
+fn waiting(
+    d: &Delivery,
+    event_type: &str,
+    head: Option<&(Delivery, String)>,
+    now: chrono::NaiveDateTime,
+) -> Option<String> {
+    if d.status != rows::status::PENDING {
+        return None;
+    }
+    if d.leased_until.is_some_and(|until| until > now) {
+        return Some("being sent now".to_owned());
+    }
+    if let Some((first, first_type)) = head {
+        if event_type != rows::PING && first.event_seq < d.event_seq {
+            return Some(format!(
+                "waiting behind delivery {} ({first_type}), which goes first: events reach a \
+                 webhook in order",
+                first.id
+            ));
+        }
+    }
+    let when = if d.next_attempt_at <= now {
+        "due now".to_owned()
+    } else {
+        format!("at {}", d.next_attempt_at.format("%H:%M UTC"))
+    };
+    if d.attempts == 0 {
+        return Some(format!("first attempt {when}"));
+    }
+    let after = match (d.last_status_code, &d.last_error) {
+        (Some(code), _) => format!("HTTP {code}"),
+        (None, Some(error)) => error.clone(),
+        (None, None) => "a failed attempt".to_owned(),
+    };
+    Some(format!("retry {} {when} after {after}", d.attempts + 1))
+}
+
+/// What the organiser asks of one delivery.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeliveryAction {
+    /// Send it now (again, if it had been given up).
+    Retry,
+    /// Do not send it; later events stop waiting for it.
+    Skip,
+}
+
+/// Retries a pending or failed delivery now, or skips a pending one (organiser); answers the
+/// delivery as it is afterwards. A delivered or skipped delivery, one being sent this moment,
+/// or one of a disabled webhook is 409.
+pub async fn act_on_delivery(
+    state: &AppState,
+    caller: &Caller,
+    campaign_id: &str,
+    hook_id: &str,
+    delivery_id: &str,
+    action: DeliveryAction,
+) -> Result<DeliveryView, ApiError> {
+    let (caller, campaign_id, hook_id, delivery_id) = (
+        caller.clone(),
+        campaign_id.to_owned(),
+        hook_id.to_owned(),
+        delivery_id.to_owned(),
+    );
+    let now = store::now();
+    state
+        .db
+        .transaction(move |conn| {
+            let hook = authorized_hook(conn, &caller, &campaign_id, &hook_id)?;
+            let (delivery, _, _) = rows::find_delivery(conn, &hook.id, &delivery_id)?
+                .ok_or_else(|| ApiError::not_found("delivery"))?;
+            check_action(&hook, &delivery, action, now)?;
+            match action {
+                DeliveryAction::Retry => rows::retry_now(conn, &delivery.id, now)?,
+                DeliveryAction::Skip => rows::skip(conn, &delivery.id)?,
+            }
+            let found = rows::find_delivery(conn, &hook.id, &delivery.id)?
+                .ok_or_else(|| ApiError::not_found("delivery"))?;
+            let head = rows::first_pending_event(conn, &hook.id)?;
+            Ok(delivery_view(found, head.as_ref(), now))
+        })
+        .await
+}
+
+/// Whether `action` applies to `delivery` now (409 in plain words when not).
+fn check_action(
+    hook: &Webhook,
+    delivery: &Delivery,
+    action: DeliveryAction,
+    now: chrono::NaiveDateTime,
+) -> Result<(), ApiError> {
+    let refuse = |why: &str| Err(ApiError::Conflict(why.to_owned()));
+    if hook.disabled_at.is_some() {
+        return refuse("This webhook is disabled: nothing more is sent to it.");
+    }
+    if delivery.leased_until.is_some_and(|until| until > now) {
+        return refuse("This delivery is being sent right now; look at the log again in a moment.");
+    }
+    match (action, delivery.status.as_str()) {
+        (_, rows::status::DELIVERED) => {
+            refuse("This delivery was delivered; there is nothing to retry or skip.")
+        }
+        (_, rows::status::SKIPPED) => refuse("This delivery was skipped."),
+        (DeliveryAction::Skip, rows::status::FAILED) => {
+            refuse("This delivery was given up already; it holds nothing back.")
+        }
+        _ => Ok(()),
+    }
 }

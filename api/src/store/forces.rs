@@ -428,3 +428,13 @@ pub fn owner_names(conn: &mut Db, ids: &[&str]) -> QueryResult<Vec<(String, Memb
         .select((forces::id, (users::username, users::display_name)))
         .load(conn)
 }
+
+/// Whether `user_id` owns a force of the campaign (archived ones included).
+pub fn owns_any_in_campaign(conn: &mut Db, campaign_id: &str, user_id: &str) -> QueryResult<bool> {
+    diesel::select(diesel::dsl::exists(
+        forces::table
+            .filter(forces::campaign_id.eq(campaign_id))
+            .filter(forces::owner_id.eq(user_id)),
+    ))
+    .get_result(conn)
+}

@@ -17,7 +17,12 @@ pub mod status {
     pub const DELIVERED: &str = "delivered";
     /// Given up: every retry failed, or the webhook was disabled.
     pub const FAILED: &str = "failed";
+    /// Skipped by the organiser: never sent, and no longer holds later deliveries back.
+    pub const SKIPPED: &str = "skipped";
 }
+
+/// The event type of test pings: they take no part in a webhook's delivery order.
+pub const PING: &str = "ping";
 
 /// A webhook row, secret included (only the worker and creation see it).
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
@@ -185,7 +190,9 @@ struct ClaimedId {
 }
 
 /// Claims up to `limit` due deliveries, at most one per webhook and only the oldest pending
-/// one of each (so a webhook's events go out in order), leasing them until `lease_until`. On
+/// one of each (so a webhook's events go out in order), leasing them until `lease_until`.
+/// Test pings stand outside that order: a ping goes when due, and a pending ping (failing,
+/// perhaps, with retries for a day) holds back no event. On
 /// PostgreSQL `FOR UPDATE SKIP LOCKED` lets several processes claim side by side without
 /// taking the same row; SQLite has no row locks, so one process should deliver.
 pub fn claim_due(
@@ -201,12 +208,14 @@ pub fn claim_due(
     let sql = format!(
         "UPDATE webhook_deliveries SET leased_until = $1 WHERE id IN ( \
            SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id \
+             JOIN events v ON v.seq = d.event_seq \
            WHERE d.status = 'pending' AND d.next_attempt_at <= $2 \
              AND (d.leased_until IS NULL OR d.leased_until < $2) \
              AND w.disabled_at IS NULL \
-             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e \
+             AND (v.event_type = 'ping' OR NOT EXISTS (SELECT 1 FROM webhook_deliveries e \
+                 JOIN events ev ON ev.seq = e.event_seq \
                  WHERE e.webhook_id = d.webhook_id AND e.status = 'pending' \
-                   AND e.event_seq < d.event_seq) \
+                   AND e.event_seq < d.event_seq AND ev.event_type <> 'ping')) \
            ORDER BY d.event_seq LIMIT $3 {lock}) \
          RETURNING id"
     );
@@ -354,4 +363,63 @@ pub fn record_attempt(
         }
     }
     Ok(())
+}
+
+/// The webhook's first pending delivery that is not a ping: every later event waits for it.
+pub fn first_pending_event(
+    conn: &mut Db,
+    hook_id: &str,
+) -> QueryResult<Option<(Delivery, String)>> {
+    webhook_deliveries::table
+        .inner_join(events::table)
+        .filter(webhook_deliveries::webhook_id.eq(hook_id))
+        .filter(webhook_deliveries::status.eq(status::PENDING))
+        .filter(events::event_type.ne(PING))
+        .order(webhook_deliveries::event_seq.asc())
+        .select((Delivery::as_select(), events::event_type))
+        .first(conn)
+        .optional()
+}
+
+/// One delivery of a webhook, with its event's id and type.
+pub fn find_delivery(
+    conn: &mut Db,
+    hook_id: &str,
+    delivery_id: &str,
+) -> QueryResult<Option<(Delivery, String, String)>> {
+    webhook_deliveries::table
+        .inner_join(events::table)
+        .filter(webhook_deliveries::webhook_id.eq(hook_id))
+        .filter(webhook_deliveries::id.eq(delivery_id))
+        .select((Delivery::as_select(), events::id, events::event_type))
+        .first(conn)
+        .optional()
+}
+
+/// Makes a delivery due now (pending again if it had been given up); its attempts so far stay
+/// counted.
+pub fn retry_now(conn: &mut Db, delivery_id: &str, now: NaiveDateTime) -> QueryResult<()> {
+    diesel::update(webhook_deliveries::table.filter(webhook_deliveries::id.eq(delivery_id)))
+        .set((
+            webhook_deliveries::status.eq(status::PENDING),
+            webhook_deliveries::next_attempt_at.eq(now),
+            webhook_deliveries::leased_until.eq(None::<NaiveDateTime>),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Skips a pending delivery: it is not sent, and later deliveries no longer wait for it.
+pub fn skip(conn: &mut Db, delivery_id: &str) -> QueryResult<()> {
+    diesel::update(
+        webhook_deliveries::table
+            .filter(webhook_deliveries::id.eq(delivery_id))
+            .filter(webhook_deliveries::status.eq(status::PENDING)),
+    )
+    .set((
+        webhook_deliveries::status.eq(status::SKIPPED),
+        webhook_deliveries::leased_until.eq(None::<NaiveDateTime>),
+    ))
+    .execute(conn)
+    .map(|_| ())
 }

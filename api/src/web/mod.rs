@@ -108,6 +108,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(settings::disable_hook)
             .service(settings::delete_hook)
             .service(settings::deliveries_page)
+            .service(settings::retry_delivery)
+            .service(settings::skip_delivery)
     });
 }
 

@@ -16,7 +16,7 @@ use crate::AppState;
 use crate::app::accounts::SessionUser;
 use crate::app::campaigns::api_keys::{self, CreatedApiKey};
 use crate::app::campaigns::settings::{self, SettingsChanges, SettingsView};
-use crate::app::webhooks::{self, CreatedWebhook, NewWebhook, WebhookView};
+use crate::app::webhooks::{self, CreatedWebhook, DeliveryAction, NewWebhook, WebhookView};
 use crate::auth::Caller;
 use crate::error::{ApiError, FieldError};
 use crate::paging::Page;
@@ -687,7 +687,7 @@ pub async fn deliveries_page(
         } @else {
             div.table-wrap {
                 table {
-                    thead { tr { th scope="col" { "Event" } th scope="col" { "Status" } th.num scope="col" { "Attempts" } th scope="col" { "Last attempt" } } }
+                    thead { tr { th scope="col" { "Event" } th scope="col" { "Status" } th.num scope="col" { "Attempts" } th scope="col" { "Last attempt" } th scope="col" { "Actions" } } }
                     tbody {
                         @for d in &deliveries {
                             tr {
@@ -696,10 +696,26 @@ pub async fn deliveries_page(
                                     (d.status)
                                     @if let Some(code) = d.last_status_code { " (HTTP " (code) ")" }
                                     @if let Some(e) = &d.last_error { br; span.muted { (e) } }
-                                    @if let Some(at) = d.next_attempt_at { br; span.muted { "next try " (at.format("%H:%M UTC")) } }
+                                    @if let Some(why) = &d.waiting { br; span.muted { "Waits: " (why) } }
                                 }
                                 td.num { (d.attempts) }
                                 td { (d.last_attempt_at.map_or_else(|| "—".to_owned(), |t| t.format("%Y-%m-%d %H:%M UTC").to_string())) }
+                                td {
+                                    div.actions {
+                                        @if d.status == "pending" || d.status == "failed" {
+                                            form method="post" action={ "/campaigns/" (id) "/webhooks/" (hook_id) "/deliveries/" (d.id) "/retry" } {
+                                                (csrf_input(&state, &FormKey::session(&user)))
+                                                button.secondary type="submit" { "Retry now" }
+                                            }
+                                        }
+                                        @if d.status == "pending" {
+                                            form method="post" action={ "/campaigns/" (id) "/webhooks/" (hook_id) "/deliveries/" (d.id) "/skip" } {
+                                                (csrf_input(&state, &FormKey::session(&user)))
+                                                button.secondary type="submit" { "Skip" }
+                                            }
+                                        }
+                                    }
+                                }
                             }
                         }
                     }
@@ -714,4 +730,41 @@ pub async fn deliveries_page(
         StatusCode::OK,
         layout::page(&state, Some(&user), title, body),
     ))
+}
+
+/// `POST /campaigns/{id}/webhooks/{hook_id}/deliveries/{delivery_id}/retry`: sends it now.
+#[post("/campaigns/{id}/webhooks/{hook_id}/deliveries/{delivery_id}/retry")]
+pub async fn retry_delivery(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, String, String)>,
+    form: web::Form<TokenForm>,
+) -> Result<HttpResponse, PageError> {
+    act_on_delivery(req, state, path, form, DeliveryAction::Retry).await
+}
+
+/// `POST /campaigns/{id}/webhooks/{hook_id}/deliveries/{delivery_id}/skip`: never sends it.
+#[post("/campaigns/{id}/webhooks/{hook_id}/deliveries/{delivery_id}/skip")]
+pub async fn skip_delivery(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, String, String)>,
+    form: web::Form<TokenForm>,
+) -> Result<HttpResponse, PageError> {
+    act_on_delivery(req, state, path, form, DeliveryAction::Skip).await
+}
+
+/// Both delivery buttons: the use case, then back to the log.
+async fn act_on_delivery(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, String, String)>,
+    form: web::Form<TokenForm>,
+    action: DeliveryAction,
+) -> Result<HttpResponse, PageError> {
+    let user = require_user(&req, &state).await?;
+    checked_form(&req, &state, &user, form.csrf_token())?;
+    let (id, hook_id, delivery_id) = path.into_inner();
+    webhooks::act_on_delivery(&state, &caller(&user), &id, &hook_id, &delivery_id, action).await?;
+    Ok(see_other(&format!("/campaigns/{id}/webhooks/{hook_id}")))
 }

@@ -17,6 +17,7 @@ pub struct UnitResponse {
     #[serde(flatten)]
     pub unit: Unit,
     /// Its points (docs/rules.md §4.3), 2 decimals.
+    #[schema(read_only)]
     pub points: f64,
 }
 
@@ -26,6 +27,7 @@ pub struct PlatoonResponse {
     /// Name.
     pub name: String,
     /// Its points: the sum of its units', 2 decimals.
+    #[schema(read_only)]
     pub points: f64,
     /// Units.
     pub units: Vec<UnitResponse>,
@@ -73,29 +75,39 @@ impl RosterResponse {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct ForceResponse {
     /// The force id.
+    #[schema(read_only)]
     pub id: String,
     /// The campaign.
+    #[schema(read_only)]
     pub campaign_id: String,
     /// The owner's user id.
+    #[schema(read_only)]
     pub owner_id: String,
     /// The owner's display name (or username); in reads (`GET` of a force and of the list).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(read_only)]
     pub owner_name: Option<String>,
     /// The force's name.
     pub name: String,
     /// Its points (docs/rules.md §4.3), 2 decimals.
+    #[schema(read_only)]
     pub points: f64,
     /// Platoons with their units and points.
     pub platoons: Vec<PlatoonResponse>,
     /// Optimistic-concurrency version (also the `ETag`).
+    #[schema(read_only)]
     pub version: i64,
     /// Whether it is archived (read-only).
+    #[schema(read_only)]
     pub archived: bool,
     /// When it was archived.
+    #[schema(read_only)]
     pub archived_at: Option<DateTime<Utc>>,
     /// Creation time.
+    #[schema(read_only)]
     pub created_at: DateTime<Utc>,
     /// Last change.
+    #[schema(read_only)]
     pub updated_at: DateTime<Utc>,
 }
 

@@ -1,4 +1,5 @@
-//! The sweep that deletes expired signed-out scenarios. Reads already treat them as gone the
+//! The sweep that deletes expired signed-out scenarios (and, on the same thread, the
+//! `Idempotency-Key` answers past their retention: [`crate::idempotent::sweep`]). Reads already treat them as gone the
 //! moment they expire; the sweep only reclaims the space. It runs on its own thread beside the
 //! HTTP server (like webhook delivery), in small batches so it never holds SQLite's single
 //! writer for long. Several processes sweeping one database only repeat each other's deletes.
@@ -22,6 +23,12 @@ pub fn spawn(db: Database, every: Duration) -> std::io::Result<()> {
                     Ok(0) => {}
                     Ok(n) => tracing::info!(deleted = n, "deleted {n} expired scenarios"),
                     Err(error) => tracing::warn!("scenario sweep failed: {error}"),
+                }
+                // The same thread sweeps Idempotency-Key answers past their retention.
+                match crate::idempotent::sweep(&db) {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(deleted = n, "deleted {n} expired idempotency keys"),
+                    Err(error) => tracing::warn!("idempotency key sweep failed: {error}"),
                 }
                 std::thread::sleep(every);
             }

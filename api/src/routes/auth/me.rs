@@ -45,6 +45,18 @@ pub async fn get_me(
 pub struct UpdateMeRequest {
     /// The name other players see, 1–50 characters; `null` or blank shows the username again.
     pub display_name: Option<String>,
+    /// Read-only (as `GET` answers it): ignored.
+    #[serde(default)]
+    #[schema(read_only, value_type = Option<String>)]
+    pub id: Option<serde_json::Value>,
+    /// Read-only (as `GET` answers it): ignored.
+    #[serde(default)]
+    #[schema(read_only, value_type = Option<String>)]
+    pub username: Option<serde_json::Value>,
+    /// Read-only (as `GET` answers it): ignored.
+    #[serde(default)]
+    #[schema(read_only, value_type = Option<String>)]
+    pub created_at: Option<serde_json::Value>,
 }
 
 /// Changes the caller's display name.

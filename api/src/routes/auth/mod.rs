@@ -58,12 +58,15 @@ pub use crate::app::accounts::{MAX_DISPLAY_NAME_CHARS, validate_display_name};
 #[derive(Debug, Serialize, ToSchema)]
 pub struct UserResponse {
     /// The user id.
+    #[schema(read_only)]
     pub id: String,
     /// The username as registered.
+    #[schema(read_only)]
     pub username: String,
     /// The name other players see: the display name given, or else the username.
     pub display_name: String,
     /// When the account was created (RFC 3339 UTC).
+    #[schema(read_only)]
     pub created_at: DateTime<Utc>,
 }
 

@@ -49,6 +49,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct CampaignResponse {
     /// The campaign id.
+    #[schema(read_only)]
     pub id: String,
     /// Its name.
     pub name: String,
@@ -56,14 +57,19 @@ pub struct CampaignResponse {
     pub description: Option<String>,
     /// The caller's role in it; absent for an integration key.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(read_only)]
     pub role: Option<Role>,
     /// Its settings (house rules and service settings) with their own version.
+    #[schema(read_only)]
     pub settings: SettingsResponse,
     /// Optimistic-concurrency version (also the `ETag`).
+    #[schema(read_only)]
     pub version: i64,
     /// Creation time (RFC 3339 UTC).
+    #[schema(read_only)]
     pub created_at: DateTime<Utc>,
     /// Last change (RFC 3339 UTC).
+    #[schema(read_only)]
     pub updated_at: DateTime<Utc>,
 }
 

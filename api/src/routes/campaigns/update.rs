@@ -24,6 +24,26 @@ pub struct UpdateCampaignRequest {
     pub name: Option<String>,
     /// A new description (up to 2000 characters); `""` removes it.
     pub description: Option<String>,
+    /// Read-only (as `GET` answers it): ignored; settings change through their own `PUT`.
+    #[serde(default)]
+    #[schema(read_only, value_type = Option<String>)]
+    pub id: Option<serde_json::Value>,
+    /// Read-only (as `GET` answers it): ignored; settings change through their own `PUT`.
+    #[serde(default)]
+    #[schema(read_only, value_type = Option<String>)]
+    pub role: Option<serde_json::Value>,
+    /// Read-only (as `GET` answers it): ignored; settings change through their own `PUT`.
+    #[serde(default)]
+    #[schema(read_only, value_type = Option<Object>)]
+    pub settings: Option<serde_json::Value>,
+    /// Read-only (as `GET` answers it): ignored; settings change through their own `PUT`.
+    #[serde(default)]
+    #[schema(read_only, value_type = Option<String>)]
+    pub created_at: Option<serde_json::Value>,
+    /// Read-only (as `GET` answers it): ignored; settings change through their own `PUT`.
+    #[serde(default)]
+    #[schema(read_only, value_type = Option<String>)]
+    pub updated_at: Option<serde_json::Value>,
 }
 
 /// Renames a campaign or changes its description (organiser). A stale `version` gets 409 and
@@ -63,6 +83,7 @@ pub async fn update_campaign(
         version,
         name,
         description,
+        ..
     } = body.into_inner();
     let changes = CampaignChanges {
         version,

@@ -38,6 +38,42 @@ pub struct ReplaceForceRequest {
     /// that is locked after play (the change is then recorded as a `correction`).
     #[serde(default)]
     pub reason: Option<String>,
+    /// Read-only (as `GET` answers it): ignored.
+    #[serde(default)]
+    #[schema(read_only, value_type = Option<String>)]
+    pub id: Option<serde_json::Value>,
+    /// Read-only (as `GET` answers it): ignored.
+    #[serde(default)]
+    #[schema(read_only, value_type = Option<String>)]
+    pub campaign_id: Option<serde_json::Value>,
+    /// Read-only (as `GET` answers it): ignored.
+    #[serde(default)]
+    #[schema(read_only, value_type = Option<String>)]
+    pub owner_id: Option<serde_json::Value>,
+    /// Read-only (as `GET` answers it): ignored.
+    #[serde(default)]
+    #[schema(read_only, value_type = Option<String>)]
+    pub owner_name: Option<serde_json::Value>,
+    /// Read-only (as `GET` answers it): ignored.
+    #[serde(default)]
+    #[schema(read_only, value_type = Option<f64>)]
+    pub points: Option<serde_json::Value>,
+    /// Read-only (as `GET` answers it): ignored.
+    #[serde(default)]
+    #[schema(read_only, value_type = Option<bool>)]
+    pub archived: Option<serde_json::Value>,
+    /// Read-only (as `GET` answers it): ignored.
+    #[serde(default)]
+    #[schema(read_only, value_type = Option<String>)]
+    pub archived_at: Option<serde_json::Value>,
+    /// Read-only (as `GET` answers it): ignored.
+    #[serde(default)]
+    #[schema(read_only, value_type = Option<String>)]
+    pub created_at: Option<serde_json::Value>,
+    /// Read-only (as `GET` answers it): ignored.
+    #[serde(default)]
+    #[schema(read_only, value_type = Option<String>)]
+    pub updated_at: Option<serde_json::Value>,
 }
 
 /// Replaces a force's roster. Nothing changes on a stale version, an invalid roster or an
@@ -76,11 +112,13 @@ pub async fn replace_force(
     req: HttpRequest,
     body: Json<ReplaceForceRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    // The read-only fields of a force as `GET` answers it are ignored (PUT what you GET).
     let ReplaceForceRequest {
         version,
         name,
         platoons,
         reason,
+        ..
     } = body.into_inner();
     let edit = ForceEdit {
         version,

@@ -7,7 +7,9 @@ use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::AppState;
-use crate::app::webhooks::{self as app, CreatedWebhook, DeliveryView, NewWebhook, WebhookView};
+use crate::app::webhooks::{
+    self as app, CreatedWebhook, DeliveryAction, DeliveryView, NewWebhook, WebhookView,
+};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
 use crate::extract::Json;
@@ -20,7 +22,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(delete_webhook)
         .service(test_webhook)
         .service(disable_webhook)
-        .service(list_deliveries);
+        .service(list_deliveries)
+        .service(retry_delivery)
+        .service(skip_delivery);
 }
 
 /// A new webhook.
@@ -230,4 +234,85 @@ pub async fn list_deliveries(
     let (deliveries, next) =
         app::list_deliveries(&state, &user.caller(), &campaign_id, &hook_id, page).await?;
     Ok(web::Json(DeliveryList { deliveries, next }))
+}
+
+/// Sends a delivery now (organiser): a pending one waiting for its next retry, or one given up
+/// (`failed`), which becomes pending again. It still goes out in its webhook's order (a ping
+/// goes at once). Answers the delivery with why it waits, if it does.
+#[utoipa::path(
+    tag = "webhooks",
+    operation_id = "retry_webhook_delivery",
+    security(("bearer" = [])),
+    params(
+        ("campaign_id" = String, Path, description = "The campaign id"),
+        ("hook_id" = String, Path, description = "The webhook id"),
+        ("delivery_id" = String, Path, description = "The delivery id"),
+    ),
+    responses(
+        (status = 200, description = "The delivery as it is now", body = DeliveryView),
+        (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only the organiser may manage webhooks", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such campaign, webhook or delivery", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A delivered or skipped delivery, one being sent this moment, or a disabled webhook", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/campaigns/{campaign_id}/webhooks/{hook_id}/deliveries/{delivery_id}/retry")]
+pub async fn retry_delivery(
+    user: AuthUser,
+    state: web::Data<AppState>,
+    path: web::Path<(String, String, String)>,
+) -> Result<web::Json<DeliveryView>, ApiError> {
+    let (campaign_id, hook_id, delivery_id) = path.into_inner();
+    let delivery = app::act_on_delivery(
+        &state,
+        &user.caller(),
+        &campaign_id,
+        &hook_id,
+        &delivery_id,
+        DeliveryAction::Retry,
+    )
+    .await?;
+    Ok(web::Json(delivery))
+}
+
+/// Skips a pending delivery (organiser): it is not sent, its status becomes `skipped`, and the
+/// webhook's later events stop waiting for it.
+#[utoipa::path(
+    tag = "webhooks",
+    operation_id = "skip_webhook_delivery",
+    security(("bearer" = [])),
+    params(
+        ("campaign_id" = String, Path, description = "The campaign id"),
+        ("hook_id" = String, Path, description = "The webhook id"),
+        ("delivery_id" = String, Path, description = "The delivery id"),
+    ),
+    responses(
+        (status = 200, description = "The delivery as it is now", body = DeliveryView),
+        (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only the organiser may manage webhooks", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such campaign, webhook or delivery", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A delivery that is not pending (delivered, given up or skipped), one being sent this moment, or a disabled webhook", body = Problem, content_type = "application/problem+json"),
+        (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/campaigns/{campaign_id}/webhooks/{hook_id}/deliveries/{delivery_id}/skip")]
+pub async fn skip_delivery(
+    user: AuthUser,
+    state: web::Data<AppState>,
+    path: web::Path<(String, String, String)>,
+) -> Result<web::Json<DeliveryView>, ApiError> {
+    let (campaign_id, hook_id, delivery_id) = path.into_inner();
+    let delivery = app::act_on_delivery(
+        &state,
+        &user.caller(),
+        &campaign_id,
+        &hook_id,
+        &delivery_id,
+        DeliveryAction::Skip,
+    )
+    .await?;
+    Ok(web::Json(delivery))
 }
