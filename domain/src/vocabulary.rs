@@ -219,7 +219,7 @@ struct HouseRuleRow {
 }
 
 /// The switches of [`HouseRules`], in its field order (a test checks the names and values).
-const HOUSE_RULE_ROWS: [HouseRuleRow; 9] = [
+const HOUSE_RULE_ROWS: [HouseRuleRow; 10] = [
     HouseRuleRow {
         name: "full_strength",
         rules_id: "C3",
