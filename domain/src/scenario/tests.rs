@@ -277,10 +277,14 @@ fn a_whole_battle_scenario_with_entered_dice() {
     ));
     // The tie is alpha's secret: bravo (not tied) and an outsider see step 5's bonuses still
     // waiting for alpha, with no mission rolled for anyone; alpha sees its choice.
-    for viewer in [Viewer::Side(1), Viewer::Outsider] {
+    // (An outsider sees both sides waiting, as at every secret step.)
+    for (viewer, waiting) in [
+        (Viewer::Side(1), ids(&["alpha"])),
+        (Viewer::Outsider, ids(&["alpha", "bravo"])),
+    ] {
         let v = s.view_for(viewer);
         assert_eq!(v.state, ScenarioState::MissionBonuses, "{viewer:?}");
-        assert_eq!(v.waiting_for, ids(&["alpha"]), "{viewer:?}");
+        assert_eq!(v.waiting_for, waiting, "{viewer:?}");
         assert!(
             v.sides.iter().all(|side| side.mission_totals.is_none()
                 && side.mission_rolls.is_none()
