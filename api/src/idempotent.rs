@@ -5,7 +5,8 @@
 //! caller and `METHOD path`) in the one idempotency store ([`crate::store::idempotency`]):
 //! - the key already holds an answer: the same body gets that status and body again with
 //!   `Idempotent-Replayed: true` and nothing runs; another body gets 422;
-//! - the key is reserved by a request still running: 409, nothing runs twice;
+//! - the key is reserved by a request still running: this one waits for that answer (up to
+//!   [`WAIT_FOR_FIRST`]) and replays it, else 409; nothing runs twice;
 //! - otherwise the request runs; a 2xx answer is stored in the reservation, any other answer
 //!   releases the key (nothing was changed, the key may be sent again).
 //!
@@ -41,6 +42,12 @@ pub const REPLAYED_HEADER: HeaderName = HeaderName::from_static("idempotent-repl
 
 /// How long an answer stays replayable (API.md asks for at least 24 hours).
 pub const RETENTION_HOURS: i64 = 48;
+
+/// How long a request waits for the answer of another one with its key that is still running.
+const WAIT_FOR_FIRST: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// How often it looks.
+const WAIT_STEP: std::time::Duration = std::time::Duration::from_millis(25);
 
 /// A reservation older than this belongs to a request that died: the key is free again.
 const ABANDONED_AFTER_MINUTES: i64 = 5;
@@ -91,7 +98,7 @@ pub async fn idempotent_writes(
         key,
         hash: rows::hash_body(&body),
     };
-    match reserve(&state.db, slot.clone()).await {
+    match reserve_or_wait(&state.db, &slot).await {
         Ok(Reservation::Mine) => {}
         Ok(Reservation::Answered(row)) => return Ok(req.into_response(replay(&row, &slot))),
         Err(err) => return Ok(req.error_response(err)),
@@ -131,7 +138,22 @@ enum Reservation {
     Answered(rows::IdempotentResponse),
 }
 
-/// Reserves the key, or finds its answer. A key held by a running request is 409.
+/// [`reserve`], waiting (up to [`WAIT_FOR_FIRST`]) while another request with the key runs:
+/// two retries sent at once both get the one answer.
+async fn reserve_or_wait(db: &Database, slot: &Slot) -> Result<Reservation, ApiError> {
+    let started = std::time::Instant::now();
+    loop {
+        match reserve(db, slot.clone()).await {
+            Err(ApiError::Conflict(_)) if started.elapsed() < WAIT_FOR_FIRST => {
+                actix_web::rt::time::sleep(WAIT_STEP).await;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Reserves the key, or finds its answer. A key held by a running request is 409 (also when
+/// two first uses collide on the primary key: see `error::constraints`).
 async fn reserve(db: &Database, slot: Slot) -> Result<Reservation, ApiError> {
     db.transaction(move |conn| {
         let now = store::now();
@@ -148,8 +170,6 @@ async fn reserve(db: &Database, slot: Slot) -> Result<Reservation, ApiError> {
             }
             rows::release(conn, &slot.user_id, &slot.scope, &slot.key)?;
         }
-        // Two first uses at once collide on the primary key: the loser is 409 (see
-        // `error::constraints`), and its retry gets the winner's answer.
         rows::insert(
             conn,
             &rows::IdempotentResponse {

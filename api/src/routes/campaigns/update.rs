@@ -34,7 +34,7 @@ pub struct UpdateCampaignRequest {
     pub role: Option<serde_json::Value>,
     /// Read-only (as `GET` answers it): ignored; settings change through their own `PUT`.
     #[serde(default)]
-    #[schema(read_only, value_type = Option<Object>)]
+    #[schema(read_only, value_type = Option<crate::routes::campaigns::settings::SettingsResponse>)]
     pub settings: Option<serde_json::Value>,
     /// Read-only (as `GET` answers it): ignored; settings change through their own `PUT`.
     #[serde(default)]
