@@ -6,7 +6,8 @@
 //! - the key already holds an answer: the same body gets that status and body again with
 //!   `Idempotent-Replayed: true` and nothing runs; another body gets 422;
 //! - the key is reserved by a request still running: this one waits for that answer (up to
-//!   [`WAIT_FOR_FIRST`]) and replays it, else 409; nothing runs twice;
+//!   [`WAIT_FOR_FIRST`]) and replays it, else 409; nothing runs twice; a reservation left by a
+//!   process that died is free again after [`ABANDONED_AFTER_SECONDS`];
 //! - otherwise the request runs; a 2xx answer is stored in the reservation, any other answer
 //!   releases the key (nothing was changed, the key may be sent again).
 //!
@@ -43,14 +44,19 @@ pub const REPLAYED_HEADER: HeaderName = HeaderName::from_static("idempotent-repl
 /// How long an answer stays replayable (API.md asks for at least 24 hours).
 pub const RETENTION_HOURS: i64 = 48;
 
-/// How long a request waits for the answer of another one with its key that is still running.
-const WAIT_FOR_FIRST: std::time::Duration = std::time::Duration::from_secs(10);
+/// How long a request waits for the answer of another one with its key that is still running:
+/// a little longer than a reservation's lease, so a retry sent just after a crash (its first
+/// request's reservation left behind) waits the lease out and runs instead of answering 409.
+const WAIT_FOR_FIRST: std::time::Duration =
+    std::time::Duration::from_secs(ABANDONED_AFTER_SECONDS as u64 + 2);
 
 /// How often it looks.
 const WAIT_STEP: std::time::Duration = std::time::Duration::from_millis(25);
 
-/// A reservation older than this belongs to a request that died: the key is free again.
-const ABANDONED_AFTER_MINUTES: i64 = 5;
+/// A reservation older than this belongs to a request that died (a crash or a kill between
+/// reserving and answering): the key is free again. A write runs in well under a second (the
+/// pool and the database time out long before this), so a live request never loses its key.
+const ABANDONED_AFTER_SECONDS: i64 = 10;
 
 /// Whether a write takes no key (see the module doc): login, registration, a new integration
 /// key. `path` may be the request's or the document's template.
@@ -161,7 +167,7 @@ async fn reserve(db: &Database, slot: Slot) -> Result<Reservation, ApiError> {
             if row.status != rows::PENDING {
                 return Ok(Reservation::Answered(row));
             }
-            if row.created_at > now - Duration::minutes(ABANDONED_AFTER_MINUTES) {
+            if row.created_at > now - Duration::seconds(ABANDONED_AFTER_SECONDS) {
                 return Err(ApiError::Conflict(
                     "A request with this Idempotency-Key is still running; send it again in a \
                      moment to get its answer."
