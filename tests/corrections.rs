@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 /// Battle 1 as in tests/battles.rs: Blue's Alpha 5 → 6 → Determined, Bravo bought to Regular,
 /// an extra die, Alpha +2 and a new squad Delta of 8; Red's Charlie 0 → 4 → Conscript,
 /// Uncertain, +2 → 6. Both finalized.
-fn play_first_battle(app: &TestApp, t: &Table, battle: &str) {
+pub(crate) fn play_first_battle(app: &TestApp, t: &Table, battle: &str) {
     let (blue, red) = (t.blue_id(), t.red_id());
     let (alpha, bravo, charlie) = (
         unit_id(&t.blue, "Alpha"),

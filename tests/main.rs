@@ -58,6 +58,7 @@ mod startup;
 mod store_campaigns;
 mod store_users;
 mod stored_documents;
+mod story;
 mod token_revocation;
 mod unit_ids;
 mod vocabulary;

@@ -244,8 +244,8 @@ fn battle_against_militia(app: &TestApp, token: &str, campaign: &str, force: &st
     battle["id"].as_str().unwrap().to_owned()
 }
 
-/// The keys an event's `data` may carry: ids, a battle state, a role.
-const READABLE: [&str; 7] = [
+/// The keys an event's `data` may carry: ids, a battle state, a role, a result, a reason.
+const READABLE: [&str; 10] = [
     "campaign_id",
     "battle_id",
     "force_id",
@@ -253,6 +253,11 @@ const READABLE: [&str; 7] = [
     "user_id",
     "role",
     "webhook_id",
+    // A battle event's result (who won) and an organiser's reason: a key reads both in the
+    // battle's `result` and `corrections`.
+    "outcome",
+    "winner_force_id",
+    "reason",
 ];
 
 fn assert_readable_only(body: &Value) {

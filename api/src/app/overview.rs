@@ -5,13 +5,14 @@
 use std::collections::HashMap;
 
 use crate::AppState;
-use crate::app::battles::Side;
+use crate::app::battles::outcome::{side_label, who_won};
+use crate::app::battles::{BattleResult, Side};
 use crate::app::campaigns::standings::{StandingRow, ranked_rows};
 use crate::auth::{Caller, Need, campaign_access};
 use crate::db::Db;
 use crate::error::ApiError;
 use crate::store::battles::Battle;
-use crate::store::{self, battles, campaigns, forces, memberships};
+use crate::store::{self, battles, campaigns, forces, memberships, users};
 use fad_domain::lifecycle::BattleState;
 
 /// Most campaigns, battles, forces or members one page lists.
@@ -41,6 +42,9 @@ pub struct BattleLine {
     pub state: String,
     /// What it waits for, in words.
     pub waits_for: &'static str,
+    /// Who won, in words ("Alpha Company (Ann) won", "Draw"), once a result stands (not for
+    /// a void battle).
+    pub outcome: Option<String>,
     /// When it was created (UTC).
     pub created_at: chrono::NaiveDateTime,
 }
@@ -65,9 +69,45 @@ pub fn waits_for(state: BattleState) -> &'static str {
     }
 }
 
-fn battle_line(battle: &Battle, names: &HashMap<String, String>) -> BattleLine {
+/// Who won `battle`, in words, when it has a result that stands; `labels` name each force
+/// with its owner.
+fn battle_outcome(
+    battle: &Battle,
+    sides: &[Side],
+    labels: &HashMap<String, String>,
+) -> Option<String> {
+    if battle.state == BattleState::Void {
+        return None;
+    }
+    let result: BattleResult = serde_json::from_str(battle.result.as_deref()?).ok()?;
+    let labelled: Vec<(Option<String>, String)> = sides
+        .iter()
+        .map(|side| {
+            let label = match (&side.force_id, &side.non_player) {
+                (Some(id), _) => labels.get(id).cloned(),
+                (None, Some(np)) => np.name.clone(),
+                (None, None) => None,
+            };
+            let label = label.unwrap_or_else(|| "Non-player force".to_owned());
+            (side.force_id.clone(), label)
+        })
+        .collect();
+    Some(who_won(
+        &result.outcome,
+        result.winner_force_id.as_deref(),
+        &labelled,
+    ))
+}
+
+/// `names` name each force, `labels` each force with its owner.
+fn battle_line(
+    battle: &Battle,
+    names: &HashMap<String, String>,
+    labels: &HashMap<String, String>,
+) -> BattleLine {
     let sides: Vec<Side> = serde_json::from_str(&battle.sides).unwrap_or_default();
     BattleLine {
+        outcome: battle_outcome(battle, &sides, labels),
         id: battle.id.clone(),
         campaign_id: battle.campaign_id.clone(),
         sides: sides
@@ -95,11 +135,16 @@ pub async fn home(state: &AppState, user_id: &str) -> Result<Home, ApiError> {
             let mine = campaigns::list_for_user(conn, &user_id, None, LIST_LIMIT)?;
             let mut home = Home::default();
             for (campaign, role) in mine {
+                let listed = forces::list_for_campaign(conn, &campaign.id, true, None, LIST_LIMIT)?;
+                let labels: HashMap<String, String> = listed
+                    .iter()
+                    .map(|(f, (username, display))| {
+                        let owner = users::shown(username.clone(), display.clone());
+                        (f.id.clone(), side_label(&f.name, Some(&owner)))
+                    })
+                    .collect();
                 let forces: Vec<forces::Force> =
-                    forces::list_for_campaign(conn, &campaign.id, true, None, LIST_LIMIT)?
-                        .into_iter()
-                        .map(|(force, _owner)| force)
-                        .collect();
+                    listed.into_iter().map(|(force, _owner)| force).collect();
                 let names: HashMap<String, String> = forces
                     .iter()
                     .map(|f| (f.id.clone(), f.name.clone()))
@@ -125,7 +170,7 @@ pub async fn home(state: &AppState, user_id: &str) -> Result<Home, ApiError> {
                                     | BattleState::Aftermath
                             )
                         {
-                            home.waiting.push(battle_line(&battle, &names));
+                            home.waiting.push(battle_line(&battle, &names, &labels));
                         }
                     }
                 }
@@ -234,10 +279,17 @@ pub async fn campaign_overview(
                 .iter()
                 .map(|f| (f.id.clone(), f.name.clone()))
                 .collect();
+            let labels: HashMap<String, String> = force_rows
+                .iter()
+                .map(|f| {
+                    let owner = owner_names.get(&f.owner_id).map(String::as_str);
+                    (f.id.clone(), side_label(&f.name, owner))
+                })
+                .collect();
             let mut battle_lines: Vec<BattleLine> =
                 battles::list_for_campaign(conn, &campaign_id, None, LIST_LIMIT)?
                     .iter()
-                    .map(|b| battle_line(b, &names))
+                    .map(|b| battle_line(b, &names, &labels))
                     .collect();
             battle_lines.reverse();
             let organiser = access.is_organiser();

@@ -10,6 +10,7 @@ use chrono::NaiveDateTime;
 
 use crate::AppState;
 use crate::app::battles::Side;
+use crate::app::battles::outcome::{side_label, who_won};
 use crate::auth::{Caller, Need, campaign_access};
 use crate::error::ApiError;
 use crate::store::events::{EventData, EventType};
@@ -46,6 +47,10 @@ pub struct StoryEntry {
     pub member: Option<Named>,
     /// The member's role, or the battle's state after the change.
     pub detail: Option<String>,
+    /// Who won the result the entry is about, in words ("Alpha Company (Ann) won", "Draw").
+    pub outcome: Option<String>,
+    /// The organiser's reason, for a void or a reopened result.
+    pub reason: Option<String>,
 }
 
 /// A page of the story.
@@ -98,22 +103,55 @@ pub async fn read_story(
                 .collect();
             force_ids.sort();
             force_ids.dedup();
-            let force_names: HashMap<String, String> = forces::find_many(conn, &force_ids)?
-                .into_iter()
-                .filter(|f| f.campaign_id == campaign_id)
-                .map(|f| (f.id, f.name))
-                .collect();
             let member_names: HashMap<String, String> =
                 memberships::list_with_usernames(conn, &campaign_id, None, MEMBER_LIMIT)?
                     .into_iter()
                     .map(|(m, (username, display))| (m.user_id, users::shown(username, display)))
                     .collect();
+            let campaign_forces: Vec<_> = forces::find_many(conn, &force_ids)?
+                .into_iter()
+                .filter(|f| f.campaign_id == campaign_id)
+                .collect();
+            let force_labels: HashMap<String, String> = campaign_forces
+                .iter()
+                .map(|f| {
+                    let owner = member_names.get(&f.owner_id).map(String::as_str);
+                    (f.id.clone(), side_label(&f.name, owner))
+                })
+                .collect();
+            let force_names: HashMap<String, String> = campaign_forces
+                .into_iter()
+                .map(|f| (f.id, f.name))
+                .collect();
 
             let force_name = |id: &str| {
                 force_names
                     .get(id)
                     .cloned()
                     .unwrap_or_else(|| "A force".to_owned())
+            };
+            let side_name = |s: &Side| match (&s.force_id, &s.non_player) {
+                (Some(force), _) => force_labels
+                    .get(force)
+                    .cloned()
+                    .unwrap_or_else(|| "A force".to_owned()),
+                (None, Some(np)) => np
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| "A non-player force".to_owned()),
+                (None, None) => "A force".to_owned(),
+            };
+            let outcome = |data: &EventData| {
+                let (battle, result) = (data.battle_id.as_deref()?, data.outcome.as_deref()?);
+                let labelled: Vec<(Option<String>, String)> = sides
+                    .get(battle)
+                    .map(|all| {
+                        all.iter()
+                            .map(|s| (s.force_id.clone(), side_name(s)))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                Some(who_won(result, data.winner_force_id.as_deref(), &labelled))
             };
             let battle_name = |id: &str| match sides.get(id) {
                 Some(sides) if !sides.is_empty() => sides
@@ -154,6 +192,8 @@ pub async fn read_story(
                                 .cloned()
                                 .unwrap_or_else(|| "A former member".to_owned()),
                         }),
+                        outcome: outcome(&data),
+                        reason: data.reason.clone(),
                         detail: data.role.or(data.state),
                     })
                 })

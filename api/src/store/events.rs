@@ -40,6 +40,9 @@ pub enum EventType {
     /// The battle was voided.
     #[serde(rename = "battle.voided")]
     BattleVoided,
+    /// The organiser took the result back (the battle returns to its scenario).
+    #[serde(rename = "battle.result_reopened")]
+    BattleResultReopened,
     /// A force was created.
     #[serde(rename = "force.created")]
     ForceCreated,
@@ -56,13 +59,14 @@ pub enum EventType {
 
 impl EventType {
     /// Every type, in the order the documentation lists them.
-    pub const ALL: [EventType; 10] = [
+    pub const ALL: [EventType; 11] = [
         Self::BattleCreated,
         Self::BattleResultRecorded,
         Self::BattleResultConfirmed,
         Self::BattleScenarioReady,
         Self::BattleCompleted,
         Self::BattleVoided,
+        Self::BattleResultReopened,
         Self::ForceCreated,
         Self::AftermathFinalized,
         Self::MemberJoined,
@@ -78,6 +82,7 @@ impl EventType {
             Self::BattleScenarioReady => "battle.scenario_ready",
             Self::BattleCompleted => "battle.completed",
             Self::BattleVoided => "battle.voided",
+            Self::BattleResultReopened => "battle.result_reopened",
             Self::ForceCreated => "force.created",
             Self::AftermathFinalized => "aftermath.finalized",
             Self::MemberJoined => "member.joined",
@@ -113,6 +118,16 @@ pub struct EventData {
     /// The member's role, for `member.joined`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<String>,
+    /// The result's outcome (`win` or `draw`), for events of a battle with a result (for
+    /// `battle.result_reopened`, the result taken back), so a story says who won then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<String>,
+    /// The winning force of that result (absent for a draw or a non-player win).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner_force_id: Option<String>,
+    /// The organiser's reason, for `battle.voided` and `battle.result_reopened`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     /// The webhook a `ping` was sent to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webhook_id: Option<String>,

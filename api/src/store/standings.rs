@@ -11,7 +11,7 @@ use fad_domain::lifecycle::BattleState;
 use crate::db::Db;
 
 /// One force: `kind` 0, `a` id, `b` name, `c` owner, `d` roster JSON, `n` CP earned, `e` the
-/// owner's shown name (display name, else username). One
+/// owner's shown name (display name, else username), `p` the ledger's current balance. One
 /// complete battle: `kind` 1, `a` sides JSON, `b` result JSON. Forces come first, oldest first.
 /// `$1` is the void state's word, `$2` the campaign, `$3` the complete state's word. SQLite
 /// numbers `$n` names in order of first appearance, so they must first appear in that order; it
@@ -22,11 +22,13 @@ SELECT 0 AS kind, f.id AS a, f.name AS b, f.owner_id AS c, f.roster AS d, \
          WHERE l.force_id = f.id AND l.kind = 'earned' AND l.cause_kind <> 'void' \
            AND NOT (l.cause_kind = 'battle' AND EXISTS (SELECT 1 FROM battles v \
                      WHERE v.id = l.cause_id AND v.state = $1))) AS n, \
-       f.created_at AS t, COALESCE(u.display_name, u.username) AS e \
+       f.created_at AS t, COALESCE(u.display_name, u.username) AS e, \
+       (SELECT p.balance FROM force_ledger p WHERE p.force_id = f.id \
+         ORDER BY p.seq DESC LIMIT 1) AS p \
   FROM forces f JOIN users u ON u.id = f.owner_id \
  WHERE f.campaign_id = $2 AND f.archived_at IS NULL \
 UNION ALL \
-SELECT 1, b.sides, b.result, NULL, NULL, NULL, b.created_at, NULL \
+SELECT 1, b.sides, b.result, NULL, NULL, NULL, b.created_at, NULL, NULL \
   FROM battles b \
  WHERE b.campaign_id = $2 AND b.state = $3 \
 ORDER BY kind, t, a";
@@ -47,6 +49,8 @@ struct Line {
     n: Option<i64>,
     #[diesel(sql_type = Nullable<Text>)]
     e: Option<String>,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    p: Option<i64>,
 }
 
 /// An active force of the campaign.
@@ -65,6 +69,8 @@ pub struct ForceLine {
     /// Campaign points earned (ledger `earned` entries, except a void battle's and the
     /// entries that compensated a void).
     pub earned: i64,
+    /// The ledger's current balance (what the roster shows: earned less spent).
+    pub balance: i64,
 }
 
 /// A complete battle of the campaign.
@@ -94,6 +100,7 @@ pub fn load(conn: &mut Db, campaign_id: &str) -> QueryResult<(Vec<ForceLine>, Ve
                 owner_name: line.e.unwrap_or_default(),
                 roster: line.d.unwrap_or_default(),
                 earned: line.n.unwrap_or_default(),
+                balance: line.p.unwrap_or_default(),
             });
         } else {
             battles.push(BattleLine {

@@ -154,13 +154,13 @@ fn campaign_markup(
         } @else {
             div.table-wrap {
                 table {
-                    caption.muted { "Most wins first, then campaign points, then fewest losses." }
-                    thead { tr { th scope="col" { "Force" } th.num scope="col" { "Won" } th.num scope="col" { "Drawn" } th.num scope="col" { "Lost" } th.num scope="col" { "Campaign points" } } }
+                    caption.muted { "Most wins first, then campaign points earned, then fewest losses. The balance is what is left to spend, as each roster shows it." }
+                    thead { tr { th scope="col" { "Force" } th.num scope="col" { "Won" } th.num scope="col" { "Drawn" } th.num scope="col" { "Lost" } th.num scope="col" { "Campaign points earned" } th.num scope="col" { "Campaign points balance" } } }
                     tbody {
                         @for row in &data.standings {
                             tr {
                                 th scope="row" { a href={ "/forces/" (row.force_id) } { (row.name) } }
-                                td.num { (row.wins) } td.num { (row.draws) } td.num { (row.losses) } td.num { (row.campaign_points) }
+                                td.num { (row.wins) } td.num { (row.draws) } td.num { (row.losses) } td.num { (row.campaign_points_earned) } td.num { (row.campaign_points_balance) }
                             }
                         }
                     }
@@ -176,6 +176,7 @@ fn campaign_markup(
                 @for battle in &data.battles {
                     li {
                         a.title href={ "/battles/" (battle.id) } { (battle.sides.join(" vs ")) }
+                        @if let Some(outcome) = &battle.outcome { p { strong { (outcome) } } }
                         p { (battle.waits_for) " · " span.muted { (battle.created_at.format("%Y-%m-%d")) } }
                     }
                 }

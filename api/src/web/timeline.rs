@@ -35,6 +35,16 @@ fn force_link(force: Option<&Named>) -> Markup {
     }
 }
 
+/// Who won, as a sentence after the entry's own ("Alpha Company (Ann) won.").
+fn won(entry: &StoryEntry) -> Markup {
+    html! { @if let Some(outcome) = &entry.outcome { " " strong { (outcome) "." } } }
+}
+
+/// The organiser's reason, when given.
+fn because(entry: &StoryEntry) -> Markup {
+    html! { @if let Some(reason) = &entry.reason { " Reason: " q { (reason) } } }
+}
+
 /// The entry in words.
 fn line(entry: &StoryEntry) -> Markup {
     let battle = battle_link(entry.battle.as_ref());
@@ -45,13 +55,20 @@ fn line(entry: &StoryEntry) -> Markup {
             html! { (battle) ": the scenario is ready, the battle can be fought." }
         }
         EventType::BattleResultRecorded => {
-            html! { (battle) ": the result was recorded and waits for confirmation." }
+            html! { (battle) ": the result was recorded and waits for confirmation." (won(entry)) }
         }
-        EventType::BattleResultConfirmed => html! { (battle) ": the result was confirmed." },
+        EventType::BattleResultConfirmed => {
+            html! { (battle) ": the result was confirmed." (won(entry)) }
+        }
         EventType::BattleCompleted => {
-            html! { (battle) ": every post-battle sequence is done." }
+            html! { (battle) ": every post-battle sequence is done." (won(entry)) }
         }
-        EventType::BattleVoided => html! { (battle) " was voided." },
+        EventType::BattleVoided => html! { (battle) " was voided." (because(entry)) },
+        EventType::BattleResultReopened => html! {
+            (battle) ": the organiser reopened the result"
+            @if let Some(outcome) = &entry.outcome { " (" (outcome) ")" }
+            "; a new result will be recorded." (because(entry))
+        },
         EventType::ForceCreated => html! { (force) " was added to the campaign." },
         EventType::AftermathFinalized => {
             html! { (force) " finished its post-battle sequence after " (battle) "." }

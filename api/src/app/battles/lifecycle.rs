@@ -23,17 +23,40 @@ fn stale() -> ApiError {
     ApiError::Conflict("The battle changed; retry.".to_owned())
 }
 
-/// Writes `next` over `battle` (whose version the caller's lock holds) and records `events`.
+/// Writes `next` over `battle` (whose version the caller's lock holds) and records `events`,
+/// each saying the outcome of `next`'s result (if any).
 fn write(
     conn: &mut Db,
     next: battles::Battle,
     events: &[EventType],
 ) -> Result<battles::Battle, ApiError> {
+    let result = next.result.clone();
+    write_telling(conn, next, events, result.as_deref(), None)
+}
+
+/// [`write`] with the result the events describe (JSON) and the organiser's reason: a
+/// reopening describes the result it took back, which `next` no longer holds.
+fn write_telling(
+    conn: &mut Db,
+    next: battles::Battle,
+    events: &[EventType],
+    result: Option<&str>,
+    reason: Option<&str>,
+) -> Result<battles::Battle, ApiError> {
     if !battles::update_if_version(conn, &next)? {
         return Err(stale());
     }
+    let result: Option<BattleResult> = result
+        .map(serde_json::from_str)
+        .transpose()
+        .map_err(internal)?;
     for &event_type in events {
-        let event = Event::battle(event_type, &next.campaign_id, &next.id, next.state.as_str());
+        let mut event = Event::battle(event_type, &next.campaign_id, &next.id, next.state.as_str());
+        if let Some(result) = &result {
+            event.data.outcome = Some(result.outcome.clone());
+            event.data.winner_force_id = result.winner_force_id.clone();
+        }
+        event.data.reason = reason.map(str::to_owned);
         store::events::append(conn, &event)?;
     }
     Ok(next)
@@ -122,8 +145,15 @@ pub fn reopen(
     correction: battles::Correction,
 ) -> Result<battles::Battle, ApiError> {
     let state = battle.state.reopen().map_err(refused)?;
-    // No event: integrations learn of the new result when it is recorded.
-    correct(conn, battle, state, correction, true, &[])
+    // The story tells the taken-back result and the reason; the new result gets its own events.
+    correct(
+        conn,
+        battle,
+        state,
+        correction,
+        true,
+        &[EventType::BattleResultReopened],
+    )
 }
 
 /// Appends `correction` to the battle's list and writes the battle in `state`.
@@ -136,6 +166,8 @@ fn correct(
     events: &[EventType],
 ) -> Result<battles::Battle, ApiError> {
     let mut list = battle.corrections().map_err(internal)?;
+    let reason = correction.reason.clone();
+    let told = battle.result.clone();
     list.push(correction);
     let keep = !clear_result;
     let next = battles::Battle {
@@ -148,5 +180,5 @@ fn correct(
         updated_at: store::now(),
         ..battle
     };
-    write(conn, next, events)
+    write_telling(conn, next, events, told.as_deref(), reason.as_deref())
 }

@@ -14,6 +14,7 @@ pub mod create;
 mod golden;
 pub mod lifecycle;
 pub mod names;
+pub mod outcome;
 pub mod reads;
 pub mod result;
 pub mod scenario;

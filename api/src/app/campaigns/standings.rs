@@ -35,8 +35,13 @@ pub struct StandingRow {
     pub draws: i64,
     /// Battles lost.
     pub losses: i64,
-    /// Campaign points earned.
+    /// Campaign points earned in the campaign (what ranks the table; void battles excluded).
     pub campaign_points: i64,
+    /// The same number as `campaign_points`, under a name that says what it is.
+    pub campaign_points_earned: i64,
+    /// The force's current campaign-point balance (earned less spent), as its roster and
+    /// ledger show it.
+    pub campaign_points_balance: i64,
     /// The roster's current points value (docs/rules.md §4.3, two decimals).
     pub roster_points: f64,
 }
@@ -103,6 +108,8 @@ fn load_rows(conn: &mut Db, campaign_id: &str) -> Result<Vec<StandingRow>, ApiEr
                 draws,
                 losses,
                 campaign_points: force.earned,
+                campaign_points_earned: force.earned,
+                campaign_points_balance: force.balance,
                 roster_points: round_points(force_points(&crate::store::doc::decode(
                     &force.roster,
                 )?)),
@@ -180,6 +187,8 @@ mod tests {
             draws: 0,
             losses,
             campaign_points,
+            campaign_points_earned: campaign_points,
+            campaign_points_balance: 0,
             roster_points: 0.0,
         }
     }
