@@ -264,7 +264,7 @@ def aftermath_steps():
     return (("roll", {}),
             ("reinforcements", {"allocations": [], "new_squad": None}),
             ("purchases", {"purchases": [{"item": "extra_reinforcement_die"}]}),
-            ("finalize", {}))
+            ("finalize", {"forgo_reinforcements": True}))
 
 
 # ---------------------------------------------------------------- server and processes

@@ -261,7 +261,7 @@ both_backends! {
             &json!({"purchases": [{"item": "improve_resolve", "unit_id": foxtrot}]}));
         ok(post(app, owner, &step_path(&f.battle, f.id(), "purchases"),
             &json!({"purchases": [{"item": "improve_resolve", "unit_id": echo}]})));
-        ok(post(app, owner, &step_path(&f.battle, f.id(), "finalize"), &json!({})));
+        ok(post(app, owner, &step_path(&f.battle, f.id(), "finalize"), &json!({"forgo_reinforcements": true})));
         let now = get(app, owner, &format!("/api/v1/forces/{}", f.id()));
 
         // Assert

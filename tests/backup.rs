@@ -205,7 +205,7 @@ fn build(app: &TestApp) -> Source {
                 app,
                 user,
                 &format!("/api/v1/battles/{battle_id}/aftermath/{force}/{step}"),
-                &json!({}),
+                &crate::fleet::step_body(step),
             );
         }
     }

@@ -176,8 +176,8 @@ both_backends! {
         // Alpha +2 (cap E = 8, C9), a new squad of 8 (C10): 10 of 12 used, 2 lost.
         let blue_reinforce = ok(post(app, &t.people.owner, &step_path(&battle, &blue, "reinforcements"),
             &json!({"allocations": [{"unit_id": alpha, "troopers": 2}], "new_squad": {"name": "Delta", "troopers": 8}})));
-        let blue_done = ok(post(app, &t.people.owner, &step_path(&battle, &blue, "finalize"), &json!({})));
-        let blue_again = post(app, &t.people.owner, &step_path(&battle, &blue, "finalize"), &json!({}));
+        let blue_done = ok(post(app, &t.people.owner, &step_path(&battle, &blue, "finalize"), &json!({"forgo_reinforcements": true})));
+        let blue_again = post(app, &t.people.owner, &step_path(&battle, &blue, "finalize"), &json!({"forgo_reinforcements": true}));
         let mid = get(app, &t.people.owner, &format!("/api/v1/battles/{battle}"));
         // Red: Charlie wiped out (L = 8, C4) rolls 3 → 4; 2·4 ≥ 8 → quality roll 1 → Conscript;
         // resolve 2 → Uncertain. Pool 1+1 = 2 → Charlie 6. No purchases: 2 CP banked (C13).
@@ -187,7 +187,7 @@ both_backends! {
         let red_view = get(app, &t.people.player, &format!("/api/v1/battles/{battle}/aftermath/{red}"));
         ok(post(app, &t.people.player, &step_path(&battle, &red, "reinforcements"),
             &json!({"allocations": [{"unit_id": charlie, "troopers": 2}]})));
-        ok(post(app, &t.people.player, &step_path(&battle, &red, "finalize"), &json!({})));
+        ok(post(app, &t.people.player, &step_path(&battle, &red, "finalize"), &json!({"forgo_reinforcements": true})));
 
         // Assert
         assert_eq!(pending["state"], "pending");
@@ -285,7 +285,7 @@ both_backends! {
 
         // Act
         let rolled = ok(post(app, &t.people.owner, &step_path(&battle, &blue, "roll"), &json!({})));
-        let finalized = ok(post(app, &t.people.owner, &step_path(&battle, &blue, "finalize"), &json!({})));
+        let finalized = ok(post(app, &t.people.owner, &step_path(&battle, &blue, "finalize"), &json!({"forgo_reinforcements": true})));
         let read = get(app, &t.people.organiser, &format!("/api/v1/battles/{battle}/aftermath/{blue}"));
 
         // Assert: every roll is the server's, in range, and explains Alpha's strength (RULES §2.2).
@@ -397,7 +397,7 @@ both_backends! {
                 .into_iter()
                 .map(|user| {
                     let path = path.clone();
-                    s.spawn(move || post(app, user, &path, &json!({})).status().as_u16())
+                    s.spawn(move || post(app, user, &path, &json!({"forgo_reinforcements": true})).status().as_u16())
                 })
                 .collect();
             handles.into_iter().map(|h| h.join().unwrap()).collect()

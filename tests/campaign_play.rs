@@ -207,7 +207,7 @@ fn sequence(
         app,
         user,
         &step_path(battle, force, "finalize"),
-        &json!({}),
+        &json!({"forgo_reinforcements": true}),
     ));
     assert_eq!(done["stage"], "finalized");
     (rolled, done)
@@ -543,7 +543,7 @@ both_backends! {
             let battle = c.battle(app, "draw", None, &losses);
             for (force, user) in [(&c.blue, owner), (&c.red, player)] {
                 let rolled = ok(post(app, user, &step_path(&battle, force, "roll"), &json!({})));
-                let done = ok(post(app, user, &step_path(&battle, force, "finalize"), &json!({})));
+                let done = ok(post(app, user, &step_path(&battle, force, "finalize"), &json!({"forgo_reinforcements": true})));
                 let after = get(app, user, &format!("/api/v1/forces/{force}"));
                 let history = get(app, user, &format!("/api/v1/forces/{force}/history"));
                 let entry = &history["entries"][0];

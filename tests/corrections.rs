@@ -47,7 +47,7 @@ pub(crate) fn play_first_battle(app: &TestApp, t: &Table, battle: &str) {
         app,
         &t.people.owner,
         &step_path(battle, blue, "finalize"),
-        &json!({}),
+        &json!({"forgo_reinforcements": true}),
     ));
     ok(post(
         app,
@@ -67,7 +67,7 @@ pub(crate) fn play_first_battle(app: &TestApp, t: &Table, battle: &str) {
         app,
         &t.people.player,
         &step_path(battle, red, "finalize"),
-        &json!({}),
+        &json!({"forgo_reinforcements": true}),
     ));
 }
 
@@ -99,7 +99,7 @@ fn play_second_battle(app: &TestApp, t: &Table, battle: &str) {
         app,
         &t.people.owner,
         &step_path(battle, blue, "finalize"),
-        &json!({}),
+        &json!({"forgo_reinforcements": true}),
     ));
     ok(post(
         app,
@@ -111,7 +111,7 @@ fn play_second_battle(app: &TestApp, t: &Table, battle: &str) {
         app,
         &t.people.player,
         &step_path(battle, red, "finalize"),
-        &json!({}),
+        &json!({"forgo_reinforcements": true}),
     ));
 }
 
@@ -344,7 +344,7 @@ both_backends! {
         ok(post(app, &t.people.player, &format!("/api/v1/battles/{battle}/result/confirm"), &json!({})));
         let rolled_again = ok(post(app, &t.people.owner, &step_path(&battle, &blue, "roll"), &json!({"dice": {
             "replacement": {alpha.as_str(): [1]}, "resolve_change": {alpha.as_str(): [1]}, "reinforcements": {blue.as_str(): [6, 6]}}})));
-        ok(post(app, &t.people.owner, &step_path(&battle, &blue, "finalize"), &json!({})));
+        ok(post(app, &t.people.owner, &step_path(&battle, &blue, "finalize"), &json!({"forgo_reinforcements": true})));
         let after_finalize = post(app, &t.people.organiser, &reopen, &json!({}));
         let read = get(app, &t.people.player, &format!("/api/v1/battles/{battle}"));
 

@@ -95,7 +95,7 @@ fn traffic(
                     Method::POST,
                     &path,
                     Some(&token),
-                    Some(&json!({})),
+                    Some(&fleet::step_body(step)),
                     Some(&key),
                 ) {
                     Ok((200, body)) if step == "roll" && body["stage"] == "rolled" => {

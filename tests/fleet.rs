@@ -242,6 +242,16 @@ pub fn step(battle_id: &str, force_id: &str, step: &str) -> String {
     format!("/api/v1/battles/{battle_id}/aftermath/{force_id}/{step}")
 }
 
+/// The body of a post-battle step with no choices: `finalize` gives up troopers left
+/// unassigned (else it is refused), the other steps take `{}`.
+pub fn step_body(step: &str) -> serde_json::Value {
+    if step == "finalize" {
+        serde_json::json!({"forgo_reinforcements": true})
+    } else {
+        serde_json::json!({})
+    }
+}
+
 /// Reads `/proc/PID/status`'s `VmRSS` in KiB.
 pub fn rss_kib(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status"))

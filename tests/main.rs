@@ -24,6 +24,7 @@ mod db_faults;
 mod db_transactions;
 mod docker;
 mod errors;
+mod finalize_guard;
 mod fleet;
 mod forces;
 mod health;

@@ -188,7 +188,7 @@ fn two_processes_on_one_postgres_each_conflicting_write_has_exactly_one_winner()
             200,
         );
         let path = fleet::step(&battle, force_id, "finalize");
-        let body = json!({});
+        let body = fleet::step_body("finalize");
         let (answers, overlapped) = at_once(vec![
             post(&a, &path, token, &body, None),
             post(&b, &path, token, &body, None),
@@ -237,10 +237,11 @@ fn two_processes_on_one_postgres_each_conflicting_write_has_exactly_one_winner()
             "round {round}"
         );
         let finalize = fleet::step(&battle, force_id, "finalize");
+        let finalize_body = fleet::step_body("finalize");
         let key = format!("finalize-{round}");
         let (finals, finals_overlapped) = at_once(vec![
-            post(&a, &finalize, token, &body, Some(&key)),
-            post(&b, &finalize, token, &body, Some(&key)),
+            post(&a, &finalize, token, &finalize_body, Some(&key)),
+            post(&b, &finalize, token, &finalize_body, Some(&key)),
         ]);
         assert_eq!(statuses(&finals), [200, 200], "round {round}: {finals:?}");
         assert_eq!(finals[0].1, finals[1].1, "round {round}");
@@ -274,7 +275,7 @@ fn two_processes_on_one_postgres_each_conflicting_write_has_exactly_one_winner()
         let finalize = fleet::step(&battle, force_id, "finalize");
         let edit = fleet::edit_body(&force, &format!("Edited {round}"), 2);
         let path = format!("/api/v1/forces/{force_id}");
-        let body = json!({});
+        let body = fleet::step_body("finalize");
         let (answers, overlapped) = at_once(vec![
             Box::new(|| a.call(Method::PUT, &path, Some(token), Some(&edit))),
             post(&b, &finalize, token, &body, None),
@@ -329,7 +330,7 @@ fn two_processes_on_one_postgres_each_conflicting_write_has_exactly_one_winner()
             );
         }
         let paths = [first.as_str(), second.as_str()].map(|b| fleet::step(b, force_id, "finalize"));
-        let body = json!({});
+        let body = fleet::step_body("finalize");
         let (answers, overlapped) = at_once(vec![
             post(&a, &paths[0], token, &body, None),
             post(&b, &paths[1], token, &body, None),
@@ -534,7 +535,7 @@ fn two_processes_on_one_postgres_each_conflicting_write_has_exactly_one_winner()
         let finalize = fleet::step(&battle, force_id, "finalize");
         let ledger = format!("/api/v1/forces/{force_id}/ledger");
         let adjustment = json!({"kind": "earned", "amount": 3, "note": "race"});
-        let body = json!({});
+        let body = fleet::step_body("finalize");
         let (answers, overlapped) = at_once(vec![
             post(&a, &ledger, token, &adjustment, None),
             post(&b, &finalize, token, &body, None),

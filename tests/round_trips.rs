@@ -237,7 +237,7 @@ fn finalize(app: &TestApp, user: &TestUser, battle: &str, force: &Value) -> Cost
         app,
         user,
         &step_path(battle, &id, "finalize"),
-        &json!({}),
+        &json!({"forgo_reinforcements": true}),
     ))
     .1
 }

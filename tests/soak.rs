@@ -177,7 +177,7 @@ fn run_epoch(http: &Http, token: &str, campaign: &str, n: usize, stop: &AtomicBo
             );
             post(
                 &fleet::step(battle_id, &force_id, "finalize"),
-                &json!({}),
+                &json!({"forgo_reinforcements": true}),
                 200,
             );
             get(&format!("/api/v1/battles/{battle_id}"));

@@ -151,7 +151,7 @@ both_backends! {
 
         // Assert: read alike, and the sequence finishes.
         assert_eq!(get(app, &people.owner, &view), before);
-        let done = ok(post(app, &people.owner, &step_path(battle, force, "finalize"), &json!({})));
+        let done = ok(post(app, &people.owner, &step_path(battle, force, "finalize"), &json!({"forgo_reinforcements": true})));
         assert_eq!(done["stage"], "finalized");
         let rewritten = stored_aftermath(app, battle, force);
         assert_eq!(doc::version_of(&rewritten.battle_start), Some(1), "only written at the result");

@@ -145,6 +145,11 @@ def main() -> int:
                 page.get_by_role("button", name="Save purchases").click()
                 expect(page.get_by_role("group", name="Purchase 1").get_by_label("Item")).to_have_value("improve_resolve")
                 audit(page, "39-aftermath-choices")
+                # 6 of the 7 troopers are unassigned: Finalize refuses beside its button until
+                # they are given up.
+                page.get_by_role("button", name="Finalize").click()
+                expect(page.locator("#f-forgo-reinforcements-error")).to_contain_text("6 of the 7 reinforcement troopers are not assigned")
+                page.get_by_label("Finalize without assigning").check()
                 page.get_by_role("button", name="Finalize").click()
                 expect(page.get_by_text("finalized").first).to_be_visible()
                 check(page.get_by_role("button", name="Finalize").count() == 0, "nothing left to finalize")

@@ -103,6 +103,9 @@ def sequence(page: Page, base: str, force: str, shot: str) -> None:
         purchase.get_by_label("Unit").select_option(index=1)
         page.get_by_role("button", name="Save purchases").click()
         expect(page.locator("#error-summary")).to_have_count(0)
+    forgo = page.get_by_label("Finalize without assigning")
+    if forgo.count():
+        forgo.check()
     page.get_by_role("button", name="Finalize").click()
     expect(page.get_by_text("finalized").first).to_be_visible()
     visit(page, base, f"{shot}-finalized")

@@ -24,6 +24,7 @@ use maud::{Markup, html};
 use crate::AppState;
 use crate::app::accounts::SessionUser;
 use crate::app::battle_pages::{self, AftermathView};
+use crate::app::battles::aftermath::finalize::FORGO_FIELD;
 
 use super::forces::words;
 use super::layout::{self, Errors, csrf_input, error_summary, field_id};
@@ -413,12 +414,15 @@ fn reinforcements_form(
                 @for room in &pending.units {
                     @let key = format!("troopers.{}", room.unit_id);
                     @let given = current.get(&room.unit_id).copied().unwrap_or(0);
-                    // Room counts what is given now; the form offers it again.
-                    @let most = room.may_receive + given;
-                    @if most > 0 {
+                    // The server's own allowance: room up to E, capped by what the pool has left.
+                    @let most = room.may_assign;
+                    @if room.may_receive > 0 {
                         div.field {
                             label for=(field_id(&key)) { "Troopers for " (room.name) }
-                            span.hint id={ (field_id(&key)) "-hint" } { "up to " (most) }
+                            span.hint id={ (field_id(&key)) "-hint" } {
+                                "up to " (most)
+                                @if most < room.may_receive { " (the pool's troopers not given elsewhere; the unit has room for " (room.may_receive) ")" }
+                            }
                             (error_line(errors, &key))
                             input type="number" inputmode="numeric" min="0" max=(most)
                                 id=(field_id(&key)) name=(key)
@@ -653,14 +657,41 @@ fn summary(view: &AftermathView) -> Markup {
     }
 }
 
-fn finalize_form(state: &AppState, user: &SessionUser, view: &AftermathView) -> Markup {
+fn finalize_form(
+    state: &AppState,
+    user: &SessionUser,
+    view: &AftermathView,
+    fields: &Fields,
+    errors: &Errors,
+) -> Markup {
     let sequence = &view.sequence;
+    let lost = view.outcome.as_ref().map_or(0, |o| o.reinforcements.lost);
+    let key = FORGO_FIELD;
+    let checked = fields.get(key).is_some_and(|v| v == "1");
     html! {
         section aria-labelledby="finalize" {
             h2 id="finalize" { "Finalize" }
             p { "Finalizing commits the roster and the campaign points above. Afterwards only the organiser can undo it, by voiding the battle." }
+            @if lost > 0 {
+                p id="finalize-unassigned" {
+                    strong { (lost) " reinforcement trooper(s) are not assigned." }
+                    " Finalize refuses until they are "
+                    a href="#reinforcements" { "assigned under Reinforcements" }
+                    ", unless you give them up below."
+                }
+            }
             form method="post" action={ "/battles/" (sequence.battle_id) "/aftermath/" (sequence.force_id) "/finalize" } {
                 (csrf_input(state, &FormKey::session(user)))
+                (error_line(errors, key))
+                @if lost > 0 {
+                    div.field {
+                        label {
+                            input type="checkbox" id=(field_id(key)) name=(key) value="1" checked[checked]
+                                aria-invalid=[errors.get(key).map(|_| "true")];
+                            " Finalize without assigning " (lost) " reinforcement trooper(s): they are lost"
+                        }
+                    }
+                }
                 div.actions { button type="submit" { "Finalize" } }
             }
         }
@@ -676,6 +707,10 @@ pub(super) struct Failure {
 
 fn labels(view: &AftermathView) -> Vec<(String, String)> {
     let mut out = vec![
+        (
+            FORGO_FIELD.to_owned(),
+            "Finalize without assigning reinforcements".to_owned(),
+        ),
         ("new_squad.name".to_owned(), "New squad name".to_owned()),
         (
             "new_squad.troopers".to_owned(),
@@ -782,7 +817,7 @@ pub(super) fn aftermath_page(
         }
         (summary(view))
         @if may_act && stage == AftermathStage::Rolled {
-            (finalize_form(state, user, view))
+            (finalize_form(state, user, view, fields, &failure.errors))
         }
         @if stage == AftermathStage::Finalized {
             p { a href={ "/forces/" (sequence.force_id) } { "The roster of " (force) } }

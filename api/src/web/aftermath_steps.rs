@@ -17,7 +17,7 @@ use fad_domain::traits::Trait;
 use crate::AppState;
 use crate::app::accounts::SessionUser;
 use crate::app::battle_pages;
-use crate::app::battles::aftermath::finalize::finalize_aftermath;
+use crate::app::battles::aftermath::finalize::{FORGO_FIELD, FinalizeRequest, finalize_aftermath};
 use crate::app::battles::aftermath::purchases::{Parsed, purchase_aftermath};
 use crate::app::battles::aftermath::reinforcements::reinforce_aftermath;
 use crate::app::battles::aftermath::roll::roll_aftermath;
@@ -429,11 +429,15 @@ pub async fn finalize_page(
         &user,
         format!("page POST /battles/{battle_id}/aftermath/{force_id}/finalize"),
     );
+    let request = FinalizeRequest {
+        forgo_reinforcements: fields.get(FORGO_FIELD).is_some_and(|v| v == "1"),
+    };
     let result = finalize_aftermath(
         &state,
         &auth_user(&user),
         battle_id.clone(),
         force_id.clone(),
+        request,
         write,
     )
     .await

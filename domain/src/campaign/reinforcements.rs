@@ -224,6 +224,19 @@ pub fn can_take_troopers(unit: &Unit) -> bool {
     unit.kind.is_infantry_type() && unit.starting_strength > 1
 }
 
+/// Troopers `unit` may still receive before it reaches its establishment E (C9).
+pub fn establishment_room(unit: &Unit) -> u32 {
+    unit.starting_strength.saturating_sub(unit.strength)
+}
+
+/// The most troopers one unit may be given while the rest of the allocation stays as it is:
+/// its room up to E (C9), and no more than the pool less what the other units and the new
+/// squad take. The check of [`apply_reinforcements`] and the form's hint both use it, so the
+/// hint never promises more than the server accepts.
+pub fn unit_allowance(room: u32, pool: u32, taken_elsewhere: u32) -> u32 {
+    room.min(pool.saturating_sub(taken_elsewhere))
+}
+
 /// Applies `choice` to `roster` with a pool of `pool` troopers.
 pub fn apply_reinforcements(
     roster: &Force,
@@ -257,7 +270,7 @@ pub fn apply_reinforcements(
             problems.push(Problem::new(at("troopers"), "must be at least 1"));
             continue;
         }
-        let room = unit.starting_strength.saturating_sub(unit.strength);
+        let room = establishment_room(unit);
         if a.troopers > room {
             problems.push(Problem::new(
                 at("troopers"),

@@ -7,7 +7,10 @@
 use crate::app::idempotency::{self, Answer, Write};
 use actix_web::http::StatusCode;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use fad_domain::campaign::{Outcome, PurchaseItem};
 use fad_domain::lifecycle::AftermathStage;
+use serde::Deserialize;
+use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::auth::AuthUser;
@@ -20,13 +23,52 @@ use crate::store::{self, aftermath as rows, forces};
 use super::super::{problems, to_value};
 use super::{AftermathResponse, begin, response_with, save};
 
+/// The body of `finalize`: empty, `{}`, or `{"forgo_reinforcements": true}`.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"forgo_reinforcements": true}))]
+pub struct FinalizeRequest {
+    /// Finalize although troopers of the reinforcement pool are not assigned: they are lost
+    /// (C10), and the roster's history says so. Without it such a finalize is refused (422).
+    #[serde(default)]
+    pub forgo_reinforcements: bool,
+}
+
+/// The field that names the refusal, so a form shows it beside its checkbox.
+pub const FORGO_FIELD: &str = "forgo_reinforcements";
+
+/// Troopers of the pool that the allocation leaves unassigned, in words; `None` when none are.
+fn unassigned(outcome: &Outcome) -> Option<String> {
+    let pool = &outcome.reinforcements;
+    if pool.lost == 0 {
+        return None;
+    }
+    let extra = pool.extra_dice.len();
+    let bought = if extra == 0 {
+        String::new()
+    } else {
+        let cost = PurchaseItem::ExtraReinforcementDie.cost() * u32::try_from(extra).unwrap_or(0);
+        format!(
+            ", including {extra} extra reinforcement {} bought for {cost} campaign {}",
+            if extra == 1 { "die" } else { "dice" },
+            if cost == 1 { "point" } else { "points" },
+        )
+    };
+    Some(format!(
+        "{} of the {} reinforcement troopers are not assigned{bought}",
+        pool.lost, pool.total
+    ))
+}
+
 /// Finalizes one force's post-battle sequence. Two concurrent finalizes: exactly one succeeds,
-/// the other gets 409.
+/// the other gets 409. Unassigned reinforcement troopers are refused unless `forgo` says to
+/// give them up: finalizing used to lose them (and the campaign points of bought dice) silently.
 pub async fn finalize_aftermath(
     state: &AppState,
     user: &AuthUser,
     battle_id: String,
     force_id: String,
+    request: FinalizeRequest,
     write: Write,
 ) -> Result<Answer<AftermathResponse>, ApiError> {
     let caller = user.caller();
@@ -35,8 +77,21 @@ pub async fn finalize_aftermath(
         let mut step = begin(conn, &caller, &battle_id, &force_id)?;
         let aftermath = step.rolled()?;
         let outcome = aftermath.finalize().map_err(problems)?;
+        let forgone = unassigned(&outcome);
+        if let Some(left) = &forgone
+            && !request.forgo_reinforcements
+        {
+            return Err(ApiError::validation(
+                FORGO_FIELD,
+                format!(
+                    "{left}: assign them to units or a new squad first, or confirm that you give them up (they are then lost)"
+                ),
+            ));
+        }
         let now = store::now();
-        let cause = HistoryCause::new("battle", Some(&actor)).with_id(&battle_id);
+        let cause = HistoryCause::new("battle", Some(&actor))
+            .with_id(&battle_id)
+            .with_reason(forgone.map(|left| format!("Forgone at finalize: {left} (C10)")));
         // The stored roster is the battle-start snapshot while the force is still at the
         // snapshot's version, which the update checks: no need to read it back.
         let committed = forces::replace_roster_from(

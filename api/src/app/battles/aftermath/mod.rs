@@ -16,7 +16,7 @@ pub mod roll;
 use fad_domain::lifecycle::{AftermathStage, BattleState};
 use std::collections::BTreeMap;
 
-use fad_domain::campaign::reinforcements::can_take_troopers;
+use fad_domain::campaign::reinforcements::{can_take_troopers, establishment_room, unit_allowance};
 use fad_domain::campaign::{Aftermath, DueRoll, Outcome};
 use fad_domain::dice::{
     DiceError, EnteredDice, RollLog, RollStep, ServerDice, TableDice, parse_steps,
@@ -44,6 +44,10 @@ pub struct UnitRoom {
     pub name: String,
     /// Troopers it may still receive (up to its establishment, C9).
     pub may_receive: u32,
+    /// Troopers the `reinforcements` step accepts for it now, the rest of the current
+    /// allocation kept: `may_receive`, capped by the pool less what the other units and the new
+    /// squad take.
+    pub may_assign: u32,
 }
 
 /// The choices still open before `finalize`.
@@ -309,6 +313,19 @@ pub fn with_current_bank(
     Ok(row)
 }
 
+/// Troopers the current allocation gives each unit.
+fn given_by_unit(aftermath: &Aftermath) -> BTreeMap<&str, u32> {
+    let mut given = BTreeMap::new();
+    for a in aftermath
+        .reinforcements
+        .iter()
+        .flat_map(|choice| &choice.allocations)
+    {
+        *given.entry(a.unit_id.as_str()).or_insert(0) += a.troopers;
+    }
+    given
+}
+
 fn not_rolled(next: Option<RollStep>) -> ApiError {
     match next {
         Some(step) => ApiError::Conflict(format!(
@@ -391,19 +408,31 @@ pub fn response_with(
         (None, Some(aftermath)) => {
             let outcome = aftermath.outcome().map_err(problems)?;
             let bought = aftermath.purchase_effects().map_err(problems)?;
+            let pool = &outcome.reinforcements;
+            let pool_allocated = pool.allocated + pool.new_squad;
+            let given = given_by_unit(aftermath);
             let pending = Pending {
                 cp_available: aftermath.cp_available(),
                 cp_spent: outcome.campaign_points.spent,
-                pool_total: outcome.reinforcements.total,
-                pool_allocated: outcome.reinforcements.allocated + outcome.reinforcements.new_squad,
+                pool_total: pool.total,
+                pool_allocated,
                 units: bought
                     .roster
                     .units()
                     .filter(|u| can_take_troopers(u))
-                    .map(|u| UnitRoom {
-                        unit_id: u.id.clone(),
-                        name: u.name.clone(),
-                        may_receive: u.starting_strength.saturating_sub(u.strength),
+                    .map(|u| {
+                        let room = establishment_room(u);
+                        let mine = given.get(u.id.as_str()).copied().unwrap_or(0);
+                        UnitRoom {
+                            unit_id: u.id.clone(),
+                            name: u.name.clone(),
+                            may_receive: room,
+                            may_assign: unit_allowance(
+                                room,
+                                pool.total,
+                                pool_allocated.saturating_sub(mine),
+                            ),
+                        }
                     })
                     .collect(),
             };

@@ -27,14 +27,14 @@ use super::{AftermathResponse, scope};
         ("force_id" = String, Path, description = "The force"),
         ("Idempotency-Key" = Option<String>, Header, description = "Replays the first response for the same key and body"),
     ),
-    request_body(content = Option<super::super::EmptyBody>, description = "Empty, or `{}`", example = json!({})),
+    request_body(content = Option<app::FinalizeRequest>, description = "Empty, `{}`, or `{\"forgo_reinforcements\": true}` to give up unassigned reinforcement troopers", example = json!({"forgo_reinforcements": true})),
     responses(
         (status = 200, description = "The committed sequence", body = AftermathResponse),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Neither the force's owner nor the organiser", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such battle, the caller may not see it, or the force is not a player side", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Not rolled yet, already finalized, the force changed since the result was recorded, not enough campaign points, or a concurrent step won", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A reused Idempotency-Key", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Reinforcement troopers are not assigned and `forgo_reinforcements` is not true (the problem names them), or a reused Idempotency-Key", body = Problem, content_type = "application/problem+json"),
         (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
@@ -49,7 +49,13 @@ pub async fn finalize_aftermath(
 ) -> Result<HttpResponse, ApiError> {
     let (battle_id, force_id) = path.into_inner();
     let key = idempotency_key(&req)?;
+    // An empty body stays valid: it finalizes when nothing is left unassigned.
+    let request: app::FinalizeRequest = if body.iter().all(u8::is_ascii_whitespace) {
+        app::FinalizeRequest::default()
+    } else {
+        crate::extract::parse_json(&body)?
+    };
     let scope = scope(&battle_id, &force_id, "finalize");
     let write = Write::new(&user.user_id, scope, key, &body);
-    render(&app::finalize_aftermath(&state, &user, battle_id, force_id, write).await?)
+    render(&app::finalize_aftermath(&state, &user, battle_id, force_id, request, write).await?)
 }
