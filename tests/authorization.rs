@@ -144,7 +144,7 @@ pub const ROWS: &[Row] = &[
     row("POST", "/api/v1/battles/{battle}/aftermath/{force}/roll", Some("{}"), [401, 404, 403, 200, 200, 403, 401, 401]),
     row("POST", "/api/v1/battles/{battle}/aftermath/{force}/reinforcements", Some(r#"{"allocations": []}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
     row("POST", "/api/v1/battles/{battle}/aftermath/{force}/purchases", Some(r#"{"purchases": []}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
-    row("POST", "/api/v1/battles/{battle}/aftermath/{force}/finalize", Some("{}"), [401, 404, 403, 409, 409, 403, 401, 401]),
+    row("POST", "/api/v1/battles/{battle}/aftermath/{force}/finalize", Some(r#"{"forgo_reinforcements": true}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
     // A battle's scenario: members and keys read (each as the rules reveal to it); the
     // force's owner, or an organiser who plays neither side, acts for it. The world's scenario
     // battle waits for orders, so the later steps are 409 for those who may act.
