@@ -29,6 +29,8 @@ use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
 use actix_web::{HttpMessage, HttpResponse, web};
+use std::sync::LazyLock;
+
 use chrono::Duration;
 
 use crate::AppState;
@@ -122,10 +124,48 @@ pub async fn idempotent_writes(
     }
 }
 
-/// A write under `/api/v1` that a key applies to.
+/// A write under `/api/v1` that a key applies to: one the OpenAPI document declares, so a
+/// method a path does not take still gets the router's 405 whatever its key.
 fn is_api_write(method: &Method, path: &str) -> bool {
     let write = [Method::POST, Method::PUT, Method::PATCH, Method::DELETE].contains(method);
-    write && path.starts_with(API_BASE) && !takes_no_key(method, path)
+    write
+        && path.starts_with(API_BASE)
+        && !takes_no_key(method, path)
+        && is_documented(method, path)
+}
+
+/// The documented write operations, as (method, path template split at `/`).
+static DOCUMENTED_WRITES: LazyLock<Vec<(Method, Vec<String>)>> = LazyLock::new(|| {
+    let api = crate::openapi::document();
+    let mut writes = Vec::new();
+    for (template, item) in &api.paths.paths {
+        let segments: Vec<String> = template.split('/').map(str::to_owned).collect();
+        let declared = [
+            (Method::POST, item.post.is_some()),
+            (Method::PUT, item.put.is_some()),
+            (Method::PATCH, item.patch.is_some()),
+            (Method::DELETE, item.delete.is_some()),
+        ];
+        for (method, present) in declared {
+            if present {
+                writes.push((method, segments.clone()));
+            }
+        }
+    }
+    writes
+});
+
+/// Whether `method path` matches a documented write (`{name}` matches one segment).
+fn is_documented(method: &Method, path: &str) -> bool {
+    let segments: Vec<&str> = path.split('/').collect();
+    DOCUMENTED_WRITES.iter().any(|(m, template)| {
+        m == method
+            && template.len() == segments.len()
+            && template
+                .iter()
+                .zip(&segments)
+                .all(|(t, s)| (t.starts_with('{') && t.ends_with('}') && !s.is_empty()) || t == s)
+    })
 }
 
 /// One request's place in the store.

@@ -84,7 +84,9 @@ pub fn document() -> utoipa::openapi::OpenApi {
 pub fn document_idempotency_keys(api: &mut utoipa::openapi::OpenApi) {
     use actix_web::http::Method;
     use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
-    use utoipa::openapi::{Object, RefOr, Required, Type};
+    use utoipa::openapi::{
+        ContentBuilder, ObjectBuilder, Ref, RefOr, Required, ResponseBuilder, Type,
+    };
     for (path, item) in api.paths.paths.iter_mut() {
         if !path.starts_with(crate::routes::API_BASE) {
             continue;
@@ -117,10 +119,34 @@ pub fn document_idempotency_keys(api: &mut utoipa::openapi::OpenApi) {
                             "Replays the first answer for the same key and body (with \
                              `Idempotent-Replayed: true`), kept 48 hours; another body is 422",
                         ))
-                        .schema(Some(Object::with_type(Type::String)))
+                        .schema(Some(
+                            ObjectBuilder::new()
+                                .schema_type(Type::String)
+                                .min_length(Some(1))
+                                .max_length(Some(crate::store::idempotency::MAX_KEY_LEN))
+                                .pattern(Some("^[!-~]+$")),
+                        ))
                         .build(),
                 ));
             }
+            // A malformed key is refused before anything runs.
+            operation
+                .responses
+                .responses
+                .entry("400".to_owned())
+                .or_insert_with(|| {
+                    RefOr::T(
+                        ResponseBuilder::new()
+                            .description("A malformed `Idempotency-Key` header or request")
+                            .content(
+                                "application/problem+json",
+                                ContentBuilder::new()
+                                    .schema(Some(Ref::from_schema_name("Problem")))
+                                    .build(),
+                            )
+                            .build(),
+                    )
+                });
         }
     }
 }

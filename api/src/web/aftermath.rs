@@ -684,11 +684,11 @@ fn finalize_form(
                 (csrf_input(state, &FormKey::session(user)))
                 (error_line(errors, key))
                 @if lost > 0 {
-                    div.field {
-                        label {
-                            input type="checkbox" id=(field_id(key)) name=(key) value="1" checked[checked]
-                                aria-invalid=[errors.get(key).map(|_| "true")];
-                            " Finalize without assigning " (lost) " reinforcement trooper(s): they are lost"
+                    div.check {
+                        input type="checkbox" id=(field_id(key)) name=(key) value="1" checked[checked]
+                            aria-invalid=[errors.get(key).map(|_| "true")];
+                        label for=(field_id(key)) {
+                            "Finalize without assigning " (lost) " reinforcement trooper(s): they are lost"
                         }
                     }
                 }
