@@ -384,7 +384,7 @@ both_backends! {
         let v = g.step(app, g.red_user(), "mission-bonuses", &json!({"force_id": red, "missions": [],
             "dice": {"mission": mission_dice(&[("sweep", 6)])}}));
         // Red, whose missions did not tie, is shown the bonus step still waiting for Blue: the
-        // tie is Blue's secret (issue 27 item 8).
+        // tie is Blue's secret.
         assert_eq!(v["state"], "mission_bonuses");
         assert_eq!(v["waiting_for"], json!([blue]));
         assert_eq!(side(&v, &red)["mission"], Value::Null, "not assigned until Blue chooses");

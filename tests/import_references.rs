@@ -1,4 +1,4 @@
-//! Issue 27 item 1: `fad-campaign import` of a hostile export document. Every reference in the
+//! `fad-campaign import` of a hostile export document. Every reference in the
 //! document must point inside it (a battle's side, result and post-battle sequence name forces
 //! of the imported campaign; accounts are matched by name), checked before anything is written;
 //! `--replace` touches only the campaign's own rows, never another account's one-shot scenario.

@@ -1,4 +1,4 @@
-//! Issue 27 item 2: every quota holds against parallel requests. Twelve requests released at
+//! every quota holds against parallel requests. Twelve requests released at
 //! once against a limit of 3 store exactly 3 (campaigns, forces, battles, one-shot scenarios,
 //! webhooks and signed-out scenarios per address); on PostgreSQL they used to store up to 11,
 //! because two transactions both counted below the limit before either inserted.

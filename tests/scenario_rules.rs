@@ -1,4 +1,4 @@
-//! Issue 26, round 3 of the rules audit, scenario side (docs/rules.md §3): a weapons team is no
+//! The rules audit, scenario side (docs/rules.md §3): a weapons team is no
 //! squad for recon duty (S4), pre-battle events that cannot change a unit are `no_effect` (S24,
 //! C17), the `npf_recon_reading` house rule (S25) and strict True markers (S14), the player
 //! naming the unit for a mission-bonus trait (§3.10), the wrong number of dice refused on every

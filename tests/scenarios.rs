@@ -189,7 +189,7 @@ both_backends! {
         assert!(fields.contains(&"sides[0].mission_bonuses[1]") && fields.contains(&"sides[0].attitude"), "{body}");
         let body = assert_problem(app.post_json_with_token("/api/v1/scenarios", &json!({"sides": [force("A")]}), &user.token), 422);
         assert_eq!(body["errors"][0]["field"], "sides");
-        // Two values for a one-die roll are refused (issue 26 item 9), not half-used.
+        // Two values for a one-die roll are refused, not half-used.
         let a = side("Red", "neutral", "cautious", json!({"mission": {"hold": [3, 4]}}));
         let body = assert_problem(app.post_json_with_token("/api/v1/scenarios", &json!({"sides": [a, side("Blue", "neutral", "cautious", json!({}))]}), &user.token), 422);
         assert_eq!(body["errors"][0]["field"], "sides[0].dice.mission.hold", "{body}");

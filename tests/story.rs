@@ -1,4 +1,4 @@
-//! The campaign's story as players read it (issue 31 item 7): battle lists and the timeline
+//! The campaign's story as players read it: battle lists and the timeline
 //! say who won by force and owner; a reopened result and a void appear in the timeline with
 //! the organiser's reason; the standings show campaign points earned and the balance apart,
 //! the balance agreeing with each force's ledger. Pages and API, both backends.

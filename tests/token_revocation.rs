@@ -1,4 +1,4 @@
-//! Issue 27 items 5 and 10: a password change ends every credential issued before it (web
+//! a password change ends every credential issued before it (web
 //! sessions, API access tokens and the battle page's live stream), and the password-change
 //! form spends the same per-address budget as sign-in, so a stolen session cannot guess the
 //! current password faster than the login form allows.

@@ -513,7 +513,7 @@ fn send_bonuses(
 }
 
 both_backends! {
-    /// Issue 27 item 8 (S9): while Blue picks among its tied missions in secret, Red, whose
+    /// while Blue picks among its tied missions in secret, Red, whose
     /// missions did not tie, sees exactly what it saw while Blue's bonuses were not in: the
     /// same scenario and battle JSON, the same page, byte for byte. Red may still change its
     /// bonuses, and a mission choice is refused in the words used when none is open.

@@ -1,4 +1,4 @@
-//! Hardening of the web app's own surfaces (issue 27): the join page spends the join quota,
+//! Hardening of the web app's own surfaces: the join page spends the join quota,
 //! return paths stay on this site, live streams are capped per account and address and free
 //! their slot when the browser goes, hidden choices leave the opponent's view untouched, share
 //! links and signed-out scenarios, and forms over the body limit come back as forms.
@@ -25,7 +25,7 @@ fn limited_app(backend: Backend, burst: &str) -> TestApp {
     )
 }
 
-/// Issue 27 item 3: `GET /join/{code}` signed out spends the API join's per-address budget, and
+/// `GET /join/{code}` signed out spends the API join's per-address budget, and
 /// a wrong code gets the API's one answer (404, the same words).
 fn join_page_spends_the_join_budget(backend: Backend) {
     // Arrange: 5 attempts per address; registering through the API spends 2 (it signs in).
@@ -97,7 +97,7 @@ const HOSTILE_NEXT: &[&str] = &[
 ];
 
 both_backends! {
-    /// Issue 27 item 4: `next` on `/login` (signed in and out) and on the login form is only ever
+    /// `next` on `/login` (signed in and out) and on the login form is only ever
     /// a plain path of this site; anything else goes home, never a 500.
     fn login_next_is_only_a_same_site_path(app: &TestApp) {
         let mut browser = Browser::new(app);
@@ -147,7 +147,7 @@ fn open_stream(browser: &Browser<'_>, path: &str) -> Response {
     )
 }
 
-/// Issue 27 item 7: one account holds at most its cap of live streams while another account
+/// one account holds at most its cap of live streams while another account
 /// still gets one, and a stream whose browser went away frees its slot at once.
 fn streams_are_capped_per_account_and_freed_on_disconnect(backend: Backend) {
     // Arrange: two streams per account (every test client shares one address, whose cap is
@@ -198,7 +198,7 @@ fn streams_are_capped_per_account_and_freed_on_disconnect_postgres() {
 }
 
 both_backends! {
-    /// Issue 27 item 9: a side's share link made by the organiser (a referee) stops opening once
+    /// a side's share link made by the organiser (a referee) stops opening once
     /// the side's owner has left the campaign.
     fn a_referees_share_link_stops_when_the_sides_owner_leaves(app: &TestApp) {
         // Arrange: the organiser shares Blue's side; Blue's owner is a member.
@@ -281,7 +281,7 @@ fn maxlength_of(page: &str, name: &str) -> usize {
 }
 
 both_backends! {
-    /// Issue 27 item 11: a generator form over actix's 16 KiB form default (201 lines a side,
+    /// a generator form over actix's 16 KiB form default (201 lines a side,
     /// within the page's maxlength) comes back as the form with the error beside the field;
     /// a form at every field's maxlength, in the widest characters a browser encodes, fits the
     /// server's limit.
@@ -319,7 +319,7 @@ both_backends! {
     }
 }
 
-/// Issue 27 item 11: a form over the server's body limit (`FAD_BODY_LIMIT`, here 8 KiB) is an
+/// a form over the server's body limit (`FAD_BODY_LIMIT`, here 8 KiB) is an
 /// HTML page in plain words (413), never problem+json, for the pages read by field and the
 /// roster forms read whole alike.
 fn a_form_over_the_body_limit_is_a_page(backend: Backend) {

@@ -386,7 +386,7 @@ both_backends! {
 }
 
 both_backends! {
-    /// Issue 27 item 9: `Keep` belongs to the browser that generated a scenario signed out (its
+    /// `Keep` belongs to the browser that generated a scenario signed out (its
     /// claim cookie), not to whoever holds the id or the link; the shared page shows no id.
     fn s9_only_the_generating_browser_keeps_a_signed_out_scenario(app: &TestApp) {
         // Arrange: generated signed out; the claim cookie is scoped to the scenario's pages.

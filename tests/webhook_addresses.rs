@@ -1,4 +1,4 @@
-//! Issue 27 item 6: a webhook URL whose address carries an internal IPv4 address inside IPv6
+//! a webhook URL whose address carries an internal IPv4 address inside IPv6
 //! (IPv4-compatible, NAT64, 6to4) or names site-local, discard-only or the 6to4 relay range
 //! is refused at creation, with the field named and nothing stored. (The unit tests in
 //! `webhooks/address.rs` cover every range and the public addresses the same forms may carry;

@@ -1,4 +1,4 @@
-//! Writes that are safe to retry and to PUT back (API.md v1.2; issue 26 items 11–13):
+//! Writes that are safe to retry and to PUT back (README, API documentation):
 //! every write under `/api/v1`, as the OpenAPI document lists them, honours `Idempotency-Key`
 //! (the same key and body answer the first answer again with `Idempotent-Replayed: true`,
 //! another body is 422); a `PUT` or `PATCH` takes what its `GET` answered (read-only fields

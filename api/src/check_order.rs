@@ -1,4 +1,4 @@
-//! The order of checks on every write under `/api/v1` (API.md v1.2): credential (401) →
+//! The order of checks on every write under `/api/v1`: credential (401) →
 //! permission on the resource (403/404) → the body (400/422) → state and version (409/412).
 //!
 //! Handlers read their body before their use case checks who is asking, so a body error could

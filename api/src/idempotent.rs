@@ -1,4 +1,4 @@
-//! `Idempotency-Key` on every write under `/api/v1` (API.md v1.2), in one middleware rather than
+//! `Idempotency-Key` on every write under `/api/v1`, in one middleware rather than
 //! in each handler.
 //!
 //! A `POST`, `PUT`, `PATCH` or `DELETE` that carries the header first reserves its key (per
@@ -43,7 +43,7 @@ use crate::store::{self, idempotency as rows};
 /// The header on a replayed answer.
 pub const REPLAYED_HEADER: HeaderName = HeaderName::from_static("idempotent-replayed");
 
-/// How long an answer stays replayable (API.md asks for at least 24 hours).
+/// How long an answer stays replayable (at least 24 hours, as the README promises).
 pub const RETENTION_HOURS: i64 = 48;
 
 /// How long a request waits for the answer of another one with its key that is still running:
