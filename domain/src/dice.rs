@@ -13,6 +13,7 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
+use crate::fair_dice::{CommittedSeed, DieStream, RollProof, seed_hex};
 use crate::named_enum;
 use crate::names::Named;
 
@@ -194,6 +195,10 @@ pub struct Roll {
     /// Which table, for force generation and narrative rolls.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// For server dice from a committed seed: the seed revealed and where the roll starts in its
+    /// stream, so anyone can recompute it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<RollProof>,
 }
 
 /// The rolls of one workflow step, in the order they were made.
@@ -369,6 +374,7 @@ pub trait Dice {
             values: values.clone(),
             source,
             detail: request.detail.map(str::to_owned),
+            proof: None,
         });
         Ok(values)
     }
@@ -386,30 +392,61 @@ pub trait Dice {
     }
 }
 
-/// Server dice: ChaCha20, seeded by the caller.
+/// Server dice: ChaCha20 seeded by the caller, or the verifiable stream of a committed seed.
 #[derive(Debug, Clone)]
 pub struct ServerDice {
     rng: ChaCha20Rng,
     log: RollLog,
+    committed: Option<(DieStream, CommittedSeed)>,
+    /// The proof of the roll just produced, stamped on it when it is recorded.
+    pending_proof: Option<RollProof>,
 }
 
 impl ServerDice {
     /// Dice from a 32-byte seed (the service draws it from the OS).
     pub fn from_seed(seed: [u8; 32]) -> Self {
-        Self {
-            rng: ChaCha20Rng::from_seed(seed),
-            log: Vec::new(),
-        }
+        Self::from_rng(ChaCha20Rng::from_seed(seed))
     }
     /// Dice from a small seed, for reproducible tests.
     pub fn seeded(seed: u64) -> Self {
+        Self::from_rng(ChaCha20Rng::seed_from_u64(seed))
+    }
+    /// Verifiable dice: every die comes from the committed seed's stream (see
+    /// [`crate::fair_dice`]), and every roll records its proof.
+    pub fn committed(seed: CommittedSeed) -> Self {
+        let stream = DieStream::new(&seed.seed, seed.client_seed.as_deref());
+        let mut dice = Self::from_rng(ChaCha20Rng::from_seed(seed.seed));
+        dice.committed = Some((stream, seed));
+        dice
+    }
+    fn from_rng(rng: ChaCha20Rng) -> Self {
         Self {
-            rng: ChaCha20Rng::seed_from_u64(seed),
+            rng,
             log: Vec::new(),
+            committed: None,
+            pending_proof: None,
         }
+    }
+    /// Puts the proof of the roll just produced on `roll`, if the server rolled it from a
+    /// committed seed.
+    pub fn stamp(&mut self, roll: &mut Roll) {
+        if let Some(proof) = self.pending_proof.take()
+            && roll.source == RollSource::Server
+        {
+            roll.proof = Some(proof);
+        }
+    }
+    /// Whether any die came from the committed seed (so the commitment is spent).
+    pub fn used_commitment(&self) -> bool {
+        self.committed
+            .as_ref()
+            .is_some_and(|(stream, _)| stream.position() > 0)
     }
     /// One fair die of `sides` sides (rejection sampling, no modulo bias).
     pub fn die(&mut self, sides: u8) -> u8 {
+        if let Some((stream, _)) = &mut self.committed {
+            return stream.die(sides);
+        }
         let sides = u32::from(sides.max(1));
         let zone = u32::MAX - (u32::MAX % sides);
         loop {
@@ -427,6 +464,12 @@ impl ServerDice {
 
 impl Dice for ServerDice {
     fn produce(&mut self, request: &RollRequest<'_>) -> Result<(Vec<u8>, RollSource), DiceError> {
+        self.pending_proof = self.committed.as_ref().map(|(stream, seed)| RollProof {
+            commitment_id: seed.commitment_id.clone(),
+            seed: seed_hex(&seed.seed),
+            client_seed: seed.client_seed.clone(),
+            first_die: stream.position(),
+        });
         Ok((
             (0..request.count)
                 .map(|_| self.die(request.sides))
@@ -437,7 +480,8 @@ impl Dice for ServerDice {
     fn log(&self) -> &RollLog {
         &self.log
     }
-    fn record(&mut self, roll: Roll) {
+    fn record(&mut self, mut roll: Roll) {
+        self.stamp(&mut roll);
         self.log.push(roll);
     }
 }
@@ -611,6 +655,71 @@ pub fn parse_steps(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn committed(client_seed: Option<&str>) -> ServerDice {
+        ServerDice::committed(CommittedSeed {
+            commitment_id: "c1".into(),
+            seed: [9; 32],
+            client_seed: client_seed.map(str::to_owned),
+        })
+    }
+
+    #[test]
+    fn committed_server_rolls_carry_a_proof_that_recomputes_them() {
+        use crate::fair_dice::{DiceSpec, commitment_of, parse_seed, recompute};
+        let mut dice = TableDice::new(
+            &BTreeMap::from([(
+                RollStep::QualityLoss,
+                BTreeMap::from([("u2".to_owned(), vec![4])]),
+            )]),
+            committed(Some("my text")),
+        )
+        .unwrap();
+        dice.roll(RollRequest::d6(RollStep::Replacement, "u1", 2))
+            .unwrap();
+        dice.roll(RollRequest::d6(RollStep::QualityLoss, "u2", 1))
+            .unwrap();
+        dice.roll(RollRequest::d6(RollStep::Reinforcements, "pool", 3))
+            .unwrap();
+        let log = dice.take_log();
+        assert!(log[1].proof.is_none(), "an entered roll has no proof");
+        let first = log[0].proof.clone().unwrap();
+        let third = log[2].proof.clone().unwrap();
+        assert_eq!((first.first_die, third.first_die), (0, 2));
+        assert_eq!(first.client_seed.as_deref(), Some("my text"));
+        let seed = parse_seed(&first.seed).unwrap();
+        assert_eq!(commitment_of(&seed), commitment_of(&[9; 32]));
+        let again = recompute(
+            &seed,
+            Some("my text"),
+            0,
+            &[
+                DiceSpec { count: 2, sides: 6 },
+                DiceSpec { count: 3, sides: 6 },
+            ],
+        );
+        assert_eq!(again, vec![log[0].values.clone(), log[2].values.clone()]);
+    }
+
+    #[test]
+    fn uncommitted_server_rolls_carry_no_proof_and_serialize_as_before() {
+        let mut dice = ServerDice::seeded(3);
+        dice.roll(RollRequest::d6(RollStep::Replacement, "u1", 1))
+            .unwrap();
+        assert!(dice.log()[0].proof.is_none());
+        let json = serde_json::to_string(&dice.log()[0]).unwrap();
+        assert!(!json.contains("proof"), "{json}");
+        assert!(!dice.used_commitment());
+    }
+
+    #[test]
+    fn a_commitment_counts_as_used_once_a_die_came_from_it() {
+        let mut dice = committed(None);
+        assert!(!dice.used_commitment());
+        dice.roll(RollRequest::d6(RollStep::Replacement, "u1", 1))
+            .unwrap();
+        assert!(dice.used_commitment());
+    }
 
     #[test]
     fn the_same_seed_gives_the_same_rolls() {

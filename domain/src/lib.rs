@@ -6,6 +6,7 @@
 
 pub mod campaign;
 pub mod dice;
+pub mod fair_dice;
 pub mod forcegen;
 pub mod house_rules;
 pub mod kit;

@@ -22,6 +22,11 @@ pub struct SideDice {
     entered: BTreeMap<Key, VecDeque<u8>>,
     given: BTreeMap<Key, usize>,
     server: ServerDice,
+    /// Server dice of a side's own committed seed: a seed revealed to one side must not let it
+    /// recompute the other side's secret rolls.
+    side_servers: BTreeMap<String, ServerDice>,
+    /// The side whose dice produced the roll being recorded.
+    produced_by: Option<String>,
 }
 
 impl SideDice {
@@ -57,6 +62,8 @@ impl SideDice {
                     .collect(),
                 entered: queues,
                 server,
+                side_servers: BTreeMap::new(),
+                produced_by: None,
             })
         } else {
             Err(errors)
@@ -69,6 +76,23 @@ impl SideDice {
             entered: BTreeMap::new(),
             given: BTreeMap::new(),
             server,
+            side_servers: BTreeMap::new(),
+            produced_by: None,
+        }
+    }
+
+    /// The same source, rolling `force_id`'s server dice from their own `dice`.
+    #[must_use]
+    pub fn with_side_server(mut self, force_id: &str, dice: ServerDice) -> Self {
+        self.side_servers.insert(force_id.to_owned(), dice);
+        self
+    }
+
+    /// Whether the shared dice or the side's own dice used their committed seed.
+    pub fn used_commitment(&self, force_id: Option<&str>) -> bool {
+        match force_id.and_then(|f| self.side_servers.get(f)) {
+            Some(dice) => dice.used_commitment(),
+            None => self.server.used_commitment(),
         }
     }
 
@@ -115,19 +139,33 @@ impl SideDice {
 
 impl Dice for SideDice {
     fn produce(&mut self, request: &RollRequest<'_>) -> Result<(Vec<u8>, RollSource), DiceError> {
+        self.produced_by = None;
         let Some(force) = request.force_id else {
             return self.server.produce(request);
         };
         let key = (force.to_owned(), request.step, request.subject.to_owned());
         match self.entered.get_mut(&key) {
             Some(queue) if !queue.is_empty() => Ok((draw(queue, request)?, RollSource::Player)),
-            _ => self.server.produce(request),
+            _ => match self.side_servers.get_mut(force) {
+                Some(dice) => {
+                    self.produced_by = Some(force.to_owned());
+                    dice.produce(request)
+                }
+                None => self.server.produce(request),
+            },
         }
     }
     fn log(&self) -> &RollLog {
         self.server.log()
     }
-    fn record(&mut self, roll: Roll) {
+    fn record(&mut self, mut roll: Roll) {
+        if let Some(dice) = self
+            .produced_by
+            .take()
+            .and_then(|force| self.side_servers.get_mut(&force))
+        {
+            dice.stamp(&mut roll);
+        }
         self.server.record(roll);
     }
 }
@@ -136,6 +174,46 @@ impl Dice for SideDice {
 mod tests {
     use super::*;
     use crate::dice::RollStep;
+
+    #[test]
+    fn each_side_rolls_from_its_own_committed_seed() {
+        use crate::fair_dice::{CommittedSeed, DiceSpec, parse_seed, recompute};
+        let seed = |id: &str, byte: u8| {
+            ServerDice::committed(CommittedSeed {
+                commitment_id: id.into(),
+                seed: [byte; 32],
+                client_seed: None,
+            })
+        };
+        let mut dice = SideDice::server(seed("shared", 1))
+            .with_side_server("a", seed("for-a", 2))
+            .with_side_server("b", seed("for-b", 3));
+        dice.roll(RollRequest::d6(RollStep::Mission, "m", 1).for_force("a"))
+            .unwrap();
+        dice.roll(RollRequest::d6(RollStep::Mission, "m", 1).for_force("b"))
+            .unwrap();
+        dice.roll(RollRequest::d6(RollStep::Initiative, "both", 2))
+            .unwrap();
+        dice.roll(RollRequest::d6(RollStep::Mission, "n", 1).for_force("a"))
+            .unwrap();
+        assert!(dice.used_commitment(Some("b")) && dice.used_commitment(None));
+        let log = dice.take_log();
+        let ids: Vec<_> = log
+            .iter()
+            .map(|r| r.proof.clone().unwrap().commitment_id)
+            .collect();
+        assert_eq!(ids, ["for-a", "for-b", "shared", "for-a"]);
+        // Side a's revealed seed recomputes a's rolls and nothing of b's.
+        let proof = log[3].proof.clone().unwrap();
+        assert_eq!(proof.first_die, 1);
+        let a = recompute(
+            &parse_seed(&proof.seed).unwrap(),
+            None,
+            0,
+            &[DiceSpec { count: 2, sides: 6 }],
+        );
+        assert_eq!(a[0], [log[0].values[0], log[3].values[0]]);
+    }
 
     #[test]
     fn values_entered_by_one_side_are_not_used_for_the_other() {
