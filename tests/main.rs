@@ -62,6 +62,7 @@ mod stored_documents;
 mod story;
 mod token_revocation;
 mod unit_ids;
+mod verifiable_dice;
 mod vocabulary;
 mod web_aftermath;
 mod web_battles;

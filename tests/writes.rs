@@ -24,7 +24,7 @@ impl Fixture for On {
 }
 
 /// Writes that take no key, and why.
-const EXEMPT: [(&str, &str, &str); 3] = [
+const EXEMPT: [(&str, &str, &str); 5] = [
     (
         "POST",
         "/api/v1/auth/login",
@@ -39,6 +39,16 @@ const EXEMPT: [(&str, &str, &str); 3] = [
         "POST",
         "/api/v1/campaigns/{}/api-keys",
         "its answer is the key itself, which the service keeps only hashed",
+    ),
+    (
+        "POST",
+        "/api/v1/dice/commitments",
+        "public and anonymous: a retry only issues another commitment, and an unused one expires within the hour",
+    ),
+    (
+        "POST",
+        "/api/v1/dice/verify",
+        "public, stores nothing: the same body always gets the same answer",
     ),
 ];
 

@@ -17,11 +17,12 @@
 //! with the bytes it sent (the same JSON). Answers are kept for [`RETENTION_HOURS`] and then
 //! swept ([`sweep`]).
 //!
-//! Three writes take no key ([`takes_no_key`]): login (it changes nothing, so a retry is
+//! These writes take no key ([`takes_no_key`]): login (it changes nothing, so a retry is
 //! already safe, and its answer is a bearer token the store must not keep in clear), the
 //! creation of an integration key (its answer is the key, which the service keeps only
 //! hashed), and registration (there is no account yet to keep an answer under; a retry answers
-//! 409 on the name it took).
+//! 409 on the name it took). Nor do the public dice endpoints: verification stores nothing, and
+//! a retried commitment request only issues another commitment, which expires unused.
 
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -66,7 +67,10 @@ pub fn takes_no_key(method: &Method, path: &str) -> bool {
     let new_key = method == Method::POST
         && path.starts_with("/api/v1/campaigns/")
         && path.ends_with("/api-keys");
-    new_key || path == "/api/v1/auth/login" || path == "/api/v1/auth/register"
+    new_key
+        || path == "/api/v1/auth/login"
+        || path == "/api/v1/auth/register"
+        || path.starts_with("/api/v1/dice/")
 }
 
 /// The middleware (see the module doc). Runs after authentication, so a key is per caller.

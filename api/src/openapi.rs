@@ -32,6 +32,7 @@ pub const API_KEY: &str = "api_key";
         (name = "battles", description = "Battles, results and the post-battle sequence"),
         (name = "scenarios", description = "Scenario generation"),
         (name = "odds", description = "Exact mission odds (public)"),
+        (name = "dice", description = "Verifiable server dice: commitments and verification (public)"),
         (name = "rules", description = "The rules reference (public)"),
         (name = "webhooks", description = "Signed webhooks of a campaign and their delivery log"),
     )

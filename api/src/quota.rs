@@ -29,6 +29,8 @@ pub enum Scope {
     AddressScenarios,
     /// Webhooks of one campaign.
     CampaignWebhooks,
+    /// Dice commitments issued to one client address (its keyed hash).
+    AddressDiceCommitments,
 }
 
 impl Scope {
@@ -42,6 +44,7 @@ impl Scope {
                 Self::AccountScenarios => 4,
                 Self::AddressScenarios => 5,
                 Self::CampaignWebhooks => 6,
+                Self::AddressDiceCommitments => 7,
             }
     }
 }

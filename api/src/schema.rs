@@ -307,4 +307,18 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// Verifiable server dice: seeds committed before the roll that uses them.
+    dice_commitments (id) {
+        id -> Text,
+        scope -> Text,
+        seed -> Text,
+        sha256 -> Text,
+        created_at -> Timestamp,
+        used_at -> Nullable<Timestamp>,
+        expires_at -> Nullable<Timestamp>,
+        client_hash -> Nullable<Text>,
+    }
+}
+
 diesel::joinable!(web_sessions -> users (user_id));

@@ -613,6 +613,16 @@ impl TableDice {
     pub fn take_log(&mut self) -> RollLog {
         self.server.take_log()
     }
+
+    /// Rolls what was not entered from `seed`'s verifiable stream (before any roll).
+    pub fn use_committed(&mut self, seed: CommittedSeed) {
+        self.server = ServerDice::committed(seed);
+    }
+
+    /// Whether a server roll used the committed seed.
+    pub fn used_commitment(&self) -> bool {
+        self.server.used_commitment()
+    }
 }
 
 impl Dice for TableDice {

@@ -247,6 +247,7 @@ pub async fn generate_with_choices(
         campaign_id,
         choices,
         Default::default(),
+        Default::default(),
         write,
     )
     .await?;

@@ -61,6 +61,13 @@ pub struct CreateScenarioRequest {
     /// as step `night_fighting` (subject: the side's force id or name); default false.
     #[serde(default)]
     pub night_fighting: bool,
+    /// A commitment from `POST /api/v1/dice/commitments`: the server dice come from its seed,
+    /// which the roll log then reveals (each roll's `proof`). Absent: an unannounced seed.
+    #[serde(default)]
+    pub dice_commitment_id: Option<String>,
+    /// Text mixed into the committed seed (1–128 characters; needs `dice_commitment_id`).
+    #[serde(default)]
+    pub client_seed: Option<String>,
 }
 
 /// `platoons`: a list of platoons, or how many platoons the force has (P).

@@ -5,6 +5,7 @@
 pub mod auth;
 pub mod battles;
 pub mod campaigns;
+pub mod dice;
 pub mod forces;
 pub mod odds;
 pub mod probes;
@@ -33,6 +34,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .configure(auth::configure)
             .configure(scenarios::configure)
             .configure(odds::configure)
+            .configure(dice::configure)
             .configure(webhooks::configure)
             .service(rules::get_rules_vocabulary),
     );

@@ -7,6 +7,7 @@ pub mod battle_scenarios;
 pub mod battles;
 pub mod campaigns;
 mod default_probe;
+pub mod dice_commitments;
 pub mod doc;
 mod doc_compact;
 #[cfg(test)]

@@ -134,6 +134,7 @@ pub async fn roll_page(
         let request = DiceRequest {
             step,
             dice: (!raw.is_empty()).then_some(raw),
+            client_seed: None,
         };
         let write = page_write(
             &user,
@@ -372,6 +373,7 @@ pub async fn purchases_page(
         let request = Parsed {
             purchases: list,
             dice,
+            client_seed: None,
         };
         let write = page_write(
             &user,

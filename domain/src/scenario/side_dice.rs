@@ -81,6 +81,17 @@ impl SideDice {
         }
     }
 
+    /// The same source, rolling the dice of neither side from `dice`.
+    #[must_use]
+    pub fn with_shared_server(mut self, dice: ServerDice) -> Self {
+        let log = self.server.take_log();
+        self.server = dice;
+        for roll in log {
+            self.server.record(roll);
+        }
+        self
+    }
+
     /// The same source, rolling `force_id`'s server dice from their own `dice`.
     #[must_use]
     pub fn with_side_server(mut self, force_id: &str, dice: ServerDice) -> Self {

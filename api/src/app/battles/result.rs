@@ -382,6 +382,12 @@ pub async fn record_result(
             aftermaths.push(row);
         }
         rows::insert_all(conn, &aftermaths)?;
+        // Each sequence's first roll is committed to before anyone rolls it.
+        let scopes: Vec<String> = aftermaths
+            .iter()
+            .map(|a| crate::app::dice::aftermath_scope(&a.battle_id, &a.force_id))
+            .collect();
+        crate::app::dice::issue_first(conn, &scopes)?;
         let next = lifecycle::record_result(conn, battle, &result, &actor, confirmed)?;
         tracing::info!(battle.id = %next.id, state = %next.state, "Recorded result");
         Ok((StatusCode::OK, BattleResponse::new(next, AftermathSummary::of_rows(&aftermaths))?))

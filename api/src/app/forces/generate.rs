@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use actix_web::http::StatusCode;
-use fad_domain::dice::{EnteredDice, RollLog, RollStep, ServerDice, TableDice, parse_steps};
+use fad_domain::dice::{EnteredDice, RollLog, RollStep, TableDice, parse_steps};
 use fad_domain::forcegen::{
     GenerationChoices, PendingAward, PlatoonEffect, generate, subject_allowed,
 };
@@ -44,6 +44,16 @@ pub struct GenerateForceResponse {
     pub unused_dice: EnteredDice,
 }
 
+/// A commitment issued for this request (`POST /api/v1/dice/commitments`) and the text mixed
+/// into its seed.
+#[derive(Debug, Clone, Default)]
+pub struct RequestCommitment {
+    /// The commitment; absent: an unannounced seed.
+    pub dice_commitment_id: Option<String>,
+    /// Text mixed into the committed seed.
+    pub client_seed: Option<String>,
+}
+
 /// Player-entered dice for generation: step → subject → values.
 pub type GenerationDice = BTreeMap<String, BTreeMap<String, Vec<u8>>>;
 
@@ -60,6 +70,7 @@ pub async fn generate_force(
     campaign_id: &str,
     choices: GenerationChoices,
     raw_dice: GenerationDice,
+    commitment: RequestCommitment,
     write: Write,
 ) -> Result<Answer<GenerateForceResponse>, ApiError> {
     let user_id = person(caller)?.to_owned();
@@ -73,9 +84,14 @@ pub async fn generate_force(
         ));
     }
     let entered = parse_steps(&raw_dice).map_err(crate::error::unknown_dice_steps)?;
-    let mut seed = [0u8; 32];
-    getrandom::fill(&mut seed).map_err(|e| ApiError::Internal(anyhow::anyhow!("{e}")))?;
-    let mut dice = TableDice::new(&entered, ServerDice::from_seed(seed)).map_err(dice_errors)?;
+    let commitment_id = commitment.dice_commitment_id.clone();
+    let server = crate::app::dice::committed_dice(
+        state,
+        commitment.dice_commitment_id,
+        commitment.client_seed,
+    )
+    .await?;
+    let mut dice = TableDice::new(&entered, server).map_err(dice_errors)?;
     dice.check_subjects(|step, subject| {
         step == RollStep::ForceGeneration && subject_allowed(&choices, subject)
     })
@@ -131,6 +147,7 @@ pub async fn generate_force(
     let answer = idempotency::run(state, write, move |conn| {
         campaign_access(conn, &caller, &force.campaign_id, Need::Write)?;
         quotas.check_forces(conn, &force.campaign_id)?;
+        crate::app::dice::spend(conn, commitment_id.as_deref())?;
         forces::insert(conn, &force, &roster, &cause, &generated.rolls)?;
         events::append(conn, &Event::force_created(&force.campaign_id, &force.id))?;
         *stored_id.lock().unwrap_or_else(|e| e.into_inner()) = Some(force.id.clone());

@@ -135,9 +135,12 @@ pub async fn create_scenario(
         request.share = true;
     }
     let stored = load_stored_forces(state, &generator, &request).await?;
+    let commitment_id = request.dice_commitment_id.take();
+    let client_seed = request.client_seed.take();
+    let server =
+        crate::app::dice::committed_dice(state, commitment_id.clone(), client_seed).await?;
     let share = request.share;
     let prepared = prepare(request, |id| stored.get(id).cloned()).map_err(ApiError::Validation)?;
-    let seed = generate::os_seed()?;
     let id = store::new_id();
     let token = if share {
         Some(super::share_token(state, &id)?)
@@ -152,7 +155,7 @@ pub async fn create_scenario(
     // one writer holds its lock only for the inserts) and off the async workers. A replay
     // discards this unseen scenario.
     let doc: ScenarioDocument =
-        crate::db::in_request_span(move || generate::run(prepared, seed)).await??;
+        crate::db::in_request_span(move || generate::run(prepared, server)).await??;
     let row = ScenarioRow {
         id,
         created_by: user_id.clone(),
@@ -179,12 +182,14 @@ pub async fn create_scenario(
                 (Some(user_id), Some(repeat), Some(replay)) => (user_id, repeat, replay),
                 (Some(user_id), _, _) => {
                     quotas.check_scenarios(conn, &user_id)?;
+                    spend(conn, commitment_id.as_deref())?;
                     scenarios::insert(conn, &row)?;
                     return Ok(None);
                 }
                 (None, _, _) => {
                     let client = client_hash.as_deref().unwrap_or_default();
                     quotas.check_anonymous_scenarios(conn, client)?;
+                    spend(conn, commitment_id.as_deref())?;
                     scenarios::insert(conn, &row)?;
                     return Ok(None);
                 }
@@ -196,6 +201,7 @@ pub async fn create_scenario(
                 return Ok(Some(first.response));
             }
             quotas.check_scenarios(conn, &user_id)?;
+            spend(conn, commitment_id.as_deref())?;
             scenarios::insert(conn, &row)?;
             idempotency::insert(
                 conn,
@@ -231,4 +237,9 @@ struct Identified {
 
 fn to_json<T: serde::Serialize>(value: &T) -> Result<String, ApiError> {
     serde_json::to_string(value).map_err(|e| ApiError::Internal(e.into()))
+}
+
+/// Spends the request's commitment, if it named one (409 when another request used it first).
+fn spend(conn: &mut crate::db::Db, commitment_id: Option<&str>) -> Result<(), ApiError> {
+    crate::app::dice::spend(conn, commitment_id)
 }

@@ -24,6 +24,14 @@ pub fn spawn(db: Database, every: Duration) -> std::io::Result<()> {
                     Ok(n) => tracing::info!(deleted = n, "deleted {n} expired scenarios"),
                     Err(error) => tracing::warn!("scenario sweep failed: {error}"),
                 }
+                // And dice commitments issued for a request that expired unused.
+                match db.transaction_blocking(|conn| {
+                    Ok(store::dice_commitments::delete_expired(conn, store::now())?)
+                }) {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(deleted = n, "deleted {n} expired dice commitments"),
+                    Err(error) => tracing::warn!("dice commitment sweep failed: {error}"),
+                }
                 // The same thread sweeps Idempotency-Key answers past their retention.
                 match crate::idempotent::sweep(&db) {
                     Ok(0) => {}

@@ -34,8 +34,8 @@ fn dice_field(entered: &EnteredBySide, forces: &[String], e: &DiceError) -> Stri
     }
 }
 
-/// Generates the whole scenario with `seed` for the server dice.
-pub fn run(prepared: Prepared, seed: [u8; 32]) -> Result<ScenarioDocument, ApiError> {
+/// Generates the whole scenario with `server` rolling what was not entered.
+pub fn run(prepared: Prepared, server: ServerDice) -> Result<ScenarioDocument, ApiError> {
     let force_ids: Vec<String> = prepared.forces.iter().map(|f| f.force_id.clone()).collect();
     let entered = prepared.entered.clone();
     let dice_error = |e: DiceError| {
@@ -44,14 +44,13 @@ pub fn run(prepared: Prepared, seed: [u8; 32]) -> Result<ScenarioDocument, ApiEr
             e.message(),
         )])
     };
-    let mut dice =
-        SideDice::new(&prepared.entered, ServerDice::from_seed(seed)).map_err(|errs| {
-            ApiError::Validation(
-                errs.iter()
-                    .map(|e| FieldError::new(dice_field(&entered, &force_ids, e), e.message()))
-                    .collect(),
-            )
-        })?;
+    let mut dice = SideDice::new(&prepared.entered, server).map_err(|errs| {
+        ApiError::Validation(
+            errs.iter()
+                .map(|e| FieldError::new(dice_field(&entered, &force_ids, e), e.message()))
+                .collect(),
+        )
+    })?;
     let scenario = generate(prepared.sides, prepared.config, &mut dice).map_err(|e| match e {
         ScenarioError::Invalid(p) => ApiError::Validation(problems(p)),
         ScenarioError::Dice(e) => dice_error(e),
@@ -105,7 +104,7 @@ mod tests {
     #[test]
     fn a_scenario_document_loads_from_both_formats() {
         let prepared = prepare(request("offensive", "aggressive", &["hold"]), |_| None).unwrap();
-        let doc = run(prepared, seed(7)).unwrap();
+        let doc = run(prepared, ServerDice::from_seed(seed(7))).unwrap();
         let v1 = serde_json::to_string(&doc).unwrap();
         let v2 = crate::store::doc::encode(&doc).unwrap();
         assert_eq!(crate::store::doc::version_of(&v1), Some(1));
@@ -135,7 +134,7 @@ mod tests {
             let mut ties = 0u64;
             for n in 0..RUNS {
                 let prepared = prepare(request(stance, attitude, &bonuses), |_| None).unwrap();
-                let doc = run(prepared, seed(n)).unwrap();
+                let doc = run(prepared, ServerDice::from_seed(seed(n))).unwrap();
                 let side = &doc.scenario.sides[0];
                 let m = side.rolled_mission.unwrap();
                 counts[Mission::ROLLED.iter().position(|r| *r == m).unwrap()] += 1;

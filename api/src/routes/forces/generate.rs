@@ -34,6 +34,13 @@ pub struct GenerateForceRequest {
     /// `platoon[i].squad[j]`, `platoon[i].heavy_weapon[k]`.
     #[serde(default)]
     pub dice: Option<BTreeMap<String, BTreeMap<String, Vec<u8>>>>,
+    /// A commitment from `POST /api/v1/dice/commitments`: the server dice come from its seed,
+    /// which the roll log reveals (each roll's `proof`).
+    #[serde(default)]
+    pub dice_commitment_id: Option<String>,
+    /// Text mixed into the committed seed (1–128 characters; needs `dice_commitment_id`).
+    #[serde(default)]
+    pub client_seed: Option<String>,
 }
 
 /// The choices of `method`. The method is read first and the rest into that method's type
@@ -116,6 +123,15 @@ pub async fn generate_force(
         Some(value) => deserialize_strict::<_, BTreeMap<String, BTreeMap<String, Vec<u8>>>>(value)
             .map_err(|e| ApiError::Validation(e.into_field_errors("dice")))?,
     };
+    let mut text = |name: &str| match map.remove(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text)),
+        Some(_) => Err(ApiError::validation(name, "must be a string")),
+    };
+    let commitment = app::RequestCommitment {
+        dice_commitment_id: text("dice_commitment_id")?,
+        client_seed: text("client_seed")?,
+    };
     let choices = parse_choices(map)?;
     let scope = format!("POST /api/v1/campaigns/{campaign_id}/forces/generate");
     let write = Write::new(&user.user_id, scope, key, &canonical_body);
@@ -125,6 +141,7 @@ pub async fn generate_force(
         &campaign_id,
         choices,
         raw_dice,
+        commitment,
         write,
     )
     .await?;

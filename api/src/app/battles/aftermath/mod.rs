@@ -125,6 +125,10 @@ pub struct AftermathResponse {
     pub unused_dice: EnteredDice,
     /// The choices still open (absent once finalized or before every roll is made).
     pub pending: Option<Pending>,
+    /// The commitment to the seed of this sequence's next server roll (absent once finalized):
+    /// its seed appears in that roll's `proof` once used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dice_commitment: Option<crate::app::dice::DiceCommitment>,
 }
 
 /// The body of `roll`: which step to roll (all that remain when absent) and entered dice.
@@ -141,6 +145,10 @@ pub struct DiceRequest {
     /// one value per die.
     #[serde(default)]
     pub dice: Option<RawDice>,
+    /// Text of the player's choosing mixed into the committed seed of the server dice, so that
+    /// not even the service could have chosen the outcome (1–128 characters).
+    #[serde(default)]
+    pub client_seed: Option<String>,
 }
 
 fn internal(e: impl std::fmt::Display) -> ApiError {
@@ -454,5 +462,6 @@ pub fn response_with(
         rolls,
         unused_dice,
         pending,
+        dice_commitment: None,
     })
 }

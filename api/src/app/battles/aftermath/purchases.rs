@@ -12,6 +12,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::AppState;
+use crate::app::dice::{History, after_roll, aftermath_scope, check_client_seed, seed_for_roll};
 use crate::auth::AuthUser;
 use crate::error::ApiError;
 
@@ -36,6 +37,9 @@ pub struct PurchasesRequest {
     /// vehicle (by unit id).
     #[serde(default)]
     pub dice: Option<RawDice>,
+    /// Text mixed into the committed seed of the server dice (1–128 characters).
+    #[serde(default)]
+    pub client_seed: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -44,6 +48,8 @@ pub struct Parsed {
     pub purchases: Vec<Purchase>,
     #[serde(default)]
     pub dice: Option<RawDice>,
+    #[serde(default)]
+    pub client_seed: Option<String>,
 }
 
 /// Sets the purchases.
@@ -56,10 +62,14 @@ pub async fn purchase_aftermath(
     write: Write,
 ) -> Result<Answer<AftermathResponse>, ApiError> {
     let mut dice = table_dice(request.dice.as_ref())?;
+    check_client_seed(request.client_seed.as_deref())?;
     let caller = user.caller();
     idempotency::run(state, write, move |conn| {
         let mut step = begin(conn, &caller, &battle_id, &force_id)?;
         let mut aftermath = step.rolled()?;
+        let scope = aftermath_scope(&battle_id, &force_id);
+        let seed = seed_for_roll(conn, &scope, request.client_seed.as_deref())?;
+        dice.use_committed(seed.clone());
         let roster = aftermath.after_rolls.clone();
         dice.check_subjects(|s, subject| match s {
             RollStep::ReinforcementsExtra => subject == force_id,
@@ -74,8 +84,10 @@ pub async fn purchase_aftermath(
         let unused = dice.unused();
         merge_unused(&mut aftermath.unused_dice, unused.clone());
         let row = save(conn, &step.row, AftermathStage::Rolled, &aftermath, None)?;
+        let commitment = after_roll(conn, &scope, &seed, dice.used_commitment(), History::Drop)?;
         let rolls = dice.take_log();
-        let answer = response_with(&row, Some(&aftermath), None, rolls, unused)?;
+        let mut answer = response_with(&row, Some(&aftermath), None, rolls, unused)?;
+        answer.dice_commitment = Some(commitment);
         Ok((StatusCode::OK, answer))
     })
     .await

@@ -36,7 +36,9 @@ pub async fn read_aftermath(
     battle_id: String,
     force_id: String,
 ) -> Result<AftermathResponse, ApiError> {
-    state
+    let scope = crate::app::dice::aftermath_scope(&battle_id, &force_id);
+    let read_scope = scope.clone();
+    let mut answer = state
         .db
         .read(move |conn| {
             let (battle, _) = authorize_battle(conn, &caller, &battle_id, Need::Read)?;
@@ -49,7 +51,21 @@ pub async fn read_aftermath(
                 AftermathStage::Open => Some(preview(&row, &battle)?),
                 _ => None,
             };
-            response(&super::with_current_bank(conn, row)?, preview.as_ref())
+            let mut answer = response(&super::with_current_bank(conn, row)?, preview.as_ref())?;
+            if answer.stage != AftermathStage::Finalized {
+                answer.dice_commitment = crate::app::dice::open_commitment(conn, &read_scope)?;
+            }
+            Ok(answer)
         })
-        .await
+        .await?;
+    if answer.stage != AftermathStage::Finalized && answer.dice_commitment.is_none() {
+        // The first read of a sequence offers its first commitment (once: later rolls offer
+        // the next one in their own transaction).
+        let row = state
+            .db
+            .write_one(move |conn| crate::app::dice::open_or_issue(conn, &scope))
+            .await?;
+        answer.dice_commitment = Some((&row).into());
+    }
+    Ok(answer)
 }

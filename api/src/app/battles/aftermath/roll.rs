@@ -13,6 +13,7 @@ use fad_domain::names::Named;
 use fad_domain::roster::Force as Roster;
 
 use crate::AppState;
+use crate::app::dice::{History, after_roll, aftermath_scope, check_client_seed, seed_for_roll};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, FieldError};
 use crate::store::battles;
@@ -118,9 +119,11 @@ pub async fn roll_aftermath(
 ) -> Result<Answer<AftermathResponse>, ApiError> {
     let requested = requested_step(request.step.as_deref())?;
     let mut dice = table_dice(request.dice.as_ref())?;
+    check_client_seed(request.client_seed.as_deref())?;
     let caller = user.caller();
     idempotency::run(state, write, move |conn| {
         let mut step = begin(conn, &caller, &battle_id, &force_id)?;
+        let scope = aftermath_scope(&battle_id, &force_id);
         let start: Roster = step.row.battle_start.clone();
         let mut aftermath = match step.row.stage {
             AftermathStage::Open => {
@@ -154,6 +157,8 @@ pub async fn roll_aftermath(
         check_entered_steps(request.dice.as_ref(), requested, &aftermath)?;
         dice.check_subjects(|s, subject| roll_subject_allowed(&force_id, &start, s, subject))
             .map_err(dice_errors)?;
+        let seed = seed_for_roll(conn, &scope, request.client_seed.as_deref())?;
+        dice.use_committed(seed.clone());
         match requested {
             Some(wanted) => aftermath.roll_step(wanted, &mut dice),
             None => aftermath.roll_remaining(&mut dice),
@@ -168,8 +173,10 @@ pub async fn roll_aftermath(
             AftermathStage::Rolling
         };
         let row = save(conn, &step.row, stage, &aftermath, None)?;
+        let commitment = after_roll(conn, &scope, &seed, dice.used_commitment(), History::Drop)?;
         let rolls = dice.take_log();
-        let answer = response_with(&row, Some(&aftermath), None, rolls, unused)?;
+        let mut answer = response_with(&row, Some(&aftermath), None, rolls, unused)?;
+        answer.dice_commitment = Some(commitment);
         Ok((StatusCode::OK, answer))
     })
     .await

@@ -23,6 +23,7 @@
 
 pub mod assault;
 pub mod choice;
+pub mod dice_commitments;
 pub mod missions;
 pub mod non_player;
 pub mod orders;
@@ -159,6 +160,10 @@ pub struct BattleScenarioResponse {
     /// (and the non-player side's, which the players roll at the table). Enter them in the next
     /// submission's `dice` (or `non_player_dice`), one value per die; empty once `ready`.
     pub next_dice: Vec<ScenarioDueRoll>,
+    /// The commitments to the seeds of the next server rolls the caller may see: one for rolls
+    /// of neither side and one per side the caller sees in full. Each roll's `proof` reveals
+    /// its seed once the roll is shown.
+    pub dice_commitments: Vec<dice_commitments::ScenarioDiceCommitment>,
 }
 
 /// The battle's sides as stored.
@@ -361,6 +366,7 @@ impl BattleScenarioResponse {
             scenario: sc.view_for(viewer),
             rolls: sc.visible_rolls(rolls, viewer),
             unused_dice,
+            dice_commitments: Vec::new(),
         }
     }
 }
@@ -610,8 +616,12 @@ pub async fn submit<S: Submission>(
             }
         }
         pending.retain(|_, d| !d.is_empty());
-        let mut dice =
-            SideDice::new(&pending, ServerDice::from_seed(seed)).map_err(ApiError::from)?;
+        let dice = SideDice::new(&pending, ServerDice::from_seed(seed)).map_err(ApiError::from)?;
+        let side_ids = [
+            doc.scenario.sides[0].force_id.clone(),
+            doc.scenario.sides[1].force_id.clone(),
+        ];
+        let (seeds, mut dice) = dice_commitments::Seeds::take(conn, &battle_id, &side_ids, dice)?;
         let before = versions::Sight::of(&battle_id, &doc)?;
         let was_ready = doc.scenario.state == ScenarioState::Ready;
         submission
@@ -641,6 +651,7 @@ pub async fn submit<S: Submission>(
                 field
             }
         })?;
+        seeds.settle(conn, &dice)?;
         let rolls = dice.take_log();
         doc.pending_dice = dice.unused();
         doc.rolls.extend(rolls.iter().cloned());
@@ -689,8 +700,11 @@ pub async fn submit<S: Submission>(
             store::events::append(conn, &event)?;
         }
         tracing::info!(battle.id = %battle_id, step, "Scenario step submitted");
-        let response =
+        let mut response =
             BattleScenarioResponse::new(&battle_id, next_versions.of(viewer), &doc, viewer, &rolls);
+        let visible = doc.scenario.visible_rolls(&doc.rolls, viewer);
+        response.dice_commitments =
+            dice_commitments::shown(conn, &battle_id, &side_ids, viewer, &visible)?;
         Ok((StatusCode::OK, response))
     })
     .await

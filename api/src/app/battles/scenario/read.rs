@@ -10,7 +10,9 @@ use crate::db::Db;
 use crate::error::ApiError;
 
 use super::super::authorize_battle;
-use super::{BattleScenarioDocument, BattleScenarioResponse, acting_sides, load, viewer_of};
+use super::{
+    BattleScenarioDocument, BattleScenarioResponse, acting_sides, dice_commitments, load, viewer_of,
+};
 
 /// Whose view to take.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -86,14 +88,61 @@ pub async fn read_scenario(
     battle_id: String,
     force_id: Option<String>,
 ) -> Result<BattleScenarioResponse, ApiError> {
-    let seen = scenario_seen(state, caller, battle_id, force_id).await?;
-    Ok(BattleScenarioResponse::new(
+    let (seen, shown) = state
+        .db
+        .read(move |conn| {
+            let seen = seen_by(conn, &caller, &battle_id, force_id.as_deref())?;
+            let sides = side_ids(&seen.doc);
+            let shown = if dice_commitments::all_issued(conn, &seen.battle_id, &sides)? {
+                let visible = seen
+                    .doc
+                    .scenario
+                    .visible_rolls(&seen.doc.rolls, seen.viewer);
+                Some(dice_commitments::shown(
+                    conn,
+                    &seen.battle_id,
+                    &sides,
+                    seen.viewer,
+                    &visible,
+                )?)
+            } else {
+                None
+            };
+            Ok((seen, shown))
+        })
+        .await?;
+    let shown = match shown {
+        Some(shown) => shown,
+        None => {
+            // The first read of a battle's scenario issues its first commitments.
+            let (id, sides, viewer) = (seen.battle_id.clone(), side_ids(&seen.doc), seen.viewer);
+            let visible = seen.doc.scenario.visible_rolls(&seen.doc.rolls, viewer);
+            state
+                .db
+                .transaction(move |conn| {
+                    dice_commitments::ensure(conn, &id, &sides)?;
+                    dice_commitments::shown(conn, &id, &sides, viewer, &visible)
+                })
+                .await?
+        }
+    };
+    let mut response = BattleScenarioResponse::new(
         &seen.battle_id,
         seen.version,
         &seen.doc,
         seen.viewer,
         &seen.doc.rolls,
-    ))
+    );
+    response.dice_commitments = shown;
+    Ok(response)
+}
+
+fn side_ids(doc: &BattleScenarioDocument) -> Vec<String> {
+    doc.scenario
+        .sides
+        .iter()
+        .map(|s| s.force_id.clone())
+        .collect()
 }
 
 /// What the caller sees of a battle's scenario, for its printable sheet.
