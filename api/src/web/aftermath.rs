@@ -255,6 +255,7 @@ fn dice_table(view: &AftermathView) -> Markup {
                                         @if roll.values.len() > 1 { " = " (roll.total) }
                                         br;
                                         span.hint { (match roll.source { RollSource::Player => "entered", RollSource::Server => "by the server" }) }
+                                        @if let Some(link) = super::dice::verify_link(roll) { " · " (link) }
                                     }
                                 }
                             }

@@ -416,7 +416,10 @@ fn scenario_section(view: &BattleView) -> Markup {
                                         td { (named_text(view, &Value::String(roll.subject.clone()))) }
                                         td { (roll.dice) }
                                         td.num { (roll.values.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")) }
-                                        td { (named_text(view, &serde_json::to_value(roll.source).unwrap_or(Value::Null))) }
+                                        td {
+                                            (named_text(view, &serde_json::to_value(roll.source).unwrap_or(Value::Null)))
+                                            @if let Some(link) = super::dice::verify_link(roll) { " · " (link) }
+                                        }
                                     }
                                 }
                             }

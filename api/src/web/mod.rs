@@ -11,6 +11,7 @@ pub mod battle_events;
 pub mod battle_new;
 pub mod battle_steps;
 pub mod campaigns;
+pub mod dice;
 pub mod edit;
 pub mod force_new;
 pub mod forces;
@@ -53,6 +54,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(battle::show)
             .service(assets::static_file)
             .service(home::home)
+            .service(dice::verify_page)
             .service(accounts::register_form)
             .service(accounts::register_submit)
             .service(accounts::login_form)
