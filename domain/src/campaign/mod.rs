@@ -19,6 +19,8 @@ pub mod tables;
 pub mod vehicle_replacements;
 
 #[cfg(test)]
+mod differential;
+#[cfg(test)]
 pub(crate) mod testkit;
 #[cfg(test)]
 mod tests;
