@@ -148,31 +148,33 @@ impl Aftermath {
         let units = self.after_rolls.units();
         let t = &self.tables;
         match step {
-            RollStep::Replacement => units
-                .filter(|u| u.kind.is_infantry_type() && loss(&u.id).figures > 0)
-                .map(|u| {
-                    let lone = if u.is_lone_figure() {
-                        match faces(&t.replacement, |r| r == InfantryReplacement::FullStrength) {
-                            Some(f) => format!("a lone figure returns only on {f}"),
-                            None => "a lone figure never returns by the roll".to_owned(),
-                        }
-                    } else {
-                        table_text(&t.replacement, |r| {
-                            match r {
-                                InfantryReplacement::NoReplacements => "none",
-                                InfantryReplacement::HalfTheLosses => "half the losses rounded up",
-                                InfantryReplacement::FullStrength => "back to full strength",
-                            }
-                            .to_owned()
-                        })
-                    };
-                    let why = format!(
-                        "lost {} figure(s): infantry replacements ({lone})",
-                        loss(&u.id).figures
-                    );
-                    self.unit_due(step, u, why)
-                })
-                .collect(),
+            RollStep::Replacement => {
+                // The table's words once per call, not per unit.
+                let lone = match faces(&t.replacement, |r| r == InfantryReplacement::FullStrength)
+                {
+                    Some(f) => format!("a lone figure returns only on {f}"),
+                    None => "a lone figure never returns by the roll".to_owned(),
+                };
+                let rows = table_text(&t.replacement, |r| {
+                    match r {
+                        InfantryReplacement::NoReplacements => "none",
+                        InfantryReplacement::HalfTheLosses => "half the losses rounded up",
+                        InfantryReplacement::FullStrength => "back to full strength",
+                    }
+                    .to_owned()
+                });
+                units
+                    .filter(|u| u.kind.is_infantry_type() && loss(&u.id).figures > 0)
+                    .map(|u| {
+                        let text = if u.is_lone_figure() { &lone } else { &rows };
+                        let why = format!(
+                            "lost {} figure(s): infantry replacements ({text})",
+                            loss(&u.id).figures
+                        );
+                        self.unit_due(step, u, why)
+                    })
+                    .collect()
+            }
             RollStep::VehicleReplacement => units
                 .filter_map(|u| {
                     let table = &t.vehicle_replacement;
@@ -200,6 +202,7 @@ impl Aftermath {
                 .filter_map(|u| {
                     let (figures, reference) = *self.replaced.get(&u.id)?;
                     quality_loss_due(figures, reference).then(|| {
+                        // Few units roll this step: the words per unit cost nothing to speak of.
                         let drops = match faces(&t.quality_loss, |r| r == QualityLoss::Drops) {
                             Some(f) => format!("{f} drops one level"),
                             None => "Quality never drops".to_owned(),
@@ -222,24 +225,26 @@ impl Aftermath {
                     self.unit_due(step, u, why)
                 })
                 .collect(),
-            RollStep::ResolveChange => units
+            RollStep::ResolveChange => {
+                let rows = table_text(&t.resolve_change, |r| {
+                    match r {
+                        ResolveChange::Drops => "down one level",
+                        ResolveChange::Stays => "same",
+                        ResolveChange::Improves => "up one level",
+                    }
+                    .to_owned()
+                });
+                units
                 .filter(|u| resolve_roll_due(u, loss(&u.id), &self.rules))
                 .map(|u| {
-                    let rows = table_text(&t.resolve_change, |r| {
-                        match r {
-                            ResolveChange::Drops => "down one level",
-                            ResolveChange::Stays => "same",
-                            ResolveChange::Improves => "up one level",
-                        }
-                        .to_owned()
-                    });
                     let mut why = format!("suffered losses or damage: resolve change ({rows})");
                     if u.resolve.is_none() {
                         why.push_str("; its unrated crew counts as Steady (house rule vehicle_resolve_change, C15)");
                     }
                     self.unit_due(step, u, why)
                 })
-                .collect(),
+                .collect()
+            }
             RollStep::Reinforcements => vec![DueRoll {
                 step,
                 subject: self.force_id.clone(),
