@@ -442,6 +442,8 @@ fn submitted_settings(
         house_rules,
         results_need_confirmation: flag("results_need_confirmation"),
         lock_rosters_after_play: flag("lock_rosters_after_play"),
+        // Kept from the stored settings by the use case.
+        ruleset: Default::default(),
     })
 }
 
