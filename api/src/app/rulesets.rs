@@ -81,15 +81,21 @@ pub fn document_of(row: &StoredRuleset) -> Result<HouseDocument, ApiError> {
 fn build_row(row: &StoredRuleset) -> Result<(Ruleset, HouseDocument, Ruleset), ApiError> {
     let document = document_of(row)?;
     let parent = rulesets::builtin(&document.extends.id, Some(document.extends.version))
-        .ok_or_else(|| internal(anyhow::anyhow!("house ruleset {} extends an unknown ruleset", row.id)))?;
-    let ruleset = rulesets::build_house(&parent, &document, domain_version(row.version)?)
-        .map_err(|problems| {
+        .ok_or_else(|| {
+            internal(anyhow::anyhow!(
+                "house ruleset {} extends an unknown ruleset",
+                row.id
+            ))
+        })?;
+    let ruleset = rulesets::build_house(&parent, &document, domain_version(row.version)?).map_err(
+        |problems| {
             internal(anyhow::anyhow!(
                 "stored house ruleset {}@{} no longer builds: {problems:?}",
                 row.id,
                 row.version
             ))
-        })?;
+        },
+    )?;
     Ok((ruleset, document, parent))
 }
 
@@ -130,7 +136,9 @@ fn may_use(conn: &mut Db, user_id: Option<&str>, row: &StoredRuleset) -> Result<
     if row.owner == user_id {
         return Ok(true);
     }
-    Ok(member_pins(conn, user_id)?.iter().any(|pin| pin.id == row.id))
+    Ok(member_pins(conn, user_id)?
+        .iter()
+        .any(|pin| pin.id == row.id))
 }
 
 /// Whether any campaign pins any version of `id`.
@@ -160,7 +168,10 @@ pub fn resolve(
         let latest = rulesets::builtin(id, None).map_or(1, |r| r.version);
         return Err(ApiError::validation(
             field,
-            format!("{id} has no version {}; its newest is {latest}", version.unwrap_or(0)),
+            format!(
+                "{id} has no version {}; its newest is {latest}",
+                version.unwrap_or(0)
+            ),
         ));
     }
     let row = rows::find(conn, id, version.map(stored_version))?;
@@ -173,10 +184,13 @@ pub fn resolve(
         }
         _ => Err(ApiError::validation(
             field,
-            format!("no ruleset {id}{} that you may use; GET /api/v1/rulesets lists them", match version {
-                Some(v) => format!(" version {v}"),
-                None => String::new(),
-            }),
+            format!(
+                "no ruleset {id}{} that you may use; GET /api/v1/rulesets lists them",
+                match version {
+                    Some(v) => format!(" version {v}"),
+                    None => String::new(),
+                }
+            ),
         )),
     }
 }
@@ -341,7 +355,8 @@ fn validate(
 ) -> Result<(Ruleset, String, String), ApiError> {
     let mut errors = check_path(document, slug);
     let text = serde_json::to_string(document).map_err(internal)?;
-    if let Err(ApiError::Validation(mut size)) = state.config.quotas.check_ruleset_size("set", text.len())
+    if let Err(ApiError::Validation(mut size)) =
+        state.config.quotas.check_ruleset_size("set", text.len())
     {
         errors.append(&mut size);
     }

@@ -110,9 +110,16 @@ pub fn member_campaign_settings(conn: &mut Db, user_id: &str) -> QueryResult<Vec
 /// Every campaign's settings text that mentions `id` (a cheap filter; the caller parses each
 /// to see whether it pins the ruleset).
 pub fn settings_mentioning(conn: &mut Db, id: &str) -> QueryResult<Vec<String>> {
-    let escaped = id.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+    let escaped = id
+        .replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_");
     campaigns::table
-        .filter(campaigns::settings.like(format!("%{escaped}%")).escape('\\'))
+        .filter(
+            campaigns::settings
+                .like(format!("%{escaped}%"))
+                .escape('\\'),
+        )
         .select(campaigns::settings)
         .load(conn)
 }

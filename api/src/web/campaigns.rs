@@ -54,7 +54,10 @@ async fn ruleset_options(
             } else {
                 format!("house rules, version {}", r.version)
             };
-            (r.id.clone(), format!("{}: {} ({source})", r.name, r.summary))
+            (
+                r.id.clone(),
+                format!("{}: {} ({source})", r.name, r.summary),
+            )
         })
         .collect())
 }

@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use fad_domain::rulesets::{
-    self, HouseDocument, KeyKind, Reading, Ruleset, RulesetPin, RulesetVocabulary, SETTABLE_KEYS,
-    SettableKey, differences, ruleset_vocabulary,
+    self, HouseDocument, KeyKind, Reading, Ruleset, RulesetPin, SETTABLE_KEYS, SettableKey,
+    differences, ruleset_vocabulary,
 };
 use maud::{Markup, html};
 use serde_json::Value;
@@ -178,14 +178,11 @@ async fn ruleset_page(
     id: String,
 ) -> Result<HttpResponse, PageError> {
     let user = session::signed_in(req, state).await?;
-    let version = req
-        .uri()
-        .query()
-        .and_then(|q| {
-            url::form_urlencoded::parse(q.as_bytes())
-                .find(|(k, _)| k == "version")
-                .and_then(|(_, v)| v.parse::<u32>().ok())
-        });
+    let version = req.uri().query().and_then(|q| {
+        url::form_urlencoded::parse(q.as_bytes())
+            .find(|(k, _)| k == "version")
+            .and_then(|(_, v)| v.parse::<u32>().ok())
+    });
     let read = app::read(state, user.as_ref().map(caller), id, version).await?;
     let title = read.ruleset.name.clone();
     Ok(respond(
@@ -294,7 +291,9 @@ fn parse_readings(text: &str) -> Result<Vec<Reading>, String> {
         .filter(|l| !l.is_empty())
         .map(|line| {
             let (id, text) = line.split_once(':').ok_or_else(|| {
-                format!("write each reading as its id, a colon and the text (H1: ...), not \"{line}\"")
+                format!(
+                    "write each reading as its id, a colon and the text (H1: ...), not \"{line}\""
+                )
             })?;
             Ok(Reading {
                 id: id.trim().to_owned(),
@@ -392,12 +391,18 @@ fn key_control(key: &SettableKey, page: &FormPage<'_>) -> Markup {
     match key.kind {
         KeyKind::WholeNumber { min, max } => {
             let hint = format!("A whole number from {min} to {max}.");
-            text_field(key.key, key.label, &value(key.key), errors, Input {
-                kind: "text",
-                hint: Some(&hint),
-                max_length: Some(3),
-                ..Input::default()
-            })
+            text_field(
+                key.key,
+                key.label,
+                &value(key.key),
+                errors,
+                Input {
+                    kind: "text",
+                    hint: Some(&hint),
+                    max_length: Some(3),
+                    ..Input::default()
+                },
+            )
         }
         KeyKind::D6Table => {
             let id = field_id(key.key);
@@ -437,7 +442,10 @@ fn key_control(key: &SettableKey, page: &FormPage<'_>) -> Markup {
         KeyKind::OptionDefault => {
             let choices = key.choices();
             let options: Vec<(String, String)> = if choices.is_empty() {
-                vec![("yes".to_owned(), "Yes".to_owned()), ("no".to_owned(), "No".to_owned())]
+                vec![
+                    ("yes".to_owned(), "Yes".to_owned()),
+                    ("no".to_owned(), "No".to_owned()),
+                ]
             } else {
                 choices
                     .iter()
@@ -468,7 +476,12 @@ fn form_markup(state: &AppState, user: &SessionUser, page: &FormPage<'_>) -> Mar
     };
     let builtins: Vec<(String, String)> = rulesets::builtins()
         .into_iter()
-        .map(|r| (format!("{}@{}", r.id, r.version), format!("{} (version {})", r.name, r.version)))
+        .map(|r| {
+            (
+                format!("{}@{}", r.id, r.version),
+                format!("{} (version {})", r.name, r.version),
+            )
+        })
         .collect();
     let extends = format!("{}@{}", page.parent.id, page.parent.version);
     let body = html! {
@@ -561,8 +574,13 @@ pub async fn create(
 ) -> Result<HttpResponse, PageError> {
     let user = require_user(&req, &state).await?;
     let fields = read_fields(&body);
-    session::check_form(&req, &state, &FormKey::session(&user), first(&fields, CSRF_FIELD))
-        .map_err(|_| PageError::Refused)?;
+    session::check_form(
+        &req,
+        &state,
+        &FormKey::session(&user),
+        first(&fields, CSRF_FIELD),
+    )
+    .map_err(|_| PageError::Refused)?;
     let values = form_values(&fields);
     let parent = parent_of(&values)?;
     let slug = values.get("slug").cloned().unwrap_or_default();
@@ -574,13 +592,29 @@ pub async fn create(
         Ok(row) => Ok(see_other(&format!("/rules/{}", row.id))),
         Err(ApiError::Validation(errors)) => {
             let errors = form_errors(errors);
-            let page = FormPage { editing: None, parent: &parent, values: &values, errors: &errors };
-            Ok(respond(StatusCode::UNPROCESSABLE_ENTITY, form_markup(&state, &user, &page)))
+            let page = FormPage {
+                editing: None,
+                parent: &parent,
+                values: &values,
+                errors: &errors,
+            };
+            Ok(respond(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                form_markup(&state, &user, &page),
+            ))
         }
         Err(ApiError::Conflict(message)) => {
             let errors = Errors(vec![FieldError::new("slug", message)]);
-            let page = FormPage { editing: None, parent: &parent, values: &values, errors: &errors };
-            Ok(respond(StatusCode::CONFLICT, form_markup(&state, &user, &page)))
+            let page = FormPage {
+                editing: None,
+                parent: &parent,
+                values: &values,
+                errors: &errors,
+            };
+            Ok(respond(
+                StatusCode::CONFLICT,
+                form_markup(&state, &user, &page),
+            ))
         }
         Err(other) => Err(other.into()),
     }
@@ -592,7 +626,13 @@ async fn owned(
     user: &SessionUser,
     slug: &str,
 ) -> Result<(Read, Ruleset, HouseDocument), ApiError> {
-    let read = app::read(state, Some(caller(user)), format!("{HOUSE_PREFIX}{slug}"), None).await?;
+    let read = app::read(
+        state,
+        Some(caller(user)),
+        format!("{HOUSE_PREFIX}{slug}"),
+        None,
+    )
+    .await?;
     if !read.owned {
         return Err(ApiError::Forbidden(
             "Only the ruleset's owner may change it.".to_owned(),
@@ -616,7 +656,12 @@ pub async fn edit_form(
     let mut values = values_of(&read.ruleset);
     values.insert("name".to_owned(), document.name.clone());
     values.insert("readings".to_owned(), readings_text(&document.readings));
-    let page = FormPage { editing: Some(&slug), parent: &parent, values: &values, errors: &Errors::default() };
+    let page = FormPage {
+        editing: Some(&slug),
+        parent: &parent,
+        values: &values,
+        errors: &Errors::default(),
+    };
     Ok(respond(StatusCode::OK, form_markup(&state, &user, &page)))
 }
 
@@ -630,8 +675,13 @@ pub async fn save(
 ) -> Result<HttpResponse, PageError> {
     let user = require_user(&req, &state).await?;
     let fields = read_fields(&body);
-    session::check_form(&req, &state, &FormKey::session(&user), first(&fields, CSRF_FIELD))
-        .map_err(|_| PageError::Refused)?;
+    session::check_form(
+        &req,
+        &state,
+        &FormKey::session(&user),
+        first(&fields, CSRF_FIELD),
+    )
+    .map_err(|_| PageError::Refused)?;
     let slug = path.into_inner();
     let (read, parent, document) = owned(&state, &user, &slug).await?;
     let values = form_values(&fields);
@@ -646,8 +696,16 @@ pub async fn save(
         Ok(row) => Ok(see_other(&format!("/rules/{}", row.id))),
         Err(ApiError::Validation(errors)) => {
             let errors = form_errors(errors);
-            let page = FormPage { editing: Some(&slug), parent: &parent, values: &values, errors: &errors };
-            Ok(respond(StatusCode::UNPROCESSABLE_ENTITY, form_markup(&state, &user, &page)))
+            let page = FormPage {
+                editing: Some(&slug),
+                parent: &parent,
+                values: &values,
+                errors: &errors,
+            };
+            Ok(respond(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                form_markup(&state, &user, &page),
+            ))
         }
         Err(other) => Err(other.into()),
     }
@@ -664,7 +722,10 @@ mod tests {
         values.insert("name".to_owned(), "Club".to_owned());
         let same = document_of(&values, "club-x", &parent, &BTreeMap::new()).unwrap();
         values.insert("campaign.cp_per_platoon".to_owned(), "3".to_owned());
-        values.insert("campaign.tables.quality_loss.2".to_owned(), "stays".to_owned());
+        values.insert(
+            "campaign.tables.quality_loss.2".to_owned(),
+            "stays".to_owned(),
+        );
         let changed = document_of(&values, "club-x", &parent, &BTreeMap::new()).unwrap();
 
         assert!(same.set.is_empty(), "{:?}", same.set);
@@ -678,7 +739,10 @@ mod tests {
     fn readings_are_one_a_line_with_an_id() {
         let parsed = parse_readings("H1: Quality drops only on a 1.\n\n H2 : x").unwrap();
         assert_eq!(parsed.len(), 2);
-        assert_eq!((parsed[1].id.as_str(), parsed[1].text.as_str()), ("H2", "x"));
+        assert_eq!(
+            (parsed[1].id.as_str(), parsed[1].text.as_str()),
+            ("H2", "x")
+        );
         assert!(parse_readings("no colon").is_err());
     }
 

@@ -11,8 +11,8 @@ use fad_domain::house_rules::HouseRules;
 
 use crate::AppState;
 use crate::app::Listed;
-use crate::app::rulesets::{self, Choice};
 use crate::app::authorization::{Need, campaign_access, campaign_not_found, person};
+use crate::app::rulesets::{self, Choice};
 use crate::auth::Caller;
 use crate::error::{ApiError, FieldError};
 use crate::paging::Page;
@@ -141,13 +141,8 @@ pub async fn create_campaign(
         .db
         .transaction(move |conn| {
             // A house ruleset brings its own house-rule defaults.
-            let ruleset = rulesets::resolve(
-                conn,
-                Some(&user_id),
-                &choice.id,
-                choice.version,
-                "ruleset",
-            )?;
+            let ruleset =
+                rulesets::resolve(conn, Some(&user_id), &choice.id, choice.version, "ruleset")?;
             let defaults = CampaignSettings::default();
             let settings = CampaignSettings {
                 house_rules: house_rules.unwrap_or_else(|| rulesets::default_options(&ruleset)),
@@ -315,7 +310,13 @@ fn change_ruleset(
     choice: &Choice,
     now: chrono::NaiveDateTime,
 ) -> Result<(), ApiError> {
-    let ruleset = rulesets::resolve(conn, caller.user_id(), &choice.id, choice.version, "ruleset")?;
+    let ruleset = rulesets::resolve(
+        conn,
+        caller.user_id(),
+        &choice.id,
+        choice.version,
+        "ruleset",
+    )?;
     let mut settings = current
         .settings()
         .map_err(|e| ApiError::Internal(e.into()))?;
@@ -332,8 +333,7 @@ fn change_ruleset(
         )));
     }
     let pinned = rulesets::load(conn, &settings.ruleset)?;
-    if pinned.family != ruleset.family
-        && store::quotas::forces_in_campaign(conn, &current.id)? > 0
+    if pinned.family != ruleset.family && store::quotas::forces_in_campaign(conn, &current.id)? > 0
     {
         return Err(ApiError::Conflict(format!(
             "The campaign's forces are written for {}; a ruleset of another family is chosen \

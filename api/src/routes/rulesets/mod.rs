@@ -13,11 +13,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::AppState;
 use crate::app::rulesets::Choice;
 use crate::auth::Caller;
 use crate::auth::caller::resolve;
 use crate::error::ApiError;
-use crate::AppState;
 
 /// Registers the handlers (paths relative to `/api/v1`); the literal `club/` paths first.
 pub fn configure(cfg: &mut ServiceConfig) {

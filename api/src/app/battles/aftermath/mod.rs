@@ -125,6 +125,8 @@ pub struct AftermathResponse {
     pub unused_dice: EnteredDice,
     /// The choices still open (absent once finalized or before every roll is made).
     pub pending: Option<Pending>,
+    /// The ruleset the campaign plays: its tables, costs and campaign points apply here.
+    pub ruleset: fad_domain::rulesets::RulesetPin,
 }
 
 /// The body of `roll`: which step to roll (all that remain when absent) and entered dice.
@@ -192,6 +194,8 @@ pub struct Step {
     pub access: CampaignAccess,
     /// The campaign's house rules.
     pub rules: fad_domain::house_rules::HouseRules,
+    /// The campaign's ruleset (its tables, costs and campaign points).
+    pub ruleset: fad_domain::rulesets::Ruleset,
     /// The force's newest ledger entry as (seq, balance), read under the lock.
     pub ledger: Option<(i64, i64)>,
     /// The rolled state with the current bank (see [`with_current_bank`]); `None` unless the
@@ -264,9 +268,10 @@ pub fn begin(
         }
     }
     let settings = loaded.settings.ok_or_else(battle_not_found)?;
-    let rules = serde_json::from_str::<campaigns::CampaignSettings>(&settings)
-        .map_err(internal)?
-        .house_rules;
+    let settings =
+        serde_json::from_str::<campaigns::CampaignSettings>(&settings).map_err(internal)?;
+    let rules = settings.house_rules;
+    let ruleset = crate::app::rulesets::load(conn, &settings.ruleset)?;
     let mut row = loaded.row;
     let ledger = loaded.ledger;
     // The step owns the state from here; `save` writes the next one into the row.
@@ -286,6 +291,7 @@ pub fn begin(
         row,
         access,
         rules,
+        ruleset,
         ledger,
         state,
     })
@@ -454,5 +460,14 @@ pub fn response_with(
         rolls,
         unused_dice,
         pending,
+        ruleset: fad_domain::rulesets::RulesetPin::default(),
     })
+}
+
+impl AftermathResponse {
+    /// The answer naming the campaign's ruleset.
+    pub fn under(mut self, ruleset: &fad_domain::rulesets::Ruleset) -> Self {
+        self.ruleset = ruleset.pin();
+        self
+    }
 }

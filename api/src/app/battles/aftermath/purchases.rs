@@ -75,7 +75,8 @@ pub async fn purchase_aftermath(
         merge_unused(&mut aftermath.unused_dice, unused.clone());
         let row = save(conn, &step.row, AftermathStage::Rolled, &aftermath, None)?;
         let rolls = dice.take_log();
-        let answer = response_with(&row, Some(&aftermath), None, rolls, unused)?;
+        let answer =
+            response_with(&row, Some(&aftermath), None, rolls, unused)?.under(&step.ruleset);
         Ok((StatusCode::OK, answer))
     })
     .await

@@ -49,7 +49,12 @@ pub async fn read_aftermath(
                 AftermathStage::Open => Some(preview(&row, &battle)?),
                 _ => None,
             };
-            response(&super::with_current_bank(conn, row)?, preview.as_ref())
+            let settings = crate::store::campaigns::find_by_id(conn, &battle.campaign_id)?
+                .ok_or_else(|| ApiError::not_found("battle"))?
+                .settings()
+                .map_err(|e| ApiError::Internal(e.into()))?;
+            let ruleset = crate::app::rulesets::load(conn, &settings.ruleset)?;
+            Ok(response(&super::with_current_bank(conn, row)?, preview.as_ref())?.under(&ruleset))
         })
         .await
 }

@@ -169,7 +169,7 @@ pub async fn roll_aftermath(
         };
         let row = save(conn, &step.row, stage, &aftermath, None)?;
         let rolls = dice.take_log();
-        let answer = response_with(&row, Some(&aftermath), None, rolls, unused)?;
+        let answer = response_with(&row, Some(&aftermath), None, rolls, unused)?.under(&step.ruleset);
         Ok((StatusCode::OK, answer))
     })
     .await
