@@ -18,6 +18,7 @@ pub mod orders;
 pub mod points;
 pub mod roster;
 pub mod roster_lock;
+pub mod rulesets;
 pub mod scenario;
 pub mod standings;
 pub mod traits;

@@ -211,15 +211,15 @@ pub struct Vocabulary {
 }
 
 /// One house-rule switch: its settings field, rules id, description and accepted values.
-struct HouseRuleRow {
-    name: &'static str,
-    rules_id: &'static str,
-    description: &'static str,
-    values: &'static [&'static str],
+pub(crate) struct HouseRuleRow {
+    pub(crate) name: &'static str,
+    pub(crate) rules_id: &'static str,
+    pub(crate) description: &'static str,
+    pub(crate) values: &'static [&'static str],
 }
 
 /// The switches of [`HouseRules`], in its field order (a test checks the names and values).
-const HOUSE_RULE_ROWS: [HouseRuleRow; 10] = [
+pub(crate) const HOUSE_RULE_ROWS: [HouseRuleRow; 10] = [
     HouseRuleRow {
         name: "full_strength",
         rules_id: "C3",
@@ -450,6 +450,14 @@ mod tests {
         }
         assert_eq!(v.traits.len(), 65);
         assert_eq!(v.missions.iter().filter(|m| m.rolled).count(), 8);
+    }
+
+    /// `GET /api/v1/rules` as the service answered before rulesets existed (ETag
+    /// `"2a4b6c85a08c551c05944714"`): FAD 5e's vocabulary must keep every byte.
+    #[test]
+    fn the_vocabulary_bytes_are_those_captured_before_rulesets() {
+        let golden = include_str!("../../tests/golden/rules-vocabulary.json");
+        assert_eq!(serde_json::to_string(&vocabulary()).unwrap(), golden);
     }
 
     #[test]

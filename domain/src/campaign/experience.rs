@@ -41,12 +41,15 @@ named_enum! {
 }
 
 /// One row of the experience menu.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MenuRow {
     /// The item.
     pub item: PurchaseItem,
     /// Its cost in campaign points.
     pub cost: u32,
+    /// Whether the ruleset sells it (FAD 5e sells every item).
+    pub enabled: bool,
 }
 
 /// The experience menu with its costs (docs/rules.md §2.2 EXPERIENCE).
@@ -54,38 +57,47 @@ pub const EXPERIENCE_MENU: [MenuRow; 9] = [
     MenuRow {
         item: PurchaseItem::ImproveQuality,
         cost: 1,
+        enabled: true,
     },
     MenuRow {
         item: PurchaseItem::ImproveResolve,
         cost: 1,
+        enabled: true,
     },
     MenuRow {
         item: PurchaseItem::ExtraReinforcementDie,
         cost: 1,
+        enabled: true,
     },
     MenuRow {
         item: PurchaseItem::ReturnLoneFigure,
         cost: 1,
+        enabled: true,
     },
     MenuRow {
         item: PurchaseItem::RepairVehicle,
         cost: 1,
+        enabled: true,
     },
     MenuRow {
         item: PurchaseItem::GrantPersonality,
         cost: 1,
+        enabled: true,
     },
     MenuRow {
         item: PurchaseItem::ImproveLeadership,
         cost: 1,
+        enabled: true,
     },
     MenuRow {
         item: PurchaseItem::ReplaceVehicle,
         cost: 2,
+        enabled: true,
     },
     MenuRow {
         item: PurchaseItem::AssignTrait,
         cost: 2,
+        enabled: true,
     },
 ];
 

@@ -15,15 +15,18 @@ pub mod resolve_change;
 pub mod revert;
 pub mod roll_steps;
 pub mod sequence;
+pub mod tables;
 pub mod vehicle_replacements;
 
+#[cfg(test)]
+mod differential;
 #[cfg(test)]
 pub(crate) mod testkit;
 #[cfg(test)]
 mod tests;
 
 pub use changes::{UnitChange, UnitEvent, UnitEventRecord, UnitSnapshot};
-pub use experience::{EXPERIENCE_MENU, Purchase, PurchaseItem};
+pub use experience::{EXPERIENCE_MENU, MenuRow, Purchase, PurchaseItem};
 pub use reinforcements::{Allocation, NewSquad, PlatoonRef, ReinforcementChoice};
 pub use report::{BattleReport, UnitLosses, VehicleDamage};
 pub use roll_steps::{DueRoll, ROLL_STEPS};
@@ -31,3 +34,4 @@ pub use sequence::{
     Aftermath, CampaignPoints, Choices, Outcome, Pool, PricedPurchase, post_battle_sequence,
     roll_subject_allowed,
 };
+pub use tables::{CampaignTables, NewSquadRule};

@@ -1007,7 +1007,7 @@ fn arb_unit(i: usize) -> impl Strategy<Value = crate::roster::Unit> {
         })
 }
 
-fn arb_case() -> impl Strategy<Value = (Force, BattleReport, Vec<Purchase>, u64, u32)> {
+pub(super) fn arb_case() -> impl Strategy<Value = (Force, BattleReport, Vec<Purchase>, u64, u32)> {
     prop::collection::vec(1..4usize, 1..4)
         .prop_flat_map(|sizes| {
             let total: usize = sizes.iter().sum();
