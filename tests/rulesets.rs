@@ -78,7 +78,6 @@ struct Played {
     player: TestUser,
     campaign_id: String,
     battle: String,
-    blue: Value,
     red: Value,
 }
 
@@ -118,7 +117,6 @@ fn played(app: &TestApp, organiser: TestUser, ruleset: Option<Value>) -> Played 
         player,
         campaign_id,
         battle,
-        blue,
         red,
     }
 }
@@ -408,7 +406,7 @@ both_backends! {
 
     fn rules_stays_byte_identical_with_the_same_etag(app: &TestApp) {
         // Arrange: captured from the service before rulesets existed.
-        let golden = include_str!("golden/rules-fad5e.json");
+        let golden = include_str!("golden/rules-vocabulary.json");
         let golden_etag = include_str!("golden/rules-fad5e.etag").trim();
 
         // Act
@@ -473,4 +471,157 @@ both_backends! {
         assert!(statuses.iter().all(|s| *s == 201 || *s == 422), "{statuses:?}");
         assert_eq!(stored_rulesets(app, &organiser.id), 3);
     }
+}
+
+#[derive(QueryableByName)]
+struct Settings {
+    #[diesel(sql_type = Text)]
+    settings: String,
+}
+
+fn settings_text(app: &TestApp, campaign_id: &str) -> String {
+    diesel::sql_query("SELECT settings FROM campaigns WHERE id = $1")
+        .bind::<Text, _>(campaign_id)
+        .get_result::<Settings>(&mut app.db.connect())
+        .unwrap()
+        .settings
+}
+
+both_backends! {
+    fn a_campaign_stored_before_rulesets_reads_as_fad5e_v1_and_its_row_is_never_rewritten(app: &TestApp) {
+        // Arrange: a campaign whose settings text is as written before rulesets existed.
+        let organiser = register(app, "organiser");
+        let id = campaign_under(app, &organiser, None)["id"].as_str().unwrap().to_owned();
+        let old = r#"{"house_rules":{"full_strength":"establishment","lone_figure_return":"on_five_or_six","bank_campaign_points":false,"vehicle_resolve_change":false,"squad_leader_experience_purchasable":false,"missions_hidden":true,"strict_one_marker_per_unit":false,"npf_recon_reading":"offensive_stance","squad_strength_roll":"per_player","morale_modifier":"per_die"},"results_need_confirmation":true,"lock_rosters_after_play":true}"#;
+        diesel::sql_query("UPDATE campaigns SET settings = $1 WHERE id = $2")
+            .bind::<Text, _>(old).bind::<Text, _>(&id)
+            .execute(&mut app.db.connect()).unwrap();
+
+        // Act: reads through every path that parses the settings, then `migrate`.
+        let campaign = get(app, &organiser, &format!("/api/v1/campaigns/{id}"));
+        let rules = get(app, &organiser, &format!("/api/v1/campaigns/{id}/rules"));
+        get(app, &organiser, &format!("/api/v1/campaigns/{id}/settings"));
+        get(app, &organiser, "/api/v1/rulesets");
+        let mut browser = signed_in(app, &organiser);
+        let (page, _) = browser.page(&format!("/campaigns/{id}"));
+        let migrate = crate::common::command(&["migrate"]).env("DATABASE_URL", app.db.url()).output().unwrap();
+
+        // Assert
+        assert_eq!(campaign["ruleset"], json!({"id": "fad5e", "version": 1}));
+        assert_eq!(campaign["settings"]["house_rules"]["bank_campaign_points"], false);
+        assert_eq!(rules["ruleset"], json!({"id": "fad5e", "version": 1}));
+        assert!(page.contains("href=\"/rules/fad5e\""), "the campaign page links its rules");
+        assert!(migrate.status.success(), "{}", String::from_utf8_lossy(&migrate.stderr));
+        assert_eq!(settings_text(app, &id), old);
+    }
+
+    fn the_rules_pages_show_any_ruleset_and_a_house_ruleset_with_its_changed_rows_marked(app: &TestApp) {
+        // Arrange
+        let organiser = register(app, "organiser");
+        let outsider = register(app, "outsider");
+        created(app, &organiser, &stockholm("stockholm-fad"));
+        let mut owner = signed_in(app, &organiser);
+        let mut stranger = signed_in(app, &outsider);
+
+        // Act
+        let (fad5e, _) = owner.page("/rules/fad5e");
+        let (house, _) = owner.page("/rules/club/stockholm-fad");
+        let hidden = stranger.get("/rules/club/stockholm-fad").status();
+        let rules = Browser::new(app).get("/rules").text().unwrap();
+
+        // Assert: FAD 5e's quality-loss table drops on 1–2; the house's only on 1.
+        assert!(fad5e.contains("id=\"t-quality_loss-1\"") && !fad5e.contains("<mark>"), "built-in: nothing marked");
+        for row in 1..=6 {
+            assert!(house.contains(&format!("id=\"t-quality_loss-{row}\"")), "six rows");
+        }
+        assert!(house.contains(r#"<tr class="changed" id="t-quality_loss-2">"#), "{house}");
+        assert!(!house.contains(r#"<tr class="changed" id="t-quality_loss-1">"#));
+        assert!(!house.contains(r#"<tr class="changed" id="t-quality_loss-3">"#));
+        assert!(house.contains(r#"<tr class="changed" id="m-assign_trait">"#));
+        assert!(!house.contains(r#"<tr class="changed" id="m-improve_quality">"#));
+        assert!(house.contains("Changes from FAD 5e") || house.contains("Changes from "), "{house}");
+        assert!(house.contains("id=\"H1\""), "readings have anchors");
+        assert!(house.contains("Edit these house rules"));
+        assert_eq!(hidden, 404);
+        assert!(rules.contains("Rules reference"), "/rules stays the reference");
+    }
+
+    fn the_form_writes_a_house_ruleset_and_keeps_input_with_errors_beside_fields(app: &TestApp) {
+        // Arrange
+        let organiser = register(app, "organiser");
+        let mut browser = signed_in(app, &organiser);
+        let (form, token) = browser.page("/rulesets/new");
+        let mut fields: Vec<(String, String)> = form_defaults(&form);
+        let set = |fields: &mut Vec<(String, String)>, name: &str, value: &str| {
+            fields.retain(|(n, _)| n != name);
+            fields.push((name.to_owned(), value.to_owned()));
+        };
+        set(&mut fields, "csrf_token", &token);
+        set(&mut fields, "slug", "stockholm-fad");
+        set(&mut fields, "name", "Stockholm club FAD");
+        set(&mut fields, "campaign.cp_per_platoon", "30");
+        set(&mut fields, "campaign.tables.quality_loss.2", "stays");
+        set(&mut fields, "campaign.menu.assign_trait.cost", "3");
+
+        // Act
+        let refused = browser.post("/rulesets/new", &pairs(&fields));
+        let refused_status = refused.status();
+        let refused = refused.text().unwrap();
+        set(&mut fields, "campaign.cp_per_platoon", "3");
+        let saved = browser.post("/rulesets/new", &pairs(&fields));
+        let document = get(app, &organiser, "/api/v1/rulesets/club/stockholm-fad?format=document");
+
+        // Assert: the error beside its field, the input kept; then the document sets exactly
+        // the three changes.
+        assert_eq!(refused_status, 422);
+        let error = error_beside(&refused, "f-campaign-cp-per-platoon").unwrap_or_default();
+        assert!(error.contains("10"), "{refused}");
+        assert!(refused.contains(r#"value="stockholm-fad""#));
+        assert!(refused.contains(r#"value="stays" selected"#));
+        assert_eq!(saved.status(), 303);
+        assert_eq!(saved.headers()["location"], "/rules/club/stockholm-fad");
+        assert_eq!(document["set"], stockholm("x")["set"]);
+    }
+}
+
+/// The name and value of every control of a page's form as it would be sent (text inputs,
+/// selected options, checked checkboxes).
+fn form_defaults(page: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let attr = |tag: &str, name: &str| -> Option<String> {
+        let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+        Some(tag[start..].split('"').next()?.to_owned())
+    };
+    let mut select: Option<String> = None;
+    for piece in page.split('<').skip(1) {
+        let tag = piece.split('>').next().unwrap_or_default();
+        if tag.starts_with("input") {
+            let (Some(name), kind) = (attr(tag, "name"), attr(tag, "type").unwrap_or_default())
+            else {
+                continue;
+            };
+            if kind == "checkbox" && !tag.contains(" checked") {
+                continue;
+            }
+            out.push((name, attr(tag, "value").unwrap_or_default()));
+        } else if tag.starts_with("select") {
+            select = attr(tag, "name");
+        } else if tag.starts_with("option") && tag.contains(" selected") {
+            if let Some(name) = &select {
+                out.push((name.clone(), attr(tag, "value").unwrap_or_default()));
+            }
+        } else if tag.starts_with("textarea") {
+            if let Some(name) = attr(tag, "name") {
+                out.push((name, String::new()));
+            }
+        }
+    }
+    out
+}
+
+fn pairs(fields: &[(String, String)]) -> Vec<(&str, &str)> {
+    fields
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect()
 }
