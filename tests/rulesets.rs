@@ -625,3 +625,39 @@ fn pairs(fields: &[(String, String)]) -> Vec<(&str, &str)> {
         .map(|(a, b)| (a.as_str(), b.as_str()))
         .collect()
 }
+
+both_backends! {
+    fn export_then_import_into_a_fresh_database_gives_the_same_hash_and_a_changed_document_is_refused(app: &TestApp) {
+        // Arrange: a campaign under version 2 of a house ruleset.
+        let organiser = register(app, "organiser");
+        let v1 = created(app, &organiser, &stockholm("stockholm-fad"));
+        let campaign = campaign_under(app, &organiser, Some(json!({"id": "club/stockholm-fad", "version": 1})));
+        let id = campaign["id"].as_str().unwrap().to_owned();
+        let dir = tempfile::tempdir().unwrap();
+        let target = crate::common::TestDb::new(app.backend());
+        target.migrated();
+
+        // Act
+        let text = crate::backup::export(dir.path(), "c.json", app.db.url(), &id);
+        let mut tampered: Value = serde_json::from_str(&text).unwrap();
+        tampered["ruleset"]["document"]["set"]["campaign.cp_per_platoon"] = json!(9);
+        let tampered = crate::backup::write(dir.path(), "t.json", &tampered.to_string());
+        let refused = crate::backup::import(target.url(), &tampered, &[]);
+        let imported = crate::backup::import(target.url(), &dir.path().join("c.json"), &[]);
+        let moved = TestApp::spawn_on(target, &[]);
+        let again = crate::backup::export(dir.path(), "again.json", moved.db.url(), &id);
+
+        // Assert
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(doc["ruleset"]["hash"], v1["hash"]);
+        assert_eq!(doc["ruleset"]["id"], "club/stockholm-fad");
+        let message = crate::backup::failed(&refused);
+        assert!(message.contains("ruleset.hash"), "{message}");
+        crate::backup::succeeded(&imported);
+        assert_eq!(again, text, "export, import, export: the same bytes");
+        let stored = diesel::sql_query("SELECT COUNT(*) AS n FROM rulesets WHERE id = 'club/stockholm-fad' AND hash = $1")
+            .bind::<Text, _>(v1["hash"].as_str().unwrap())
+            .get_result::<Count>(&mut moved.db.connect()).unwrap().n;
+        assert_eq!(stored, 1);
+    }
+}
