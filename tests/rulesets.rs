@@ -373,8 +373,9 @@ both_backends! {
         assert_problem(again, 409);
     }
 
-    fn the_eleventh_house_ruleset_is_over_the_quota(app: &TestApp) {
+    fn the_eleventh_house_ruleset_is_over_the_quota(quota: &Quota10) {
         // Arrange
+        let app = &quota.0;
         let organiser = register(app, "organiser");
         for i in 0..10 {
             created(app, &organiser, &stockholm(&format!("club-{i}")));
@@ -427,6 +428,15 @@ fn campaign_under_refused(app: &TestApp, user: &TestUser) -> Value {
         &user.token,
     );
     assert_problem(response, 422)
+}
+
+/// A server at the default quota of 10 house rulesets per account (the test harness raises it).
+struct Quota10(TestApp);
+
+impl Fixture for Quota10 {
+    fn create(backend: Backend) -> Self {
+        Self(TestApp::spawn_with(backend, &[("FAD_MAX_RULESETS_PER_ACCOUNT", "10")]))
+    }
 }
 
 /// A server where an account holds at most 3 house rulesets, with room for parallel requests.

@@ -451,7 +451,11 @@ pub async fn update(
 ) -> Result<StoredRuleset, ApiError> {
     let user_id = person(caller)?.to_owned();
     let id = format!("{HOUSE_PREFIX}{slug}");
-    let precondition = crate::precondition::Precondition::new(None, if_match.as_deref(), "ruleset");
+    // Optional: a new version never overwrites one, so without it the edit is simply next.
+    let precondition = if_match
+        .as_deref()
+        .map(|m| crate::precondition::Precondition::new(None, Some(m), "ruleset"))
+        .transpose();
     let (caller_id, lookup) = (user_id.clone(), id.clone());
     // 404/403 before 422 before 409/412.
     let current = state
@@ -488,7 +492,9 @@ pub async fn update(
         .db
         .transaction(move |conn| {
             let newest = rows::find(conn, &id, None)?.ok_or_else(ruleset_not_found)?;
-            precondition.check(newest.version)?;
+            if let Some(precondition) = precondition {
+                precondition.check(newest.version)?;
+            }
             if newest.version + 1 != stored.version {
                 return Err(crate::precondition::stale("ruleset", newest.version));
             }

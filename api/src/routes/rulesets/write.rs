@@ -3,8 +3,10 @@
 
 use actix_web::{HttpRequest, HttpResponse, delete, post, put, web};
 use chrono::{DateTime, Utc};
-use fad_domain::rulesets::HouseDocument;
-use serde::Serialize;
+use std::collections::BTreeMap;
+
+use fad_domain::rulesets::{HouseDocument, Reading, RulesetPin};
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::AppState;
@@ -14,6 +16,53 @@ use crate::error::{ApiError, Problem};
 use crate::extract::Json;
 use crate::routes::campaigns::if_match;
 use crate::store::rulesets::StoredRuleset;
+
+/// A house ruleset's document: the built-in ruleset it extends and the keys it changes.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"id": "club/stockholm-fad", "name": "Stockholm club FAD",
+    "extends": {"id": "fad5e", "version": 1},
+    "set": {"campaign.cp_per_platoon": 3,
+        "campaign.tables.quality_loss": ["drops", "stays", "stays", "stays", "stays", "stays"],
+        "campaign.menu.assign_trait.cost": 3},
+    "readings": [{"id": "H1", "text": "Quality drops only on a 1."}]}))]
+pub struct HouseDocumentBody {
+    /// `club/` and 3–40 lowercase letters, digits and dashes.
+    pub id: String,
+    /// 1–80 characters.
+    pub name: String,
+    /// The built-in ruleset it extends.
+    pub extends: RulesetPin,
+    /// The keys it changes, from the closed list (`campaign.cp_per_platoon`,
+    /// `campaign.pool_dice`, `campaign.tables.<step>`, `campaign.menu.<item>.cost`,
+    /// `campaign.menu.<item>.enabled`, `options.<switch>.default`, `ladders.<ladder>.names`,
+    /// `lists.<list>.add`); an unknown key or a bad value is 422 at `set.<key>`.
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub set: BTreeMap<String, serde_json::Value>,
+    /// The club's own readings, each `{"id", "text"}` (at most 40).
+    #[serde(default)]
+    pub readings: Vec<Reading>,
+}
+
+impl From<HouseDocumentBody> for HouseDocument {
+    fn from(body: HouseDocumentBody) -> Self {
+        let HouseDocumentBody {
+            id,
+            name,
+            extends,
+            set,
+            readings,
+        } = body;
+        Self {
+            id,
+            name,
+            extends,
+            set,
+            readings,
+        }
+    }
+}
 
 /// A stored version of a house ruleset.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
@@ -57,7 +106,7 @@ fn location(row: &StoredRuleset) -> String {
     tag = "rules",
     operation_id = "create_ruleset",
     security(("bearer" = [])),
-    request_body = HouseDocument,
+    request_body = HouseDocumentBody,
     responses(
         (status = 201, description = "The house ruleset, version 1, with its hash", body = HouseRulesetResponse,
             headers(("ETag" = String, description = "The version, for `If-Match` on `PUT`"))),
@@ -73,9 +122,9 @@ fn location(row: &StoredRuleset) -> String {
 pub async fn create_ruleset(
     user: AuthUser,
     state: web::Data<AppState>,
-    body: Json<HouseDocument>,
+    body: Json<HouseDocumentBody>,
 ) -> Result<HttpResponse, ApiError> {
-    let document = body.into_inner();
+    let document = HouseDocument::from(body.into_inner());
     let row = app::create(&state, &user.caller(), document).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", location(&row)))
@@ -83,8 +132,10 @@ pub async fn create_ruleset(
         .json(HouseRulesetResponse::from(row)))
 }
 
-/// Writes the next version of a house ruleset (its owner). `If-Match` names the version the
-/// edit is based on (the `ETag` of `GET ...?format=document`). Campaigns stay on theirs.
+/// Writes the next version of a house ruleset (its owner). With `If-Match` (the `ETag` of
+/// `GET ...?format=document`), only if no other version was written since; without it, the
+/// next version whatever the newest is (versions are never overwritten). Campaigns stay on
+/// theirs.
 #[utoipa::path(
     tag = "rules",
     operation_id = "update_ruleset",
@@ -93,7 +144,7 @@ pub async fn create_ruleset(
         ("slug" = String, Path, description = "The part after `club/`"),
         ("If-Match" = Option<String>, Header, description = "The version the edit is based on"),
     ),
-    request_body = HouseDocument,
+    request_body = HouseDocumentBody,
     responses(
         (status = 200, description = "The new version", body = HouseRulesetResponse,
             headers(("ETag" = String, description = "The new version"))),
@@ -102,7 +153,7 @@ pub async fn create_ruleset(
         (status = 404, description = "No such ruleset, or the caller may not see it", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Another version was written meanwhile", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "`If-Match` is stale", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A bad document (each problem at its path), or no `If-Match`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A bad document (each problem at its path)", body = Problem, content_type = "application/problem+json"),
         (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
@@ -113,9 +164,9 @@ pub async fn update_ruleset(
     state: web::Data<AppState>,
     path: web::Path<String>,
     req: HttpRequest,
-    body: Json<HouseDocument>,
+    body: Json<HouseDocumentBody>,
 ) -> Result<HttpResponse, ApiError> {
-    let document = body.into_inner();
+    let document = HouseDocument::from(body.into_inner());
     let row = app::update(
         &state,
         &user.caller(),
