@@ -14,6 +14,7 @@ use fad_domain::campaign::{
 };
 use fad_domain::dice::ServerDice;
 use fad_domain::house_rules::HouseRules;
+use fad_domain::rulesets::Ruleset;
 
 fn bench_aftermath(c: &mut Criterion) {
     let start = forces::force("blue");
@@ -51,8 +52,9 @@ fn bench_aftermath(c: &mut Criterion) {
         reinforcements: ReinforcementChoice::default(),
     };
     let rules = HouseRules::default();
+    let ruleset = Ruleset::fad5e();
     let run = |dice: &mut ServerDice| {
-        post_battle_sequence("blue", &start, &report, 0, &choices, dice, &rules)
+        post_battle_sequence("blue", &start, &report, 0, &choices, dice, &rules, &ruleset)
     };
     let check = run(&mut ServerDice::seeded(1));
     assert!(

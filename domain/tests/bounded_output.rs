@@ -7,7 +7,9 @@
 
 use fad_domain::campaign::experience::apply_purchases;
 use fad_domain::campaign::reinforcements::apply_reinforcements;
-use fad_domain::campaign::{Allocation, NewSquad, Purchase, PurchaseItem, ReinforcementChoice};
+use fad_domain::campaign::{
+    Allocation, CampaignTables, NewSquad, Purchase, PurchaseItem, ReinforcementChoice,
+};
 use fad_domain::dice::{Dice, ServerDice};
 use fad_domain::forcegen::{GenerationChoices, MAX_PLATOONS as MAX_GENERATED_PLATOONS, generate};
 use fad_domain::house_rules::HouseRules;
@@ -162,7 +164,7 @@ proptest! {
                 .collect(),
             new_squad: Some(NewSquad { name: "New".to_owned(), troopers, platoon: None, id: None, modelled_on: None }),
         };
-        match apply_reinforcements(&roster, "a", pool, &choice) {
+        match apply_reinforcements(&roster, "a", pool, &choice, &CampaignTables::fad5e().new_squad) {
             Ok(effects) => {
                 prop_assert!(effects.roster.units().all(|u| u.strength <= MAX_STRENGTH));
                 prop_assert!(effects.roster.units().count() <= MAX_UNITS + 1);
@@ -178,7 +180,7 @@ proptest! {
             .chain(std::iter::repeat_n(Purchase::of(PurchaseItem::ExtraReinforcementDie, None), copies))
             .collect();
         let mut roll = |_: &str| -> Result<u8, Problem> { Ok(6) };
-        match apply_purchases(&roster, &purchases, pool, &HouseRules::default(), &mut roll) {
+        match apply_purchases(&roster, &purchases, pool, &HouseRules::default(), &CampaignTables::fad5e(), "FAD 5e", &mut roll) {
             Ok(effects) => {
                 prop_assert!(effects.extra_dice <= copies);
                 prop_assert!(effects.events.len() <= 2 * purchases.len());

@@ -50,8 +50,15 @@ fn finalized_row(roster: &Roster) -> AftermathRow {
         })
         .collect();
     let report = BattleReport { losses };
-    let mut aftermath =
-        Aftermath::start("force-1", roster, &report, 3, &HouseRules::default()).unwrap();
+    let mut aftermath = Aftermath::start(
+        "force-1",
+        roster,
+        &report,
+        3,
+        &HouseRules::default(),
+        &fad_domain::rulesets::Ruleset::fad5e(),
+    )
+    .unwrap();
     aftermath.roll_remaining(&mut dice(11)).unwrap();
     let outcome = aftermath.finalize().unwrap();
     AftermathRow {

@@ -22,6 +22,7 @@ use super::sequence::Aftermath;
 use crate::dice::ServerDice;
 use crate::house_rules::{FullStrength, HouseRules, LoneFigureReturn};
 use crate::roster::{Force, Problem};
+use crate::rulesets::Ruleset;
 
 const CASES: usize = 10_000;
 const BLOCK: usize = 100;
@@ -95,7 +96,7 @@ fn run_case(case: &Case, out: &mut String) {
         });
     }
     let dice = &mut ServerDice::seeded(*seed);
-    let mut a = match Aftermath::start(FORCE, roster, &report, *banked, rules) {
+    let mut a = match Aftermath::start(FORCE, roster, &report, *banked, rules, &Ruleset::fad5e()) {
         Ok(a) => a,
         Err(p) => {
             out.push_str(&problems(&p));

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::changes::{UnitEvent, UnitEventRecord};
 use super::resolve_change::resolve_can_change;
+use super::tables::{CampaignTables, d6_row};
 use crate::house_rules::HouseRules;
 use crate::kit::{Personality, VehicleState};
 use crate::ladder::{Ladder, Quality, Resolve};
@@ -118,9 +119,12 @@ impl PurchaseItem {
 /// CP per platoon after each battle (docs/rules.md §2.1 step 6).
 pub const CP_PER_PLATOON: u32 = 2;
 
-/// Campaign points earned in one sequence: 2 × P, P counted at the start of the battle (C12).
-pub fn campaign_points_earned(battle_start: &Force) -> u32 {
-    CP_PER_PLATOON * battle_start.platoon_count()
+/// Campaign points earned in one sequence: the ruleset's points per platoon (2 in FAD 5e) × P,
+/// P counted at the start of the battle (C12).
+pub fn campaign_points_earned(battle_start: &Force, tables: &CampaignTables) -> u32 {
+    tables
+        .cp_per_platoon
+        .saturating_mul(battle_start.platoon_count())
 }
 
 /// One purchase (`{item, unit_id?, personality?, trait?}`).
@@ -165,13 +169,16 @@ pub struct PurchaseEffects {
     pub events: Vec<UnitEventRecord>,
 }
 
-/// Applies `purchases` to `roster` (the roster after steps 1–4) with `available` CP.
+/// Applies `purchases` to `roster` (the roster after steps 1–4) with `available` CP, at the
+/// prices of `tables`' menu; an item the menu does not sell is refused naming `ruleset`.
 /// `quality_roll` gives the Quality Loss d6 of a vehicle replaced for 2 CP (C7), by unit id.
 pub fn apply_purchases(
     roster: &Force,
     purchases: &[Purchase],
     available: u32,
     rules: &HouseRules,
+    tables: &CampaignTables,
+    ruleset: &str,
     quality_roll: &mut dyn FnMut(&str) -> Result<u8, Problem>,
 ) -> Result<PurchaseEffects, Vec<Problem>> {
     let mut out = roster.clone();
@@ -181,7 +188,15 @@ pub fn apply_purchases(
     let mut spent = 0u32;
     for (i, p) in purchases.iter().enumerate() {
         let at = |f: &str| format!("purchases[{i}].{f}");
-        spent = spent.saturating_add(p.item.cost());
+        if !tables.sells(p.item) {
+            problems.push(Problem::new(
+                at("item"),
+                format!("{} is not sold under {ruleset}", p.item),
+            ));
+            continue;
+        }
+        let cost = tables.cost(p.item);
+        spent = spent.saturating_add(cost);
         let mut local = Vec::new();
         if p.personality.is_some() && p.item != PurchaseItem::GrantPersonality {
             local.push(Problem::new(
@@ -225,7 +240,7 @@ pub fn apply_purchases(
                     unit_id,
                     UnitEvent::Purchase {
                         item: p.item,
-                        cost: p.item.cost(),
+                        cost,
                         personality: p.personality,
                         trait_: p.trait_,
                     },
@@ -234,7 +249,8 @@ pub fn apply_purchases(
                     match quality_roll(unit_id) {
                         Ok(roll) => {
                             let from = next.quality;
-                            next.quality = super::quality_loss::quality_after(from, roll);
+                            let row = d6_row(&tables.quality_loss, roll);
+                            next.quality = super::quality_loss::quality_after(from, row);
                             events.push(UnitEventRecord::new(
                                 unit_id,
                                 UnitEvent::QualityLoss {
@@ -414,6 +430,31 @@ mod tests {
     use crate::campaign::testkit::{character, force_of, squad, vehicle, with_kind};
     use crate::ladder::{LeaderExperience, Leadership};
     use crate::names::Named;
+
+    /// At FAD 5e's prices.
+    fn apply_purchases(
+        roster: &Force,
+        purchases: &[Purchase],
+        available: u32,
+        rules: &HouseRules,
+        quality_roll: &mut dyn FnMut(&str) -> Result<u8, Problem>,
+    ) -> Result<PurchaseEffects, Vec<Problem>> {
+        let tables = CampaignTables::fad5e();
+        super::apply_purchases(
+            roster,
+            purchases,
+            available,
+            rules,
+            &tables,
+            "FAD 5e",
+            quality_roll,
+        )
+    }
+
+    /// At FAD 5e's rate.
+    fn campaign_points_earned(battle_start: &Force) -> u32 {
+        super::campaign_points_earned(battle_start, &CampaignTables::fad5e())
+    }
 
     fn no_roll(_: &str) -> Result<u8, Problem> {
         Ok(6)

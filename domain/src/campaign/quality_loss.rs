@@ -41,9 +41,9 @@ pub fn quality_loss_due(replaced: u32, reference: u32) -> bool {
     replaced > 0 && 2 * replaced >= reference
 }
 
-/// The Quality after the roll, clamped at Rabble.
-pub fn quality_after(quality: Quality, d6: u8) -> Quality {
-    match quality_loss(d6) {
+/// The Quality after the table `row` the roll gave, clamped at Rabble.
+pub fn quality_after(quality: Quality, row: QualityLoss) -> Quality {
+    match row {
         QualityLoss::Drops => quality.down(),
         QualityLoss::Stays => quality,
     }
@@ -52,6 +52,11 @@ pub fn quality_after(quality: Quality, d6: u8) -> Quality {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// On FAD 5e's table, by the die.
+    fn quality_after(quality: Quality, d6: u8) -> Quality {
+        super::quality_after(quality, quality_loss(d6))
+    }
 
     #[test]
     fn c1_quality_loss_rows_one_to_six_three_plus_means_three_to_six() {

@@ -14,6 +14,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 
 use super::changes::{UnitEvent, UnitEventRecord};
+use super::tables::NewSquadRule;
 use crate::ladder::{LeaderExperience, Quality, Resolve};
 use crate::roster::{Force, Platoon, Problem, Unit, UnitKind, UnitStatus};
 
@@ -186,7 +187,13 @@ fn free_squad_id(force: &Force, force_id: &str) -> String {
 /// grenades, gadgets, comms; at most one support weapon per trooper) and a new squad leader
 /// (Inexperienced, if the typical squad records one). Traits, abilities, personalities and bots
 /// belong to that squad, not to its kit, and are not copied.
-pub fn new_squad_unit(id: String, name: String, troopers: u32, typical: &Unit) -> Unit {
+pub fn new_squad_unit(
+    id: String,
+    name: String,
+    troopers: u32,
+    typical: &Unit,
+    rule: &NewSquadRule,
+) -> Unit {
     let mut support = typical.support_weapons.clone();
     support.truncate(usize::try_from(troopers).unwrap_or(usize::MAX));
     let blank = Unit::default();
@@ -194,8 +201,8 @@ pub fn new_squad_unit(id: String, name: String, troopers: u32, typical: &Unit) -
         id,
         name,
         kind: UnitKind::Squad,
-        quality: NEW_SQUAD_QUALITY,
-        resolve: Some(NEW_SQUAD_RESOLVE),
+        quality: rule.quality,
+        resolve: Some(rule.resolve),
         strength: troopers,
         starting_strength: troopers,
         support_weapons: support,
@@ -237,12 +244,13 @@ pub fn unit_allowance(room: u32, pool: u32, taken_elsewhere: u32) -> u32 {
     room.min(pool.saturating_sub(taken_elsewhere))
 }
 
-/// Applies `choice` to `roster` with a pool of `pool` troopers.
+/// Applies `choice` to `roster` with a pool of `pool` troopers; a new squad follows `rule`.
 pub fn apply_reinforcements(
     roster: &Force,
     force_id: &str,
     pool: u32,
     choice: &ReinforcementChoice,
+    rule: &NewSquadRule,
 ) -> Result<ReinforcementEffects, Vec<Problem>> {
     let mut out = roster.clone();
     let mut problems = Vec::new();
@@ -295,10 +303,13 @@ pub fn apply_reinforcements(
     let mut formed_squad = None;
     if let Some(n) = &choice.new_squad {
         let before = problems.len();
-        if !NEW_SQUAD_SIZE.contains(&n.troopers) {
+        if !(rule.min..=rule.max).contains(&n.troopers) {
             problems.push(Problem::new(
                 "new_squad.troopers",
-                "a new squad has 5 to 8 troopers (C10)",
+                format!(
+                    "a new squad has {} to {} troopers (C10)",
+                    rule.min, rule.max
+                ),
             ));
         }
         if n.name.trim().is_empty() {
@@ -353,7 +364,7 @@ pub fn apply_reinforcements(
                 "the platoon has no squad whose kit the new squad could take (C10)",
             )),
             (Some(i), Some(typical)) if problems.len() == before => {
-                let unit = new_squad_unit(id.clone(), n.name.clone(), n.troopers, &typical);
+                let unit = new_squad_unit(id.clone(), n.name.clone(), n.troopers, &typical, rule);
                 formed_squad = Some(FormedSquad {
                     unit_id: id.clone(),
                     name: unit.name.clone(),
@@ -362,7 +373,7 @@ pub fn apply_reinforcements(
                     modelled_on: typical.id.clone(),
                     modelled_on_name: typical.name.clone(),
                     quality: unit.quality,
-                    resolve: NEW_SQUAD_RESOLVE,
+                    resolve: rule.resolve,
                     armour: unit.armour,
                     basic_weapon: unit.basic_weapon,
                     support_weapons: unit.support_weapons.clone(),
@@ -411,6 +422,17 @@ mod tests {
     use crate::campaign::testkit::{character, force_of, squad, vehicle};
     use crate::kit::{Armour, BasicWeapon, SupportWeapon};
     use crate::names::Named;
+
+    /// Under FAD 5e's new-squad rule.
+    fn apply_reinforcements(
+        roster: &Force,
+        force_id: &str,
+        pool: u32,
+        choice: &ReinforcementChoice,
+    ) -> Result<ReinforcementEffects, Vec<Problem>> {
+        let rule = super::super::CampaignTables::fad5e().new_squad;
+        super::apply_reinforcements(roster, force_id, pool, choice, &rule)
+    }
 
     fn alloc(unit: &str, troopers: u32) -> Allocation {
         Allocation {

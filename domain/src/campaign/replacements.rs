@@ -49,16 +49,15 @@ pub fn reference_strength(unit: &Unit, battle_start_strength: u32, rules: &House
 }
 
 /// R, the figures replaced for `unit` (its strength after the battle's losses), which lost
-/// `losses` figures and had `battle_start_strength` at the start of the battle, on a `d6`.
-/// Never raises the unit above E (C9).
+/// `losses` figures and had `battle_start_strength` at the start of the battle, on the table
+/// `row` its die gave. Never raises the unit above E (C9).
 pub fn replaced_figures(
     unit: &Unit,
     battle_start_strength: u32,
     losses: u32,
-    d6: u8,
+    row: InfantryReplacement,
     rules: &HouseRules,
 ) -> u32 {
-    let row = infantry_replacement(d6);
     let room = unit.starting_strength.saturating_sub(unit.strength);
     if unit.is_lone_figure() {
         let returns = row == InfantryReplacement::FullStrength
@@ -79,6 +78,11 @@ mod tests {
     use super::*;
     use crate::campaign::testkit::{squad, with_kind};
     use crate::roster::UnitKind;
+
+    /// On FAD 5e's table, by the die.
+    fn replaced_figures(unit: &Unit, start: u32, losses: u32, d6: u8, rules: &HouseRules) -> u32 {
+        super::replaced_figures(unit, start, losses, infantry_replacement(d6), rules)
+    }
 
     fn after_losses(e: u32, start: u32, lost: u32) -> Unit {
         let mut u = squad("s", e);

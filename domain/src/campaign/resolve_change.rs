@@ -41,9 +41,9 @@ pub fn resolve_change(d6: u8) -> ResolveChange {
     RESOLVE_CHANGE[usize::from(d6.clamp(1, 6) - 1)]
 }
 
-/// The Resolve after the roll, clamped at both ends of the ladder (C8).
-pub fn resolve_after(resolve: Resolve, d6: u8) -> Resolve {
-    match resolve_change(d6) {
+/// The Resolve after the table `row` the roll gave, clamped at both ends of the ladder (C8).
+pub fn resolve_after(resolve: Resolve, row: ResolveChange) -> Resolve {
+    match row {
         ResolveChange::Drops => resolve.down(),
         ResolveChange::Stays => resolve,
         ResolveChange::Improves => resolve.up(),
@@ -88,6 +88,11 @@ mod tests {
     use crate::campaign::VehicleDamage;
     use crate::campaign::testkit::{squad, vehicle, with_kind};
     use crate::traits::Trait;
+
+    /// On FAD 5e's table, by the die.
+    fn resolve_after(resolve: Resolve, d6: u8) -> Resolve {
+        super::resolve_after(resolve, resolve_change(d6))
+    }
 
     const LOST: AppliedLoss = AppliedLoss {
         figures: 1,

@@ -8,17 +8,19 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::quality_loss::QualityLoss;
 use super::quality_loss::{quality_after, quality_loss_due};
-use super::reinforcements::POOL_DICE;
-use super::replacements::{reference_strength, replaced_figures};
+use super::replacements::{InfantryReplacement, reference_strength, replaced_figures};
 use super::report::VehicleDamage;
-use super::resolve_change::{resolve_after, resolve_roll_due, rolling_resolve};
+use super::resolve_change::{ResolveChange, resolve_after, resolve_roll_due, rolling_resolve};
 use super::sequence::{Aftermath, dice_problem, roll_one};
-use super::vehicle_replacements::{VehicleFate, vehicle_fate};
+use super::tables::d6_row;
+use super::vehicle_replacements::{VehicleFate, VehicleReplacement, vehicle_fate};
 use super::{UnitEvent, UnitEventRecord};
 use crate::dice::{Dice, RollRequest, RollStep};
 use crate::kit::VehicleState;
 use crate::ladder::Resolve;
+use crate::names::Named;
 use crate::roster::{Problem, Unit, UnitKind, UnitStatus};
 
 /// The roll steps of the sequence, in table order.
@@ -66,6 +68,49 @@ pub fn unknown_resolve(d6: u8) -> Resolve {
     UNKNOWN_RESOLVE[usize::from(d6.clamp(1, 6) - 1)]
 }
 
+/// Faces written as people write them: `5–6`, `1`, `1–2, 5`.
+fn face_runs(faces: &[usize]) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &f in faces {
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == f => *end = f,
+            _ => runs.push((f, f)),
+        }
+    }
+    runs.iter()
+        .map(|(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}–{b}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The faces of a d6 table whose row `pick` accepts; `None` when no face does.
+fn faces<T: Copy>(table: &[T; 6], pick: impl Fn(T) -> bool) -> Option<String> {
+    let picked: Vec<usize> = (1..=6).filter(|f| pick(table[f - 1])).collect();
+    (!picked.is_empty()).then(|| face_runs(&picked))
+}
+
+/// A d6 table in words, each run of faces with its row: `1–2 none, 3–4 ..., 5–6 ...`.
+fn table_text<T: Copy + PartialEq>(table: &[T; 6], words: impl Fn(T) -> String) -> String {
+    let mut parts: Vec<(Vec<usize>, T)> = Vec::new();
+    for (i, row) in table.iter().enumerate() {
+        match parts.last_mut() {
+            Some((faces, last)) if last == row => faces.push(i + 1),
+            _ => parts.push((vec![i + 1], *row)),
+        }
+    }
+    parts
+        .into_iter()
+        .map(|(faces, row)| format!("{} {}", face_runs(&faces), words(row)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn position(step: RollStep) -> usize {
     ROLL_STEPS.iter().position(|s| *s == step).unwrap_or(0)
 }
@@ -101,14 +146,25 @@ impl Aftermath {
     pub fn due(&self, step: RollStep) -> Vec<DueRoll> {
         let loss = |id: &str| self.losses.get(id).copied().unwrap_or_default();
         let units = self.after_rolls.units();
+        let t = &self.tables;
         match step {
             RollStep::Replacement => units
                 .filter(|u| u.kind.is_infantry_type() && loss(&u.id).figures > 0)
                 .map(|u| {
                     let lone = if u.is_lone_figure() {
-                        "a lone figure returns only on 5–6"
+                        match faces(&t.replacement, |r| r == InfantryReplacement::FullStrength) {
+                            Some(f) => format!("a lone figure returns only on {f}"),
+                            None => "a lone figure never returns by the roll".to_owned(),
+                        }
                     } else {
-                        "1–2 none, 3–4 half the losses rounded up, 5–6 back to full strength"
+                        table_text(&t.replacement, |r| {
+                            match r {
+                                InfantryReplacement::NoReplacements => "none",
+                                InfantryReplacement::HalfTheLosses => "half the losses rounded up",
+                                InfantryReplacement::FullStrength => "back to full strength",
+                            }
+                            .to_owned()
+                        })
                     };
                     let why = format!(
                         "lost {} figure(s): infantry replacements ({lone})",
@@ -119,26 +175,37 @@ impl Aftermath {
                 .collect(),
             RollStep::VehicleReplacement => units
                 .filter_map(|u| {
+                    let table = &t.vehicle_replacement;
                     let why = match (u.kind, u.vehicle_state) {
-                        (UnitKind::Vehicle, Some(VehicleState::Damaged)) => {
-                            "damaged: vehicle replacements (3–6 repaired)"
-                        }
+                        (UnitKind::Vehicle, Some(VehicleState::Damaged)) => format!(
+                            "damaged: vehicle replacements ({} repaired)",
+                            faces(table, |r| r != VehicleReplacement::NotRepairedOrReplaced)
+                                .unwrap_or_else(|| "never".to_owned())
+                        ),
                         (UnitKind::Vehicle, Some(VehicleState::Destroyed))
                             if loss(&u.id).vehicle_damage == Some(VehicleDamage::Destroyed) =>
                         {
-                            "destroyed: vehicle replacements (5–6 replaced)"
+                            format!(
+                                "destroyed: vehicle replacements ({} replaced)",
+                                faces(table, |r| r == VehicleReplacement::RepairedOrReplaced)
+                                    .unwrap_or_else(|| "never".to_owned())
+                            )
                         }
                         _ => return None,
                     };
-                    Some(self.unit_due(step, u, why.to_owned()))
+                    Some(self.unit_due(step, u, why))
                 })
                 .collect(),
             RollStep::QualityLoss => units
                 .filter_map(|u| {
                     let (figures, reference) = *self.replaced.get(&u.id)?;
                     quality_loss_due(figures, reference).then(|| {
+                        let drops = match faces(&t.quality_loss, |r| r == QualityLoss::Drops) {
+                            Some(f) => format!("{f} drops one level"),
+                            None => "Quality never drops".to_owned(),
+                        };
                         let why = format!(
-                            "received {figures} replacement(s), at least half of {reference}: quality loss (1–2 drops one level)"
+                            "received {figures} replacement(s), at least half of {reference}: quality loss ({drops})"
                         );
                         self.unit_due(step, u, why)
                     })
@@ -147,14 +214,26 @@ impl Aftermath {
             RollStep::UnknownResolve => units
                 .filter(|u| resolve_unknown(u) && loss(&u.id).figures > 0)
                 .map(|u| {
-                    let why = "its Resolve is unknown and it took casualties: roll it (1 Uncertain, 2–5 Steady, 6 Determined)";
-                    self.unit_due(step, u, why.to_owned())
+                    let rows = table_text(&t.unknown_resolve, |r| {
+                        crate::rulesets::fad5e::display_name(r.name())
+                    });
+                    let why =
+                        format!("its Resolve is unknown and it took casualties: roll it ({rows})");
+                    self.unit_due(step, u, why)
                 })
                 .collect(),
             RollStep::ResolveChange => units
                 .filter(|u| resolve_roll_due(u, loss(&u.id), &self.rules))
                 .map(|u| {
-                    let mut why = "suffered losses or damage: resolve change (1–2 down one level, 3–4 same, 5–6 up one level)".to_owned();
+                    let rows = table_text(&t.resolve_change, |r| {
+                        match r {
+                            ResolveChange::Drops => "down one level",
+                            ResolveChange::Stays => "same",
+                            ResolveChange::Improves => "up one level",
+                        }
+                        .to_owned()
+                    });
+                    let mut why = format!("suffered losses or damage: resolve change ({rows})");
                     if u.resolve.is_none() {
                         why.push_str("; its unrated crew counts as Steady (house rule vehicle_resolve_change, C15)");
                     }
@@ -165,7 +244,7 @@ impl Aftermath {
                 step,
                 subject: self.force_id.clone(),
                 unit_name: None,
-                dice: format!("{POOL_DICE}d6"),
+                dice: format!("{}d6", t.pool_dice),
                 why: "the reinforcement pool: the total is the troopers available".to_owned(),
             }],
             _ => Vec::new(),
@@ -188,7 +267,10 @@ impl Aftermath {
             let id = due.subject.as_str();
             if step == RollStep::Reinforcements {
                 self.pool_dice = dice
-                    .roll(RollRequest::d6(step, id, POOL_DICE).for_force(&force_id))
+                    .roll(
+                        RollRequest::d6(step, id, usize::from(self.tables.pool_dice))
+                            .for_force(&force_id),
+                    )
                     .map_err(|e| vec![dice_problem(&e)])?;
                 continue;
             }
@@ -228,7 +310,8 @@ impl Aftermath {
         };
         let event = match step {
             RollStep::Replacement => {
-                let figures = replaced_figures(unit, start_strength, loss.figures, roll, &rules);
+                let row = d6_row(&self.tables.replacement, roll);
+                let figures = replaced_figures(unit, start_strength, loss.figures, row, &rules);
                 unit.strength += figures;
                 if unit.strength > 0 {
                     unit.status = UnitStatus::Active;
@@ -239,7 +322,9 @@ impl Aftermath {
             }
             RollStep::VehicleReplacement => {
                 let state = unit.vehicle_state.unwrap_or(VehicleState::Operational);
-                let Some(fate) = vehicle_fate(state, roll) else {
+                let Some(fate) =
+                    vehicle_fate(state, d6_row(&self.tables.vehicle_replacement, roll))
+                else {
                     return;
                 };
                 match fate {
@@ -257,7 +342,7 @@ impl Aftermath {
             }
             RollStep::QualityLoss => {
                 let from = unit.quality;
-                unit.quality = quality_after(from, roll);
+                unit.quality = quality_after(from, d6_row(&self.tables.quality_loss, roll));
                 UnitEvent::QualityLoss {
                     roll,
                     from,
@@ -265,7 +350,7 @@ impl Aftermath {
                 }
             }
             RollStep::UnknownResolve => {
-                let to = unknown_resolve(roll);
+                let to = d6_row(&self.tables.unknown_resolve, roll);
                 unit.resolve = Some(to);
                 UnitEvent::ResolveRolled { roll, to }
             }
@@ -275,7 +360,7 @@ impl Aftermath {
                 let Some(from) = rolling_resolve(unit, loss, &rules) else {
                     return;
                 };
-                let to = resolve_after(from, roll);
+                let to = resolve_after(from, d6_row(&self.tables.resolve_change, roll));
                 unit.resolve = Some(to);
                 UnitEvent::ResolveChange { roll, from, to }
             }

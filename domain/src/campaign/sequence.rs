@@ -28,9 +28,11 @@ use super::experience::{Purchase, PurchaseEffects, PurchaseItem, apply_purchases
 use super::reinforcements::{ReinforcementChoice, ReinforcementEffects, apply_reinforcements};
 use super::report::{AppliedLoss, BattleReport, apply_losses, check_report};
 use super::roll_steps::ROLL_STEPS;
+use super::tables::CampaignTables;
 use crate::dice::{Dice, DiceError, EnteredDice, RollLog, RollStep};
 use crate::house_rules::HouseRules;
 use crate::roster::{Force, Problem};
+use crate::rulesets::{Ruleset, RulesetPin};
 
 /// One force's post-battle sequence between steps (stored as JSON by the service).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -76,6 +78,19 @@ pub struct Aftermath {
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(value_type = crate::dice::EnteredDiceSchema))]
     pub unused_dice: EnteredDice,
+    /// The campaign's ruleset's tables, fixed when the sequence starts; left out when they are
+    /// FAD 5e's, so documents stored before rulesets existed read and write byte for byte.
+    #[serde(
+        default = "CampaignTables::fad5e",
+        skip_serializing_if = "CampaignTables::is_fad5e"
+    )]
+    pub tables: CampaignTables,
+    /// The campaign's ruleset; left out for FAD 5e version 1 (likewise).
+    #[serde(default, skip_serializing_if = "RulesetPin::is_fad5e_v1")]
+    pub ruleset: RulesetPin,
+    /// The ruleset's name, for messages; left out for FAD 5e version 1 (likewise).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub ruleset_name: String,
 }
 
 /// Campaign points of one sequence, for the ledger (C12, C13).
@@ -189,8 +204,9 @@ pub fn roll_subject_allowed(force_id: &str, roster: &Force, step: RollStep, subj
 }
 
 impl Aftermath {
-    /// Starts the sequence: applies the report's losses to the battle-start roster and credits
-    /// 2 × P CP; no die is rolled yet ([`Self::next_step`] names the first roll step).
+    /// Starts the sequence under `ruleset` (its tables are copied in): applies the report's
+    /// losses to the battle-start roster and credits the ruleset's CP per platoon × P (2 × P in
+    /// FAD 5e); no die is rolled yet ([`Self::next_step`] names the first roll step).
     /// `banked_cp` is the force's balance before the sequence.
     pub fn start(
         force_id: &str,
@@ -198,6 +214,7 @@ impl Aftermath {
         report: &BattleReport,
         banked_cp: u32,
         rules: &HouseRules,
+        ruleset: &Ruleset,
     ) -> Result<Self, Vec<Problem>> {
         let losses = check_report(battle_start, report)?;
         let roster = apply_losses(battle_start, &losses);
@@ -216,7 +233,7 @@ impl Aftermath {
         let mut aftermath = Self {
             force_id: force_id.to_owned(),
             rules: *rules,
-            cp_earned: super::experience::campaign_points_earned(battle_start),
+            cp_earned: super::experience::campaign_points_earned(battle_start, &ruleset.tables),
             battle_start: battle_start.clone(),
             after_rolls: roster,
             losses,
@@ -231,6 +248,13 @@ impl Aftermath {
             next_roll: ROLL_STEPS.first().copied(),
             replaced: BTreeMap::new(),
             unused_dice: EnteredDice::new(),
+            tables: ruleset.tables.clone(),
+            ruleset: ruleset.pin(),
+            ruleset_name: if ruleset.pin().is_fad5e_v1() {
+                String::new()
+            } else {
+                ruleset.name.clone()
+            },
         };
         aftermath.pass_empty_steps();
         Ok(aftermath)
@@ -245,10 +269,25 @@ impl Aftermath {
         banked_cp: u32,
         dice: &mut impl Dice,
         rules: &HouseRules,
+        ruleset: &Ruleset,
     ) -> Result<Self, Vec<Problem>> {
-        let mut aftermath = Self::start(force_id, battle_start, report, banked_cp, rules)?;
+        let mut aftermath = Self::start(force_id, battle_start, report, banked_cp, rules, ruleset)?;
         aftermath.roll_remaining(dice)?;
         Ok(aftermath)
+    }
+
+    /// The ruleset's name for messages (its id where the document has no name).
+    pub fn ruleset_label(&self) -> &str {
+        if self.ruleset_name.is_empty() {
+            &self.ruleset.id
+        } else {
+            &self.ruleset_name
+        }
+    }
+
+    /// What `item` costs under the sequence's ruleset.
+    pub fn cost(&self, item: PurchaseItem) -> u32 {
+        self.tables.cost(item)
     }
 
     /// Whether every roll step is made (purchases and reinforcements are open).
@@ -294,6 +333,8 @@ impl Aftermath {
             &purchases,
             self.cp_available(),
             &self.rules,
+            &self.tables,
+            self.ruleset_label(),
             &mut |id| Ok(kept.get(id).copied().unwrap_or(6)),
         )?;
         let log_start = dice.log().len();
@@ -304,6 +345,8 @@ impl Aftermath {
             &purchases,
             self.cp_available(),
             &self.rules,
+            &self.tables,
+            self.ruleset_label(),
             &mut |id| {
                 if let Some(v) = rolls.get(id) {
                     return Ok(*v);
@@ -352,6 +395,8 @@ impl Aftermath {
             &self.purchases,
             self.cp_available(),
             &self.rules,
+            &self.tables,
+            self.ruleset_label(),
             &mut |id| {
                 self.vehicle_quality_rolls.get(id).copied().ok_or_else(|| {
                     Problem::new("vehicle_quality_rolls", format!("no kept roll for {id}"))
@@ -365,7 +410,13 @@ impl Aftermath {
         choice: &ReinforcementChoice,
     ) -> Result<ReinforcementEffects, Vec<Problem>> {
         let bought = self.purchase_effects()?;
-        apply_reinforcements(&bought.roster, &self.force_id, self.pool_total(), choice)
+        apply_reinforcements(
+            &bought.roster,
+            &self.force_id,
+            self.pool_total(),
+            choice,
+            &self.tables.new_squad,
+        )
     }
 
     /// The sequence as it stands: roster, changes, CP, pool and rolls.
@@ -373,7 +424,13 @@ impl Aftermath {
         let bought = self.purchase_effects()?;
         let choice = self.reinforcements.clone().unwrap_or_default();
         let total = self.pool_total();
-        let reinforced = apply_reinforcements(&bought.roster, &self.force_id, total, &choice)?;
+        let reinforced = apply_reinforcements(
+            &bought.roster,
+            &self.force_id,
+            total,
+            &choice,
+            &self.tables.new_squad,
+        )?;
         let mut events = self.roll_events.clone();
         events.extend(bought.events);
         events.extend(reinforced.events);
@@ -399,7 +456,7 @@ impl Aftermath {
                 .iter()
                 .map(|p| PricedPurchase {
                     purchase: p.clone(),
-                    cost: p.item.cost(),
+                    cost: self.tables.cost(p.item),
                 })
                 .collect(),
             reinforcements: Pool {
@@ -428,6 +485,8 @@ impl Aftermath {
 }
 
 /// The whole sequence in one call: roll, purchases, reinforcements, finalize.
+// The inputs of the four steps side by side; a struct would only rename them.
+#[allow(clippy::too_many_arguments)]
 pub fn post_battle_sequence(
     force_id: &str,
     battle_start: &Force,
@@ -436,8 +495,17 @@ pub fn post_battle_sequence(
     choices: &Choices,
     dice: &mut impl Dice,
     rules: &HouseRules,
+    ruleset: &Ruleset,
 ) -> Result<Outcome, Vec<Problem>> {
-    let mut aftermath = Aftermath::roll(force_id, battle_start, report, banked_cp, dice, rules)?;
+    let mut aftermath = Aftermath::roll(
+        force_id,
+        battle_start,
+        report,
+        banked_cp,
+        dice,
+        rules,
+        ruleset,
+    )?;
     aftermath.purchase(choices.purchases.clone(), dice)?;
     aftermath.reinforce(choices.reinforcements.clone())?;
     aftermath.finalize()

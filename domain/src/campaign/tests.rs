@@ -15,6 +15,7 @@ use crate::kit::VehicleState;
 use crate::ladder::{Ladder, Quality, Resolve};
 use crate::names::Named;
 use crate::roster::{Force, UnitKind, UnitStatus};
+use crate::rulesets::Ruleset;
 use crate::traits::Trait;
 
 const F: &str = "force-1";
@@ -83,6 +84,7 @@ fn rules_2_3_worked_example_squad_of_eight_loses_five() {
         0,
         &mut dice,
         &HouseRules::default(),
+        &Ruleset::fad5e(),
     )
     .unwrap();
     let s = a.after_rolls.unit("s").unwrap();
@@ -189,6 +191,7 @@ fn rules_2_3_worked_example_wiped_out_squad_comes_back_with_four_and_rolls_quali
         0,
         &mut dice,
         &HouseRules::default(),
+        &Ruleset::fad5e(),
     )
     .unwrap();
     let s = a.after_rolls.unit("s").unwrap();
@@ -211,6 +214,7 @@ fn c2_recon_unit_destroyed_by_ambush_loses_all_figures() {
         0,
         &mut dice,
         &HouseRules::default(),
+        &Ruleset::fad5e(),
     )
     .unwrap();
     assert_eq!(
@@ -235,6 +239,7 @@ fn c2_units_without_losses_make_no_rolls() {
         0,
         &mut dice,
         &HouseRules::default(),
+        &Ruleset::fad5e(),
     )
     .unwrap();
     assert_eq!(steps(&a.rolls).len(), 1); // only the pool
@@ -257,6 +262,7 @@ fn c6_eliminated_unit_stays_on_the_roster_keeps_its_ratings_and_skips_resolve() 
         0,
         &mut dice,
         &HouseRules::default(),
+        &Ruleset::fad5e(),
     )
     .unwrap();
     let s = a.after_rolls.unit("s").unwrap();
@@ -284,6 +290,7 @@ fn c5_lone_figure_failed_roll_then_returned_for_one_cp() {
         0,
         &mut dice,
         &HouseRules::default(),
+        &Ruleset::fad5e(),
     )
     .unwrap();
     assert_eq!(
@@ -317,6 +324,7 @@ fn c5_c7_lone_figure_returned_by_the_roll_then_makes_the_quality_roll() {
         0,
         &mut dice,
         &HouseRules::default(),
+        &Ruleset::fad5e(),
     )
     .unwrap();
     assert_eq!(a.after_rolls.unit("c").unwrap().strength, 1);
@@ -340,6 +348,7 @@ fn c7_c16_destroyed_vehicle_replaced_by_the_roll_rolls_quality_and_c15_no_resolv
         0,
         &mut dice,
         &HouseRules::default(),
+        &Ruleset::fad5e(),
     )
     .unwrap();
     let v = a.after_rolls.unit("v").unwrap();
@@ -371,6 +380,7 @@ fn c7_repaired_vehicle_makes_no_quality_roll_and_c15_crew_with_resolve_rolls() {
         0,
         &mut dice,
         &HouseRules::default(),
+        &Ruleset::fad5e(),
     )
     .unwrap();
     let v = a.after_rolls.unit("v").unwrap();
@@ -390,7 +400,16 @@ fn c16_unrepaired_damaged_vehicle_rolls_again_after_the_next_battle() {
     line.vehicle_damage = Some(VehicleDamage::Damaged);
     let rules = HouseRules::default();
     let mut dice = table(&[(RollStep::VehicleReplacement, "v", &[2])]);
-    let first = Aftermath::roll(F, &roster, &report(vec![line]), 0, &mut dice, &rules).unwrap();
+    let first = Aftermath::roll(
+        F,
+        &roster,
+        &report(vec![line]),
+        0,
+        &mut dice,
+        &rules,
+        &Ruleset::fad5e(),
+    )
+    .unwrap();
     let after = first.finalize().unwrap().roster;
     assert_eq!(
         after.unit("v").unwrap().vehicle_state,
@@ -398,8 +417,16 @@ fn c16_unrepaired_damaged_vehicle_rolls_again_after_the_next_battle() {
     );
     // Next battle: not fielded, no new damage, but it rolls again.
     let mut dice = table(&[(RollStep::VehicleReplacement, "v", &[4])]);
-    let second =
-        Aftermath::roll(F, &after, &BattleReport::default(), 0, &mut dice, &rules).unwrap();
+    let second = Aftermath::roll(
+        F,
+        &after,
+        &BattleReport::default(),
+        0,
+        &mut dice,
+        &rules,
+        &Ruleset::fad5e(),
+    )
+    .unwrap();
     assert_eq!(
         second.after_rolls.unit("v").unwrap().vehicle_state,
         Some(VehicleState::Operational)
@@ -414,7 +441,16 @@ fn c16_destroyed_vehicle_not_replaced_is_eliminated_and_does_not_roll_again() {
     line.vehicle_damage = Some(VehicleDamage::Destroyed);
     let rules = HouseRules::default();
     let mut dice = table(&[(RollStep::VehicleReplacement, "v", &[4])]);
-    let first = Aftermath::roll(F, &roster, &report(vec![line]), 0, &mut dice, &rules).unwrap();
+    let first = Aftermath::roll(
+        F,
+        &roster,
+        &report(vec![line]),
+        0,
+        &mut dice,
+        &rules,
+        &Ruleset::fad5e(),
+    )
+    .unwrap();
     let after = first.finalize().unwrap().roster;
     let v = after.unit("v").unwrap();
     assert_eq!(
@@ -422,8 +458,16 @@ fn c16_destroyed_vehicle_not_replaced_is_eliminated_and_does_not_roll_again() {
         (UnitStatus::Eliminated, Some(VehicleState::Destroyed))
     );
     let mut dice = ServerDice::seeded(3);
-    let second =
-        Aftermath::roll(F, &after, &BattleReport::default(), 0, &mut dice, &rules).unwrap();
+    let second = Aftermath::roll(
+        F,
+        &after,
+        &BattleReport::default(),
+        0,
+        &mut dice,
+        &rules,
+        &Ruleset::fad5e(),
+    )
+    .unwrap();
     assert!(
         second
             .rolls
@@ -447,6 +491,7 @@ fn destroyed_vehicle_aftermath() -> Aftermath {
         3,
         &mut dice,
         &HouseRules::default(),
+        &Ruleset::fad5e(),
     )
     .unwrap()
 }
@@ -567,6 +612,7 @@ fn c13_unspent_points_are_banked_by_default_and_forfeited_under_the_house_rule()
             &choices,
             &mut ServerDice::seeded(1),
             &rules,
+            &Ruleset::fad5e(),
         )
         .unwrap()
         .campaign_points
@@ -603,6 +649,7 @@ fn c12_campaign_points_count_platoons_at_the_start_of_the_battle() {
         0,
         &mut ServerDice::seeded(2),
         &HouseRules::default(),
+        &Ruleset::fad5e(),
     )
     .unwrap();
     assert_eq!(a.cp_earned, 6);
@@ -625,6 +672,7 @@ fn c17_fanatic_squad_skips_the_resolve_roll_in_the_sequence() {
         0,
         &mut dice,
         &HouseRules::default(),
+        &Ruleset::fad5e(),
     )
     .unwrap();
     assert_eq!(
@@ -663,6 +711,7 @@ fn c10_c24_reinforcements_take_the_units_ratings_and_kit() {
         &choices,
         &mut dice,
         &HouseRules::default(),
+        &Ruleset::fad5e(),
     )
     .unwrap();
     let after = out.roster.unit("s").unwrap();
@@ -696,6 +745,7 @@ fn battle_report_problems_are_all_reported_with_their_paths() {
         0,
         &mut ServerDice::seeded(1),
         &HouseRules::default(),
+        &Ruleset::fad5e(),
     )
     .unwrap_err();
     let fields: Vec<&str> = errors.iter().map(|p| p.field.as_str()).collect();
@@ -722,6 +772,7 @@ fn c22_entered_dice_out_of_count_surface_as_problems_and_subjects_are_checked() 
         0,
         &mut dice,
         &HouseRules::default(),
+        &Ruleset::fad5e(),
     )
     .unwrap_err();
     assert_eq!(errors[0].field, format!("dice.reinforcements.{F}"));
@@ -800,6 +851,7 @@ fn c3_house_rule_half_of_their_strength_is_the_battle_start_strength_for_quality
             0,
             &mut dice,
             &rules,
+            &Ruleset::fad5e(),
         )
         .unwrap();
         (a.after_rolls.unit("s").unwrap().clone(), dice.unused())
@@ -830,6 +882,7 @@ fn c16_damage_reported_for_a_vehicle_eliminated_before_the_battle_is_refused() {
         0,
         &mut ServerDice::seeded(1),
         &HouseRules::default(),
+        &Ruleset::fad5e(),
     )
     .unwrap_err();
     assert_eq!(errors[0].field, "losses[0].vehicle_damage");
@@ -912,8 +965,26 @@ fn c20_the_battle_result_is_no_input_and_has_no_effect() {
     .unwrap();
     assert_eq!(win, loss);
     let rules = HouseRules::default();
-    let a = Aftermath::roll(F, &roster, &win, 0, &mut ServerDice::seeded(6), &rules).unwrap();
-    let b = Aftermath::roll(F, &roster, &loss, 0, &mut ServerDice::seeded(6), &rules).unwrap();
+    let a = Aftermath::roll(
+        F,
+        &roster,
+        &win,
+        0,
+        &mut ServerDice::seeded(6),
+        &rules,
+        &Ruleset::fad5e(),
+    )
+    .unwrap();
+    let b = Aftermath::roll(
+        F,
+        &roster,
+        &loss,
+        0,
+        &mut ServerDice::seeded(6),
+        &rules,
+        &Ruleset::fad5e(),
+    )
+    .unwrap();
     assert_eq!(a, b);
 }
 
@@ -930,6 +1001,7 @@ fn c21_mission_bonus_units_are_not_on_the_roster_and_get_no_replacement_roll() {
         0,
         &mut dice,
         &HouseRules::default(),
+        &Ruleset::fad5e(),
     )
     .unwrap_err();
     assert_eq!(errors[0].field, "losses[0].unit_id");
@@ -947,6 +1019,7 @@ fn c22_rolls_not_entered_are_made_by_the_server_and_logged() {
         0,
         &mut dice,
         &HouseRules::default(),
+        &Ruleset::fad5e(),
     )
     .unwrap();
     let sources: Vec<(RollStep, &str, RollSource)> = a
@@ -1092,7 +1165,8 @@ fn run_steps(
     dice: &mut impl Dice,
 ) -> (Aftermath, Outcome) {
     let rules = HouseRules::default();
-    let mut a = Aftermath::roll(F, roster, report, banked, dice, &rules).unwrap();
+    let mut a =
+        Aftermath::roll(F, roster, report, banked, dice, &rules, &Ruleset::fad5e()).unwrap();
     // Grow the list one purchase at a time, keeping those that stay valid: this also redoes
     // purchases many times, so kept dice are reused.
     let mut kept: Vec<Purchase> = Vec::new();
@@ -1219,9 +1293,18 @@ fn rolls_step_by_step_list_each_steps_dice_and_match_the_one_call_roll() {
         (RollStep::Reinforcements, F, &[2, 6]),
     ];
     let rules = HouseRules::default();
-    let whole = Aftermath::roll(F, &roster, &losses, 0, &mut table(values), &rules).unwrap();
+    let whole = Aftermath::roll(
+        F,
+        &roster,
+        &losses,
+        0,
+        &mut table(values),
+        &rules,
+        &Ruleset::fad5e(),
+    )
+    .unwrap();
 
-    let mut a = Aftermath::start(F, &roster, &losses, 0, &rules).unwrap();
+    let mut a = Aftermath::start(F, &roster, &losses, 0, &rules, &Ruleset::fad5e()).unwrap();
     let mut seen = Vec::new();
     let mut dice = table(values);
     while let Some(step) = a.next_step() {
@@ -1271,6 +1354,7 @@ fn unknown_resolve_4_1_is_rolled_on_first_casualties_then_the_resolve_change_app
         0,
         &mut dice,
         &HouseRules::default(),
+        &Ruleset::fad5e(),
     )
     .unwrap();
     // 6 on the squad resolve table → Determined; resolve change 1 → Steady.
@@ -1297,4 +1381,205 @@ fn unknown_resolve_4_1_is_rolled_on_first_casualties_then_the_resolve_change_app
         )
         .unwrap_err();
     assert!(refused[0].message.contains("unknown"), "{refused:?}");
+}
+
+// ---- A house ruleset's numbers -------------------------------------------------------------
+
+/// A house ruleset on FAD 5e: 3 CP per platoon, Quality drops only on a 1, a trait costs 3.
+fn stockholm(extra: serde_json::Value) -> Ruleset {
+    let mut set = serde_json::json!({
+        "campaign.cp_per_platoon": 3,
+        "campaign.tables.quality_loss": ["drops", "stays", "stays", "stays", "stays", "stays"],
+        "campaign.menu.assign_trait.cost": 3,
+    });
+    if let (Some(set), Some(extra)) = (set.as_object_mut(), extra.as_object()) {
+        set.extend(extra.clone());
+    }
+    let doc = serde_json::from_value(serde_json::json!({
+        "id": "club/stockholm-fad", "name": "Stockholm club FAD",
+        "extends": {"id": "fad5e", "version": 1}, "set": set,
+    }))
+    .unwrap();
+    crate::rulesets::build_house(&Ruleset::fad5e(), &doc, 1).unwrap()
+}
+
+/// The paths at which two JSON values differ.
+fn differing_paths(a: &serde_json::Value, b: &serde_json::Value, at: &str, out: &mut Vec<String>) {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            for k in keys {
+                let (l, r) = (
+                    x.get(k).unwrap_or(&Value::Null),
+                    y.get(k).unwrap_or(&Value::Null),
+                );
+                differing_paths(l, r, &format!("{at}.{k}"), out);
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            for (i, (l, r)) in x.iter().zip(y).enumerate() {
+                differing_paths(l, r, &format!("{at}[{i}]"), out);
+            }
+        }
+        _ if a != b => out.push(at.to_owned()),
+        _ => {}
+    }
+}
+
+#[test]
+fn a_house_ruleset_changes_exactly_its_numbers_with_entered_dice() {
+    // Squad s (E 8, Regular) is wiped out: 3 → 4 back, so Quality Loss is due (2·4 ≥ 8) and
+    // the entered 2 drops it under FAD 5e (1–2) but not under the house table (1 only).
+    let roster = force_of(vec![vec![squad("s", 8), squad("t", 6)]]);
+    let losses = report(vec![lost("s", 8)]);
+    let dice: &[(RollStep, &str, &[u8])] = &[
+        (RollStep::Replacement, "s", &[3]),
+        (RollStep::QualityLoss, "s", &[2]),
+        (RollStep::ResolveChange, "s", &[4]),
+        (RollStep::Reinforcements, F, &[2, 6]),
+    ];
+    let mut tough = Purchase::of(PurchaseItem::AssignTrait, Some("t"));
+    tough.trait_ = Some(Trait::Tough);
+    let choices = Choices {
+        purchases: vec![tough],
+        reinforcements: ReinforcementChoice::default(),
+    };
+    let rules = HouseRules::default();
+    let run = |ruleset: &Ruleset| {
+        post_battle_sequence(
+            F,
+            &roster,
+            &losses,
+            1,
+            &choices,
+            &mut table(dice),
+            &rules,
+            ruleset,
+        )
+        .unwrap()
+    };
+    let fad = run(&Ruleset::fad5e());
+    let house = run(&stockholm(serde_json::json!({})));
+
+    assert_eq!(fad.roster.unit("s").unwrap().quality, Quality::Conscript);
+    assert_eq!(house.roster.unit("s").unwrap().quality, Quality::Regular);
+    assert_eq!(
+        (fad.campaign_points.earned, house.campaign_points.earned),
+        (2, 3)
+    );
+    assert_eq!(
+        (fad.campaign_points.spent, house.campaign_points.spent),
+        (2, 3)
+    );
+    assert_eq!((fad.purchases[0].cost, house.purchases[0].cost), (2, 3));
+    assert_eq!(fad.campaign_points.balance, 1);
+    assert_eq!(house.campaign_points.balance, 1);
+    assert_eq!(fad.rolls, house.rolls, "the same dice, the same rolls");
+
+    let mut paths = Vec::new();
+    differing_paths(
+        &serde_json::to_value(&fad).unwrap(),
+        &serde_json::to_value(&house).unwrap(),
+        "",
+        &mut paths,
+    );
+    assert_eq!(
+        paths,
+        [
+            ".campaign_points.earned",
+            ".campaign_points.spent",
+            ".changes[0].after.quality",
+            ".changes[0].events[2].to",
+            ".changes[1].events[0].cost",
+            ".purchases[0].cost",
+            ".roster.platoons[0].units[0].quality",
+        ]
+    );
+}
+
+#[test]
+fn a_house_sequence_keeps_its_ruleset_and_fad5e_documents_keep_their_bytes() {
+    let roster = force_of(vec![vec![squad("s", 8)]]);
+    let losses = report(vec![lost("s", 2)]);
+    let rules = HouseRules::default();
+    let fad = Aftermath::start(F, &roster, &losses, 0, &rules, &Ruleset::fad5e()).unwrap();
+    let json = serde_json::to_value(&fad).unwrap();
+    for key in ["tables", "ruleset", "ruleset_name"] {
+        assert!(json.get(key).is_none(), "{key} is written for FAD 5e");
+    }
+    let read: Aftermath = serde_json::from_value(json).unwrap();
+    assert_eq!(read, fad);
+    assert_eq!(read.ruleset, crate::rulesets::RulesetPin::default());
+
+    let house_rules = stockholm(serde_json::json!({}));
+    let house = Aftermath::start(F, &roster, &losses, 0, &rules, &house_rules).unwrap();
+    let json = serde_json::to_value(&house).unwrap();
+    assert_eq!(
+        json["ruleset"],
+        serde_json::json!({"id": "club/stockholm-fad", "version": 1})
+    );
+    assert_eq!(json["tables"]["cp_per_platoon"], 3);
+    let read: Aftermath = serde_json::from_value(json).unwrap();
+    assert_eq!(read, house);
+    assert_eq!(read.cp_earned, 3);
+}
+
+#[test]
+fn a_house_ruleset_s_due_rolls_describe_its_own_tables() {
+    let roster = force_of(vec![vec![squad("s", 8)]]);
+    let losses = report(vec![lost("s", 8)]);
+    let ruleset = stockholm(serde_json::json!({
+        "campaign.pool_dice": 3,
+        "campaign.tables.resolve_change": ["drops", "stays", "stays", "stays", "stays", "improves"],
+    }));
+    let mut a = Aftermath::start(F, &roster, &losses, 0, &HouseRules::default(), &ruleset).unwrap();
+    let mut whys = Vec::new();
+    let mut dice = table(&[
+        (RollStep::Replacement, "s", &[3]),
+        (RollStep::QualityLoss, "s", &[1]),
+    ]);
+    while let Some(step) = a.next_step() {
+        whys.extend(a.next_dice().into_iter().map(|d| (d.dice, d.why)));
+        a.roll_step(step, &mut dice).unwrap();
+    }
+    assert_eq!(
+        whys[1].1,
+        "received 4 replacement(s), at least half of 8: quality loss (1 drops one level)"
+    );
+    assert_eq!(
+        whys[2].1,
+        "suffered losses or damage: resolve change (1 down one level, 2–5 same, 6 up one level)"
+    );
+    assert_eq!(whys[3].0, "3d6");
+    assert_eq!(a.pool_dice.len(), 3);
+}
+
+#[test]
+fn an_item_the_ruleset_does_not_sell_is_refused_naming_the_ruleset() {
+    let roster = force_of(vec![vec![squad("s", 8)]]);
+    let ruleset = stockholm(serde_json::json!({"campaign.menu.improve_resolve.enabled": false}));
+    let mut a = Aftermath::roll(
+        F,
+        &roster,
+        &report(vec![]),
+        5,
+        &mut ServerDice::seeded(3),
+        &HouseRules::default(),
+        &ruleset,
+    )
+    .unwrap();
+    let refused = a
+        .purchase(
+            vec![Purchase::of(PurchaseItem::ImproveResolve, Some("s"))],
+            &mut ServerDice::seeded(4),
+        )
+        .unwrap_err();
+    assert_eq!(refused.len(), 1);
+    assert_eq!(refused[0].field, "purchases[0].item");
+    assert_eq!(
+        refused[0].message,
+        "improve_resolve is not sold under Stockholm club FAD"
+    );
+    assert!(a.purchases.is_empty());
 }

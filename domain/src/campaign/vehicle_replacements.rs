@@ -52,10 +52,9 @@ pub enum VehicleFate {
     Eliminated,
 }
 
-/// The fate of a vehicle in `state` (damaged or destroyed) on a `d6`; `None` for an operational
-/// vehicle, which does not roll.
-pub fn vehicle_fate(state: VehicleState, d6: u8) -> Option<VehicleFate> {
-    let row = vehicle_replacement(d6);
+/// The fate of a vehicle in `state` (damaged or destroyed) on the table `row` its die gave;
+/// `None` for an operational vehicle, which does not roll.
+pub fn vehicle_fate(state: VehicleState, row: VehicleReplacement) -> Option<VehicleFate> {
     match state {
         VehicleState::Operational => None,
         VehicleState::Damaged => Some(match row {
@@ -72,6 +71,11 @@ pub fn vehicle_fate(state: VehicleState, d6: u8) -> Option<VehicleFate> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// On FAD 5e's table, by the die.
+    fn vehicle_fate(state: VehicleState, d6: u8) -> Option<VehicleFate> {
+        super::vehicle_fate(state, vehicle_replacement(d6))
+    }
 
     #[test]
     fn c1_vehicle_replacement_table_rows_one_to_six() {

@@ -1,7 +1,7 @@
-//! House rulesets: a club's ruleset as data. A document `extends` a built-in ruleset and `set`s
-//! keys from a closed list ([`SETTABLE_KEYS`]); anything else (a new step, a new rung, a computed
-//! effect) is a new family, which is code. [`build_house`] checks the whole document and reports
-//! every problem at once, each at its own path, in plain words.
+//! House rulesets (docs/rules.md §8.2): a club's ruleset as data. A document `extends` a
+//! built-in ruleset and `set`s keys from a closed list ([`SETTABLE_KEYS`]); anything else (a new
+//! step, a new rung, a computed effect) is a new family, which is code. [`build_house`] checks
+//! the whole document and reports every problem at once, each at its own path, in plain words.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -473,7 +473,7 @@ pub fn build_house(
             None => problems.push(SetProblem::new(
                 path,
                 format!(
-                    "{name} is not a key a house ruleset can set; the keys are listed on the rules page (/rules#house-rulesets)"
+                    "{name} is not a key a house ruleset can set; the keys are listed at /rules#8.2"
                 ),
             )),
             Some(key) => {

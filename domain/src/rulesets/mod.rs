@@ -1,4 +1,4 @@
-//! Rulesets: the rules system a campaign plays, as a value it pins (docs/rules.md "Rulesets").
+//! Rulesets: the rules system a campaign plays, as a value it pins (docs/rules.md §8).
 //!
 //! A ruleset is a *family* in code (the unit model, validation, pricing, the kinds of post-battle
 //! step) plus a *document* of data: ladder names and numbers, the six rows of each d6 table, the

@@ -851,6 +851,7 @@ proptest! {
             &Choices::default(),
             &mut ServerDice::seeded(seed),
             &HouseRules::default(),
+            &crate::rulesets::Ruleset::fad5e(),
         );
         let outcome = outcome.map_err(|p| TestCaseError::fail(format!("{p:?}")))?;
         prop_assert_eq!(validate_force(&outcome.roster), Ok(()));

@@ -24,6 +24,7 @@ fn preview(row: &rows::AftermathRow, battle: &battles::Battle) -> Result<Afterma
         &report,
         0,
         &HouseRules::default(),
+        &fad_domain::rulesets::Ruleset::fad5e(),
     )
     .map_err(problems)
 }
