@@ -435,7 +435,10 @@ struct Quota10(TestApp);
 
 impl Fixture for Quota10 {
     fn create(backend: Backend) -> Self {
-        Self(TestApp::spawn_with(backend, &[("FAD_MAX_RULESETS_PER_ACCOUNT", "10")]))
+        Self(TestApp::spawn_with(
+            backend,
+            &[("FAD_MAX_RULESETS_PER_ACCOUNT", "10")],
+        ))
     }
 }
 

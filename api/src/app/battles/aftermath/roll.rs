@@ -125,7 +125,7 @@ pub async fn roll_aftermath(
         let mut aftermath = match step.row.stage {
             AftermathStage::Open => {
                 let report = report_for(&step.battle, &force_id)?;
-                Aftermath::start(&force_id, &start, &report, step.balance(), &step.rules, &fad_domain::rulesets::Ruleset::fad5e())
+                Aftermath::start(&force_id, &start, &report, step.balance(), &step.rules, &step.ruleset)
                     .map_err(problems)?
             }
             AftermathStage::Rolling => step.take_state()?,
