@@ -456,22 +456,11 @@ pub async fn update(
         .as_deref()
         .map(|m| crate::precondition::Precondition::new(None, Some(m), "ruleset"))
         .transpose();
-    let (caller_id, lookup) = (user_id.clone(), id.clone());
+    let (who, lookup) = (caller.clone(), slug.to_owned());
     // 404/403 before 422 before 409/412.
     let current = state
         .db
-        .run(move |conn| {
-            let row = rows::find(conn, &lookup, None)?.ok_or_else(ruleset_not_found)?;
-            if row.owner != caller_id {
-                if may_use(conn, Some(&caller_id), &row)? {
-                    return Err(ApiError::Forbidden(
-                        "Only the ruleset's owner may change it.".to_owned(),
-                    ));
-                }
-                return Err(ruleset_not_found());
-            }
-            Ok(row)
-        })
+        .run(move |conn| authorize_owner(conn, &who, &lookup))
         .await?;
     let next = domain_version(current.version)? + 1;
     let (ruleset, text, hash) = validate(state, &document, Some(slug), next)?;
@@ -511,23 +500,36 @@ pub async fn update(
     Ok(row)
 }
 
+/// The newest version of `club/<slug>` when the caller owns it: 404 when the caller may not see
+/// it, 403 when it may see it but not change it.
+pub fn authorize_owner(
+    conn: &mut Db,
+    caller: &Caller,
+    slug: &str,
+) -> Result<StoredRuleset, ApiError> {
+    let user_id = person(caller)?;
+    let row = rows::find(conn, &format!("{HOUSE_PREFIX}{slug}"), None)?
+        .ok_or_else(ruleset_not_found)?;
+    if row.owner == user_id {
+        return Ok(row);
+    }
+    if may_use(conn, Some(user_id), &row)? {
+        return Err(ApiError::Forbidden(
+            "Only the ruleset's owner may change it.".to_owned(),
+        ));
+    }
+    Err(ruleset_not_found())
+}
+
 /// Deletes (archives) the house ruleset `club/<slug>` (its owner): refused with 409 while any
 /// campaign pins any of its versions, since a campaign keeps the rules it chose.
 pub async fn delete(state: &AppState, caller: &Caller, slug: &str) -> Result<(), ApiError> {
-    let user_id = person(caller)?.to_owned();
     let id = format!("{HOUSE_PREFIX}{slug}");
+    let (caller, slug) = (caller.clone(), slug.to_owned());
     state
         .db
         .transaction(move |conn| {
-            let row = rows::find(conn, &id, None)?.ok_or_else(ruleset_not_found)?;
-            if row.owner != user_id {
-                if may_use(conn, Some(&user_id), &row)? {
-                    return Err(ApiError::Forbidden(
-                        "Only the ruleset's owner may delete it.".to_owned(),
-                    ));
-                }
-                return Err(ruleset_not_found());
-            }
+            let row = authorize_owner(conn, &caller, &slug)?;
             if row.archived {
                 return Err(ruleset_not_found());
             }

@@ -38,7 +38,6 @@ pub struct HouseDocumentBody {
     /// `campaign.menu.<item>.enabled`, `options.<switch>.default`, `ladders.<ladder>.names`,
     /// `lists.<list>.add`); an unknown key or a bad value is 422 at `set.<key>`.
     #[serde(default)]
-    #[schema(value_type = Object)]
     pub set: BTreeMap<String, serde_json::Value>,
     /// The club's own readings, each `{"id", "text"}` (at most 40).
     #[serde(default)]
