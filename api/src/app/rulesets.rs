@@ -508,8 +508,8 @@ pub fn authorize_owner(
     slug: &str,
 ) -> Result<StoredRuleset, ApiError> {
     let user_id = person(caller)?;
-    let row = rows::find(conn, &format!("{HOUSE_PREFIX}{slug}"), None)?
-        .ok_or_else(ruleset_not_found)?;
+    let row =
+        rows::find(conn, &format!("{HOUSE_PREFIX}{slug}"), None)?.ok_or_else(ruleset_not_found)?;
     if row.owner == user_id {
         return Ok(row);
     }
