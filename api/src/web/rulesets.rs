@@ -88,7 +88,7 @@ fn ruleset_markup(read: &Read) -> Markup {
             @if changes.is_empty() {
                 p { "None: the same numbers as " (parent.name) "." }
             } @else {
-                div.table-wrap { table {
+                div.table-wrap tabindex="0" role="region" aria-label="Changes from the parent ruleset" { table {
                     thead { tr { th scope="col" { "What" } th scope="col" { (parent.name) } th scope="col" { "Here" } } }
                     tbody { @for d in &changes {
                         tr.changed { th scope="row" { (d.label) } td { (d.before) } td { (d.after) " " (marked(true)) } }
@@ -108,7 +108,7 @@ fn ruleset_markup(read: &Read) -> Markup {
                 @let changed = before.is_some_and(|b| b.die != step.die);
                 p.changed[changed] { "The pool: " (step.die) ", its total the troopers to assign. " (marked(changed)) }
             } @else {
-                div.table-wrap { table {
+                div.table-wrap tabindex="0" role="region" aria-label=(step.label) { table {
                     thead { tr { th scope="col" { "Die" } th scope="col" { "Result" } th scope="col" { span.visually-hidden { "Changed" } } } }
                     tbody { @for (i, row) in step.rows.iter().enumerate() {
                         @let changed = before.is_some_and(|b| b.rows.get(i) != Some(row));
@@ -120,7 +120,7 @@ fn ruleset_markup(read: &Read) -> Markup {
             }
         }
         h2 id="menu" { "Experience menu" }
-        div.table-wrap { table {
+        div.table-wrap tabindex="0" role="region" aria-label="Experience menu" { table {
             thead { tr { th scope="col" { "Purchase" } th scope="col" { "Cost" } th scope="col" { "Sold" } th scope="col" { "What it does" } } }
             tbody { @for item in &vocab.menu {
                 @let before = parent.and_then(|p| p.menu.iter().find(|m| m.item == item.item));
@@ -139,7 +139,7 @@ fn ruleset_markup(read: &Read) -> Markup {
             @let before = read.parent.as_ref().and_then(|p| p.ladder(&ladder.ladder));
             h3 { (capitalised(&words(&ladder.ladder))) }
             @if let Some(meaning) = &ladder.number_meaning { p.hint { "Number: " (meaning) } }
-            div.table-wrap { table {
+            div.table-wrap tabindex="0" role="region" aria-label=(capitalised(&words(&ladder.ladder))) { table {
                 thead { tr { th scope="col" { "Rung" } th scope="col" { "Number" } } }
                 tbody { @for (i, rung) in ladder.rungs.iter().enumerate() {
                     @let changed = before.is_some_and(|b| b.rungs.get(i).map(|r| &r.name) != Some(&rung.name));
@@ -151,7 +151,7 @@ fn ruleset_markup(read: &Read) -> Markup {
             } }
         }
         h2 id="options" { "Options a campaign starts with" }
-        div.table-wrap { table {
+        div.table-wrap tabindex="0" role="region" aria-label="Options" { table {
             thead { tr { th scope="col" { "Option" } th scope="col" { "Default" } } }
             tbody { @for option in &vocab.options {
                 @let before = parent.and_then(|p| p.options.iter().find(|o| o.name == option.name));
