@@ -94,6 +94,15 @@ pub const ROWS: &[Row] = &[
     row("GET", "/api/v1/campaigns", None, [401, 200, 200, 200, 200, 403, 401, 401]),
     row("GET", "/api/v1/campaigns/{campaign}", None, [401, 404, 200, 200, 200, 200, 401, 401]),
     row("PATCH", "/api/v1/campaigns/{campaign}", Some(r#"{"version": 1, "name": "Renamed"}"#), [401, 404, 403, 403, 200, 403, 401, 401]),
+    row("GET", "/api/v1/campaigns/{campaign}/rules", None, [401, 404, 200, 200, 200, 200, 401, 401]),
+    // Rulesets: the list and built-in ones are public; a house ruleset is its owner's (and its
+    // campaigns' members').
+    row("GET", "/api/v1/rulesets", None, [200, 200, 200, 200, 200, 200, 401, 401]),
+    row("GET", "/api/v1/rulesets/fad5e", None, [200, 200, 200, 200, 200, 200, 401, 401]),
+    row("GET", "/api/v1/rulesets/club/{ruleset}", None, [404, 404, 404, 404, 200, 404, 401, 401]),
+    row("POST", "/api/v1/rulesets", Some(r#"{"id": "club/{ruleset}-new", "name": "New rules", "extends": {"id": "fad5e", "version": 1}, "set": {"campaign.cp_per_platoon": 3}}"#), [401, 201, 201, 201, 201, 403, 401, 401]),
+    row("PUT", "/api/v1/rulesets/club/{ruleset}", Some(r#"{"id": "club/{ruleset}", "name": "World rules", "extends": {"id": "fad5e", "version": 1}, "set": {"campaign.cp_per_platoon": 4}}"#), [401, 404, 404, 404, 200, 403, 401, 401]),
+    row("DELETE", "/api/v1/rulesets/club/{ruleset}", None, [401, 404, 404, 404, 204, 403, 401, 401]),
     row("GET", "/api/v1/campaigns/{campaign}/settings", None, [401, 404, 200, 200, 200, 403, 401, 401]),
     row("PUT", "/api/v1/campaigns/{campaign}/settings", Some(r#"{"version": 1}"#), [401, 404, 403, 403, 200, 403, 401, 401]),
     // Members.
@@ -173,6 +182,7 @@ impl World {
     /// `template` with every placeholder of this world and `people` filled in.
     pub fn fill(&self, people: &People, template: &str) -> String {
         template
+            .replace("{ruleset}", &self.ruleset_slug)
             .replace("{campaign}", &self.campaign_id)
             .replace("{invite}", &self.invite_id)
             .replace("{code}", &self.code)

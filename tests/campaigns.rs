@@ -116,6 +116,8 @@ pub struct World {
     /// A battle of the force against a non-player force with no result: its scenario waits
     /// for the force's orders.
     pub scenario_battle_id: String,
+    /// The slug of a house ruleset the organiser owns (`club/<slug>`), played by no campaign.
+    pub ruleset_slug: String,
 }
 
 impl World {
@@ -179,7 +181,16 @@ impl World {
             &people.organiser.token,
         );
         assert_eq!(recorded.status(), 200);
+        let ruleset_slug = format!("w-{}", &campaign_id[..8]);
+        let ruleset = app.post_json_with_token(
+            "/api/v1/rulesets",
+            &json!({"id": format!("club/{ruleset_slug}"), "name": "World rules",
+                "extends": {"id": "fad5e", "version": 1}, "set": {"campaign.cp_per_platoon": 3}}),
+            &people.organiser.token,
+        );
+        assert_eq!(ruleset.status(), 201, "{}", ruleset.text().unwrap());
         Self {
+            ruleset_slug,
             campaign_id,
             invite_id: invite["id"].as_str().unwrap().to_owned(),
             code: invite["code"].as_str().unwrap().to_owned(),

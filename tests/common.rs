@@ -253,7 +253,9 @@ pub fn serve_command(database_url: &str, data_dir: &std::path::Path) -> Command 
         .env("FAD_AUTH_RATE_PER_MINUTE", "100000")
         .env("FAD_AUTH_RATE_BURST", "100000")
         // Tables of many callers build many campaigns per account: only quota tests lower it.
-        .env("FAD_MAX_CAMPAIGNS_PER_ACCOUNT", "100000");
+        .env("FAD_MAX_CAMPAIGNS_PER_ACCOUNT", "100000")
+        // Likewise house rulesets (each test world writes one).
+        .env("FAD_MAX_RULESETS_PER_ACCOUNT", "100000");
     cmd
 }
 

@@ -48,6 +48,7 @@ mod roster_lock;
 mod round_trips;
 mod rules_audit;
 mod rules_reference;
+mod rulesets;
 mod scenario_rules;
 mod scenarios;
 mod secret_choices;

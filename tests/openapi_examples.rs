@@ -601,6 +601,15 @@ fn prepare<'a>(
                 user: &club.blue,
             });
         }
+        // The document lists paths in order: `create_ruleset` made the example's ruleset
+        // (as the organiser) before its next version is written.
+        "update_ruleset" => {
+            return Some(Prepared {
+                ids: BTreeMap::from([("slug", "stockholm-fad".to_owned())]),
+                subs: BTreeMap::new(),
+                user: &club.organiser,
+            });
+        }
         "transfer_organiser" => {
             let campaign = create_campaign(app, &club.organiser, "Examples: handing over");
             let campaign_id = campaign["id"].as_str().unwrap().to_owned();

@@ -41,6 +41,8 @@ enum Permission {
     BattleOrganiser,
     /// A member of battle `{battle_id}`'s campaign who owns force `{force_id}` (or organises).
     BattleForceEditor,
+    /// The owner of house ruleset `club/{ruleset_slug}`.
+    RulesetOwner,
 }
 
 use Permission::*;
@@ -130,6 +132,8 @@ const RULES: &[(&str, &str, Permission)] = &[
     ("POST", "/battles/{battle_id}/{_}", BattleSide),
     ("POST", "/battles/{battle_id}/{_}/{_}", BattleSide),
     ("DELETE", "/battles/{battle_id}/{_}/{_}", BattleSide),
+    ("PUT", "/rulesets/club/{ruleset_slug}", RulesetOwner),
+    ("DELETE", "/rulesets/club/{ruleset_slug}", RulesetOwner),
 ];
 
 /// The middleware (see the module doc). Runs after authentication.
@@ -179,6 +183,7 @@ struct Ids {
     campaign_id: Option<String>,
     force_id: Option<String>,
     battle_id: Option<String>,
+    ruleset_slug: Option<String>,
 }
 
 /// The first rule whose method and pattern match, with the ids the path names.
@@ -206,6 +211,7 @@ fn captures(pattern: &str, path: &str) -> Option<Ids> {
             "{campaign_id}" => ids.campaign_id = value,
             "{force_id}" => ids.force_id = value,
             "{battle_id}" => ids.battle_id = value,
+            "{ruleset_slug}" => ids.ruleset_slug = value,
             "{_}" => {}
             literal if literal == *got => {}
             _ => return None,
@@ -275,6 +281,10 @@ async fn check(
                 BattleForceEditor => {
                     authorize_battle(conn, &caller, &id(&ids.battle_id), Need::Write)?;
                     authorize_force(conn, &caller, &id(&ids.force_id), Need::Write).map(drop)
+                }
+                RulesetOwner => {
+                    crate::app::rulesets::authorize_owner(conn, &caller, &id(&ids.ruleset_slug))
+                        .map(drop)
                 }
             }
         })

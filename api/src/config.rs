@@ -208,6 +208,14 @@ pub struct ServeArgs {
     #[arg(long, env = "FAD_MAX_ONESHOTS_PER_ADDRESS_PER_HOUR", default_value_t = Quotas::default().anonymous_scenarios_per_address_per_hour)]
     pub max_oneshots_per_address_per_hour: u32,
 
+    /// Most house rulesets an account may hold, archived ones included (more: 422).
+    #[arg(long, env = "FAD_MAX_RULESETS_PER_ACCOUNT", default_value_t = Quotas::default().rulesets_per_account)]
+    pub max_rulesets_per_account: u32,
+
+    /// Largest house-ruleset document in bytes, as JSON (more: 422).
+    #[arg(long, env = "FAD_MAX_RULESET_BYTES", default_value_t = Quotas::default().ruleset_bytes)]
+    pub max_ruleset_bytes: u32,
+
     /// Days a scenario generated signed out lives (unless a signed-in person keeps it); after
     /// that it answers 404 and is deleted.
     #[arg(long, env = "FAD_ONESHOT_TTL_DAYS", default_value_t = 30)]
@@ -368,12 +376,16 @@ impl Config {
             battles_per_campaign_per_day: args.max_battles_per_campaign_per_day,
             scenarios_per_account_per_hour: args.max_scenarios_per_account_per_hour,
             anonymous_scenarios_per_address_per_hour: args.max_oneshots_per_address_per_hour,
+            rulesets_per_account: args.max_rulesets_per_account,
+            ruleset_bytes: args.max_ruleset_bytes,
         };
         if quotas.forces_per_campaign == 0
             || quotas.campaigns_per_account == 0
             || quotas.battles_per_campaign_per_day == 0
             || quotas.scenarios_per_account_per_hour == 0
             || quotas.anonymous_scenarios_per_address_per_hour == 0
+            || quotas.rulesets_per_account == 0
+            || quotas.ruleset_bytes == 0
         {
             bail!("the FAD_MAX_* quotas (--max-*) must be greater than 0");
         }

@@ -31,6 +31,8 @@ pub enum Scope {
     CampaignWebhooks,
     /// Dice commitments issued to one client address (its keyed hash).
     AddressDiceCommitments,
+    /// House rulesets of one account.
+    AccountRulesets,
 }
 
 impl Scope {
@@ -45,6 +47,7 @@ impl Scope {
                 Self::AddressScenarios => 5,
                 Self::CampaignWebhooks => 6,
                 Self::AddressDiceCommitments => 7,
+                Self::AccountRulesets => 8,
             }
     }
 }
@@ -81,6 +84,10 @@ pub struct Quotas {
     pub scenarios_per_account_per_hour: u32,
     /// One-shot scenarios one client address may generate signed out in any hour.
     pub anonymous_scenarios_per_address_per_hour: u32,
+    /// House rulesets an account may hold (each id counts once, archived ones included).
+    pub rulesets_per_account: u32,
+    /// Largest house-ruleset document, in bytes of JSON.
+    pub ruleset_bytes: u32,
 }
 
 impl Default for Quotas {
@@ -91,6 +98,8 @@ impl Default for Quotas {
             battles_per_campaign_per_day: 500,
             scenarios_per_account_per_hour: 200,
             anonymous_scenarios_per_address_per_hour: 30,
+            rulesets_per_account: 10,
+            ruleset_bytes: 64 * 1024,
         }
     }
 }
@@ -158,6 +167,32 @@ impl Quotas {
 }
 
 impl Quotas {
+    /// 422 when the account already holds its most house rulesets
+    /// (`FAD_MAX_RULESETS_PER_ACCOUNT`); a new version of one it holds does not count.
+    pub fn check_rulesets(&self, conn: &mut Db, user_id: &str) -> Result<(), ApiError> {
+        serialize(conn, Scope::AccountRulesets, user_id)?;
+        let limit = self.rulesets_per_account;
+        if store::rulesets::count_for_owner(conn, user_id)? >= i64::from(limit) {
+            return Err(ApiError::validation(
+                "account",
+                format!("an account may hold at most {limit} house rulesets"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// 422 at `field` when a house-ruleset document is larger than `FAD_MAX_RULESET_BYTES`.
+    pub fn check_ruleset_size(&self, field: &str, bytes: usize) -> Result<(), ApiError> {
+        let limit = self.ruleset_bytes;
+        if bytes > usize::try_from(limit).unwrap_or(usize::MAX) {
+            return Err(ApiError::validation(
+                field,
+                format!("a house ruleset is at most {limit} bytes of JSON; this one has {bytes}"),
+            ));
+        }
+        Ok(())
+    }
+
     /// 429 when the client address (`client_hash`, its keyed hash) has generated its most
     /// one-shot scenarios signed out in the last hour.
     pub fn check_anonymous_scenarios(

@@ -267,7 +267,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     events,
     webhooks,
     webhook_deliveries,
-    web_sessions
+    web_sessions,
+    rulesets
 );
 
 diesel::table! {
@@ -322,3 +323,20 @@ diesel::table! {
 }
 
 diesel::joinable!(web_sessions -> users (user_id));
+
+diesel::table! {
+    /// House rulesets, one row per version; `document` is the house document as JSON.
+    rulesets (id, version) {
+        id -> Text,
+        version -> BigInt,
+        owner -> Text,
+        name -> Text,
+        family -> Text,
+        document -> Text,
+        hash -> Text,
+        created_at -> Timestamp,
+        archived -> Bool,
+    }
+}
+
+diesel::joinable!(rulesets -> users (owner));

@@ -181,6 +181,8 @@ pub struct AftermathView {
     pub start: Roster,
     /// The sequence so far (or final), typed; `None` before the first roll.
     pub outcome: Option<Outcome>,
+    /// The campaign's ruleset: the menu and its costs.
+    pub ruleset: fad_domain::rulesets::Ruleset,
 }
 
 /// One force's post-battle sequence with the battle, the person's part in it and the
@@ -220,12 +222,14 @@ pub async fn aftermath_view(
                 )
             })?;
             let start: Roster = row.battle_start;
+            let ruleset = crate::app::rulesets::load(conn, &sequence.ruleset)?;
             Ok(AftermathView {
                 battle,
                 role,
                 sequence,
                 start,
                 outcome,
+                ruleset,
             })
         })
         .await

@@ -23,17 +23,23 @@ fn person(user_id: &str) -> Caller {
     }
 }
 
-/// Creates a campaign with the settled readings; the caller becomes its organiser. Field
-/// errors name `name` and `description`.
+/// Creates a campaign under `ruleset` (an id, its newest version; blank: FAD 5e) with its
+/// house-rule defaults; the caller becomes its organiser. Field errors name `name`,
+/// `description` and `ruleset`.
 pub async fn create_campaign(
     state: &AppState,
     user_id: &str,
     name: &str,
     description: Option<String>,
+    ruleset: &str,
 ) -> Result<Campaign, ApiError> {
     let input = NewCampaign {
         name: name.to_owned(),
         description,
+        ruleset: (!ruleset.is_empty()).then(|| crate::app::rulesets::Choice {
+            id: ruleset.to_owned(),
+            version: None,
+        }),
         ..NewCampaign::default()
     };
     Ok(

@@ -15,6 +15,7 @@ pub mod forces;
 pub mod idempotency;
 pub mod odds;
 pub mod overview;
+pub mod rulesets;
 pub mod scenario_request;
 pub mod scenarios;
 pub mod sharing;

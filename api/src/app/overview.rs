@@ -232,6 +232,8 @@ pub struct CampaignOverview {
     pub house_rules: Vec<(String, bool)>,
     /// Open invitations (id, uses, expiry), for the organiser.
     pub open_invites: usize,
+    /// The name of the ruleset the campaign plays, and its page.
+    pub ruleset: (String, String),
     /// Integration keys that are not revoked `(prefix, name)`, for the organiser.
     pub api_keys: Vec<String>,
 }
@@ -307,6 +309,11 @@ pub async fn campaign_overview(
             } else {
                 Vec::new()
             };
+            let pinned = crate::app::rulesets::load(conn, &settings.ruleset)?;
+            let ruleset = (
+                format!("{} (version {})", pinned.name, pinned.version),
+                format!("/rules/{}", pinned.id),
+            );
             let now = store::now();
             let (open_invites, api_keys) = if organiser {
                 let invites =
@@ -351,6 +358,7 @@ pub async fn campaign_overview(
                     .collect(),
                 house_rules,
                 open_invites,
+                ruleset,
                 api_keys,
             })
         })

@@ -22,7 +22,7 @@ pub const FORMAT: &str = "fad-campaign/campaign-export";
 pub const FORMAT_VERSION: u32 = 1;
 
 /// One exported campaign.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Document {
     /// Always [`FORMAT`].
@@ -53,6 +53,29 @@ pub struct Document {
     pub battle_scenarios: Vec<BattleScenarioRecord>,
     /// One-shot scenarios generated from the campaign's stored forces.
     pub scenarios: Vec<ScenarioRecord>,
+    /// The house ruleset the campaign pins (in `campaign.settings`), whole, with its hash;
+    /// absent for a built-in ruleset, which every server carries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruleset: Option<RulesetRecord>,
+}
+
+/// The pinned version of a house ruleset: its document as written and its hash, which import
+/// checks before it recreates the ruleset.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesetRecord {
+    /// `club/<slug>`.
+    pub id: String,
+    /// The pinned version.
+    pub version: i64,
+    /// The family, as stored.
+    pub family: String,
+    /// The house document.
+    pub document: fad_domain::rulesets::HouseDocument,
+    /// SHA-256 of the canonical document.
+    pub hash: String,
+    /// When the version was written.
+    pub created_at: NaiveDateTime,
 }
 
 /// `campaigns` row (one field per column; see schema.rs).

@@ -147,7 +147,9 @@ fn read_campaign(conn: &mut Db, campaign_id: &str) -> anyhow::Result<Document> {
     }
     users.sort_by(|a, b| (&a.username, &a.id).cmp(&(&b.username, &b.id)));
 
+    let ruleset = house_ruleset(conn, &campaign.settings)?;
     Ok(Document {
+        ruleset,
         format: FORMAT.to_owned(),
         format_version: FORMAT_VERSION,
         campaign,
@@ -162,6 +164,30 @@ fn read_campaign(conn: &mut Db, campaign_id: &str) -> anyhow::Result<Document> {
         battle_scenarios,
         scenarios,
     })
+}
+
+/// The house ruleset the campaign's settings pin, if it pins one.
+fn house_ruleset(
+    conn: &mut Db,
+    settings: &str,
+) -> anyhow::Result<Option<super::document::RulesetRecord>> {
+    let settings: crate::store::campaigns::CampaignSettings =
+        serde_json::from_str(settings).context("reading the campaign's settings")?;
+    let pin = settings.ruleset;
+    if fad_domain::rulesets::builtin(&pin.id, Some(pin.version)).is_some() {
+        return Ok(None);
+    }
+    let row = crate::store::rulesets::find(conn, &pin.id, Some(i64::from(pin.version)))
+        .context("reading the campaign's ruleset")?
+        .ok_or_else(|| anyhow::anyhow!("the campaign pins {pin}, which is not stored"))?;
+    Ok(Some(super::document::RulesetRecord {
+        document: serde_json::from_str(&row.document).context("reading the ruleset's document")?,
+        id: row.id,
+        version: row.version,
+        family: row.family,
+        hash: row.hash,
+        created_at: row.created_at,
+    }))
 }
 
 /// One-shot scenarios that used a stored force of the campaign. Only someone who could read the

@@ -99,7 +99,9 @@ fn parse_doc<T: StoredDoc>(text: &str, at: impl FnOnce() -> String) -> anyhow::R
 /// Checks what the database cannot: references inside the document and JSON columns.
 fn check(doc: &Document) -> anyhow::Result<()> {
     let campaign_id = doc.campaign.id.as_str();
-    parse_json::<CampaignSettings>(&doc.campaign.settings, || "campaign.settings".into())?;
+    let settings =
+        parse_json::<CampaignSettings>(&doc.campaign.settings, || "campaign.settings".into())?;
+    check_ruleset(doc, &settings.ruleset)?;
     let users: BTreeSet<&str> = doc.users.iter().map(|u| u.id.as_str()).collect();
     let mut names = BTreeSet::new();
     for (i, user) in doc.users.iter().enumerate() {
@@ -317,6 +319,88 @@ fn check(doc: &Document) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The pinned ruleset is a built-in one, or the house ruleset the document carries whole: same
+/// id and version, a document that hashes to its hash and still builds on its parent.
+fn check_ruleset(doc: &Document, pin: &fad_domain::rulesets::RulesetPin) -> anyhow::Result<()> {
+    use fad_domain::rulesets::{build_house, builtin, document_hash};
+    if builtin(&pin.id, Some(pin.version)).is_some() {
+        if doc.ruleset.is_some() {
+            bail!("invalid export at `ruleset`: the campaign plays the built-in {pin}");
+        }
+        return Ok(());
+    }
+    let Some(record) = &doc.ruleset else {
+        bail!(
+            "invalid export at `ruleset`: the campaign plays {pin}, which the export does not carry"
+        );
+    };
+    if record.id != pin.id || record.version != i64::from(pin.version) {
+        bail!(
+            "invalid export at `ruleset`: it is {} version {}, the campaign plays {pin}",
+            record.id,
+            record.version
+        );
+    }
+    let hash = document_hash(&record.document);
+    if hash != record.hash {
+        bail!(
+            "invalid export at `ruleset.hash`: the document hashes to {hash}, not {}; it was changed after export",
+            record.hash
+        );
+    }
+    let extends = &record.document.extends;
+    let parent = builtin(&extends.id, Some(extends.version)).ok_or_else(|| {
+        anyhow!("invalid export at `ruleset.document.extends`: no built-in ruleset {extends}")
+    })?;
+    build_house(&parent, &record.document, pin.version).map_err(|problems| {
+        anyhow!(
+            "invalid export at `ruleset.document`: {}",
+            problems
+                .iter()
+                .map(|p| format!("{}: {}", p.path, p.message))
+                .collect::<Vec<_>>()
+                .join("; ")
+        )
+    })?;
+    Ok(())
+}
+
+/// Recreates the pinned house ruleset under the campaign's organiser (the account its
+/// `created_by` became). The same version already stored under that account with the same hash
+/// is used as it is; under another account, or with other content, the import is refused: a
+/// campaign never plays another account's rules.
+fn write_ruleset(conn: &mut Db, doc: &Document, owner: &str) -> anyhow::Result<()> {
+    let Some(record) = &doc.ruleset else {
+        return Ok(());
+    };
+    let stored = store::rulesets::find(conn, &record.id, Some(record.version))
+        .context("looking for the ruleset")?;
+    if let Some(stored) = stored {
+        if stored.owner == owner && stored.hash == record.hash {
+            return Ok(());
+        }
+        bail!(
+            "the ruleset {} version {} exists in this database with other content or another \
+             owner; nothing was imported",
+            record.id,
+            record.version
+        );
+    }
+    let row = store::rulesets::StoredRuleset {
+        id: record.id.clone(),
+        version: record.version,
+        owner: owner.to_owned(),
+        name: record.document.name.trim().to_owned(),
+        family: record.family.clone(),
+        document: serde_json::to_string(&record.document).context("writing the ruleset")?,
+        hash: record.hash.clone(),
+        created_at: record.created_at,
+        archived: false,
+    };
+    store::rulesets::insert(conn, &row).context("writing the ruleset")?;
+    Ok(())
+}
+
 /// Writes `doc` into the database behind `conn` in one transaction: all of it or nothing.
 /// Refuses (changing nothing) when the campaign exists, unless `options.replace`.
 pub fn import_document(
@@ -418,6 +502,7 @@ fn write_document(
 
     let mut campaign = doc.campaign.clone();
     campaign.created_by = map(&campaign.created_by)?;
+    write_ruleset(conn, doc, &campaign.created_by)?;
     diesel::insert_into(campaigns::table)
         .values(&campaign)
         .execute(conn)

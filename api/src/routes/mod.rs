@@ -10,6 +10,7 @@ pub mod forces;
 pub mod odds;
 pub mod probes;
 pub mod rules;
+pub mod rulesets;
 pub mod scenarios;
 pub mod sheets;
 pub mod webhooks;
@@ -36,6 +37,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .configure(odds::configure)
             .configure(dice::configure)
             .configure(webhooks::configure)
+            .configure(rulesets::configure)
             .service(rules::get_rules_vocabulary),
     );
     // The pages before the sheets: `/scenarios/new` must win over the sheet's

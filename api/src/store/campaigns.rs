@@ -6,14 +6,16 @@
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use fad_domain::house_rules::HouseRules;
+use fad_domain::rulesets::RulesetPin;
 use serde::{Deserialize, Serialize};
 
 use crate::db::Db;
-use crate::schema::{campaigns, memberships};
+use crate::schema::{battles, campaigns, memberships};
 use crate::store::CreatedKey;
 
-/// A campaign's settings: the house rules and how the service runs the campaign.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// A campaign's settings: the ruleset it plays, the house rules and how the service runs the
+/// campaign.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct CampaignSettings {
     /// docs/rules.md §6 config items.
@@ -25,6 +27,10 @@ pub struct CampaignSettings {
     /// sequence, edits that raise Quality, Resolve, strength or points need the organiser,
     /// who gives a reason (true), or the owner may edit freely (false).
     pub lock_rosters_after_play: bool,
+    /// The ruleset the campaign plays, pinned at one version. A campaign stored before
+    /// rulesets existed has none in its text and reads as FAD 5e version 1 (its row is never
+    /// rewritten for that).
+    pub ruleset: RulesetPin,
 }
 
 impl Default for CampaignSettings {
@@ -33,6 +39,7 @@ impl Default for CampaignSettings {
             house_rules: HouseRules::default(),
             results_need_confirmation: true,
             lock_rosters_after_play: true,
+            ruleset: RulesetPin::default(),
         }
     }
 }
@@ -170,6 +177,44 @@ pub fn update_details_if_version(
     }
 }
 
+/// Writes the settings text with a new ruleset pin and moves the campaign's `version` on (the
+/// pin is part of the campaign, changed by `PATCH`); the settings' own version stays, since
+/// their house rules did not change. `None` when the version is stale.
+pub fn update_ruleset_if_version(
+    conn: &mut Db,
+    id: &str,
+    expected_version: i64,
+    settings: &CampaignSettings,
+    now: NaiveDateTime,
+) -> QueryResult<Option<Campaign>> {
+    let json = serde_json::to_string(settings)
+        .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
+    let changed = diesel::update(
+        campaigns::table
+            .filter(campaigns::id.eq(id))
+            .filter(campaigns::version.eq(expected_version)),
+    )
+    .set((
+        campaigns::settings.eq(json),
+        campaigns::version.eq(expected_version + 1),
+        campaigns::updated_at.eq(now),
+    ))
+    .execute(conn)?;
+    if changed == 0 {
+        Ok(None)
+    } else {
+        find_by_id(conn, id)
+    }
+}
+
+/// How many battles the campaign has (void ones included).
+pub fn battle_count(conn: &mut Db, id: &str) -> QueryResult<i64> {
+    battles::table
+        .filter(battles::campaign_id.eq(id))
+        .count()
+        .get_result(conn)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,5 +225,6 @@ mod tests {
         assert_eq!(settings, CampaignSettings::default());
         assert_eq!(settings.house_rules, HouseRules::default());
         assert!(settings.results_need_confirmation);
+        assert!(settings.ruleset.is_fad5e_v1());
     }
 }

@@ -20,6 +20,7 @@ pub mod invites;
 pub mod ledger;
 pub mod memberships;
 pub mod quotas;
+pub mod rulesets;
 pub mod scenarios;
 pub mod sessions;
 pub mod share_links;

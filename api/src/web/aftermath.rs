@@ -12,7 +12,6 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use fad_domain::campaign::Purchase;
 use fad_domain::campaign::changes::{UnitEvent, UnitSnapshot};
-use fad_domain::campaign::experience::EXPERIENCE_MENU;
 use fad_domain::campaign::vehicle_replacements::VehicleFate;
 use fad_domain::dice::{RollSource, RollStep};
 use fad_domain::kit::Personality;
@@ -553,7 +552,15 @@ fn purchases_form(
             }
         }
     };
-    let items: Vec<(String, String)> = EXPERIENCE_MENU
+    // The campaign's ruleset prices the menu and says what it sells.
+    let menu: Vec<_> = view
+        .ruleset
+        .tables
+        .menu
+        .iter()
+        .filter(|row| row.enabled)
+        .collect();
+    let items: Vec<(String, String)> = menu
         .iter()
         .map(|row| {
             (
@@ -579,12 +586,12 @@ fn purchases_form(
                 dt { "Left" } dd { (left) }
             }
             details {
-                summary { "The experience menu" }
+                summary { "The experience menu of " (view.ruleset.name) }
                 div.table-wrap {
                     table {
                         thead { tr { th scope="col" { "Item" } th.num scope="col" { "Cost (CP)" } } }
                         tbody {
-                            @for row in EXPERIENCE_MENU.iter() {
+                            @for row in &menu {
                                 tr { th scope="row" { (words(row.item.name())) } td.num { (row.cost) } }
                             }
                         }
@@ -792,6 +799,7 @@ pub(super) fn aftermath_page(
             (error_summary(&failure.errors, &label_refs))
         }
         p { (matchup(&view.battle, &view.role)) ". " a href={ "/battles/" (sequence.battle_id) } { "Back to the battle" } }
+        p { "Rules: " a href={ "/rules/" (view.ruleset.id) } { (view.ruleset.name) " (version " (view.ruleset.version) ")" } }
         nav aria-label="Steps" {
             ol.steps {
                 li aria-current=[matches!(stage, AftermathStage::Open | AftermathStage::Rolling).then_some("step")] { "Rolls" }

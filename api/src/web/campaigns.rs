@@ -14,7 +14,9 @@ use crate::error::ApiError;
 
 use super::accounts::TokenForm;
 use super::home::role_label;
-use super::layout::{self, Errors, Input, csrf_input, error_summary, text_field, textarea_field};
+use super::layout::{
+    self, Errors, Input, csrf_input, error_summary, select_field, text_field, textarea_field,
+};
 use super::session::{self, FormKey};
 use super::{PageError, require_user, respond, see_other};
 
@@ -24,16 +26,48 @@ use super::{PageError, require_user, respond, see_other};
 pub struct CampaignForm {
     name: String,
     description: String,
+    ruleset: String,
     csrf_token: Option<String>,
 }
 
-const CAMPAIGN_LABELS: &[(&str, &str)] = &[("name", "Name"), ("description", "Description")];
+const CAMPAIGN_LABELS: &[(&str, &str)] = &[
+    ("name", "Name"),
+    ("description", "Description"),
+    ("ruleset", "Rules"),
+];
+
+/// One line per ruleset the person may choose: its name, what it is and its source.
+async fn ruleset_options(
+    state: &AppState,
+    user: &SessionUser,
+) -> Result<Vec<(String, String)>, ApiError> {
+    let caller = crate::auth::Caller::User {
+        user_id: user.user_id.clone(),
+    };
+    let listed = crate::app::rulesets::list(state, Some(caller)).await?;
+    Ok(listed
+        .into_iter()
+        .map(|l| {
+            let r = l.ruleset;
+            let source = if r.builtin {
+                r.sources.join(", ")
+            } else {
+                format!("house rules, version {}", r.version)
+            };
+            (
+                r.id.clone(),
+                format!("{}: {} ({source})", r.name, r.summary),
+            )
+        })
+        .collect())
+}
 
 fn new_markup(
     state: &AppState,
     user: &SessionUser,
     form: &CampaignForm,
     errors: &Errors,
+    rulesets: &[(String, String)],
 ) -> Markup {
     let body = html! {
         h1 { "Create a campaign" }
@@ -47,9 +81,12 @@ fn new_markup(
             }))
             (textarea_field("description", "Description", &form.description, errors,
                 Some("Optional: the setting, the schedule, where you meet."), 2000))
+            (select_field("ruleset", "Rules", rulesets, &form.ruleset, errors))
+            p.muted { "The rules the campaign plays: they cannot change after its first battle. "
+                a href="/rulesets/new" { "Write house rules" } }
             div.actions { button type="submit" { "Create campaign" } }
         }
-        p.muted { "You become its organiser. House rules start at the settled readings; change them on the campaign page." }
+        p.muted { "You become its organiser. House rules start at the chosen rules' defaults; change them on the campaign page." }
     };
     layout::page(state, Some(user), "Create a campaign", body)
 }
@@ -61,9 +98,16 @@ pub async fn new_form(
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, PageError> {
     let user = require_user(&req, &state).await?;
+    let rulesets = ruleset_options(&state, &user).await?;
     Ok(respond(
         StatusCode::OK,
-        new_markup(&state, &user, &CampaignForm::default(), &Errors::default()),
+        new_markup(
+            &state,
+            &user,
+            &CampaignForm::default(),
+            &Errors::default(),
+            &rulesets,
+        ),
     ))
 }
 
@@ -84,12 +128,23 @@ pub async fn create(
     )
     .map_err(|_| PageError::Refused)?;
     let description = Some(form.description.clone());
-    match campaign_setup::create_campaign(&state, &user.user_id, &form.name, description).await {
+    let created = campaign_setup::create_campaign(
+        &state,
+        &user.user_id,
+        &form.name,
+        description,
+        &form.ruleset,
+    )
+    .await;
+    match created {
         Ok(campaign) => Ok(see_other(&format!("/campaigns/{}", campaign.id))),
-        Err(ApiError::Validation(errors)) => Ok(respond(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            new_markup(&state, &user, &form, &Errors(errors)),
-        )),
+        Err(ApiError::Validation(errors)) => {
+            let rulesets = ruleset_options(&state, &user).await?;
+            Ok(respond(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                new_markup(&state, &user, &form, &Errors(errors), &rulesets),
+            ))
+        }
         Err(other) => Err(other.into()),
     }
 }
@@ -136,6 +191,8 @@ fn campaign_markup(
         h1 { (data.name) }
         p { "You are " strong { (role_label(&data.my_role).to_lowercase()) } " of this campaign." }
         @if let Some(description) = &data.description { p { (description) } }
+        p { "Rules: " a href=(data.ruleset.1) { (data.ruleset.0) }
+            @if organiser { " · " a href="/rulesets/new" { "Write house rules" } } }
         p { a href={ "/campaigns/" (data.id) "/timeline" } { "The campaign's story" } " (everything that happened, newest first)" }
         @if let Some(invite) = invite {
             @let url = join_url(req, state, &invite.code);

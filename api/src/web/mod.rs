@@ -22,6 +22,7 @@ pub mod result;
 pub mod roster_editor;
 pub mod roster_form;
 pub mod rules;
+pub mod rulesets;
 pub mod scenarios;
 pub mod session;
 pub mod settings;
@@ -62,6 +63,12 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(accounts::logout)
             .service(accounts::account_page)
             .service(accounts::change_password)
+            .service(rulesets::builtin_page)
+            .service(rulesets::house_page)
+            .service(rulesets::new_form)
+            .service(rulesets::create)
+            .service(rulesets::edit_form)
+            .service(rulesets::save)
             .service(campaigns::new_form)
             .service(campaigns::create)
             .service(campaigns::show)

@@ -93,7 +93,7 @@ async fn load(
 fn stored_value(settings: &SettingsView, name: &str) -> Value {
     let mut all = serde_json::to_value(settings.settings.house_rules).unwrap_or(Value::Null);
     if let (Value::Object(map), Ok(Value::Object(service))) =
-        (&mut all, serde_json::to_value(settings.settings))
+        (&mut all, serde_json::to_value(&settings.settings))
     {
         for (k, v) in service {
             if k != "house_rules" {
@@ -442,6 +442,8 @@ fn submitted_settings(
         house_rules,
         results_need_confirmation: flag("results_need_confirmation"),
         lock_rosters_after_play: flag("lock_rosters_after_play"),
+        // Kept from the stored settings by the use case.
+        ruleset: Default::default(),
     })
 }
 

@@ -55,11 +55,10 @@ pub struct OptionTerm {
     pub description: &'static str,
     /// Its accepted values; empty for a yes/no switch.
     pub values: Vec<&'static str>,
-    /// A new campaign's value under this ruleset.
-    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    /// A new campaign's value under this ruleset: `true`/`false` for a yes/no switch, else one
+    /// of `values`.
     pub default: Value,
-    /// The campaign's value.
-    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    /// The campaign's value, in the same form.
     pub value: Value,
     /// The rule's id on the rules page.
     pub rules_id: &'static str,

@@ -12,6 +12,7 @@ use fad_domain::house_rules::HouseRules;
 use crate::AppState;
 use crate::app::Listed;
 use crate::app::authorization::{Need, campaign_access, campaign_not_found, person};
+use crate::app::rulesets::{self, Choice};
 use crate::auth::Caller;
 use crate::error::{ApiError, FieldError};
 use crate::paging::Page;
@@ -57,6 +58,8 @@ pub struct NewCampaign {
     pub results_need_confirmation: Option<bool>,
     /// Whether rosters lock after a force's first battle (default true).
     pub lock_rosters_after_play: Option<bool>,
+    /// The ruleset; `None` is FAD 5e at its newest version.
+    pub ruleset: Option<Choice>,
 }
 
 /// Changes to a campaign's name or description; `None` leaves a field as it is.
@@ -70,6 +73,9 @@ pub struct CampaignChanges {
     pub name: Option<String>,
     /// A new description; `Some("")` removes it.
     pub description: Option<String>,
+    /// Another ruleset: only while the campaign has no battles, and another family only while
+    /// it has no forces.
+    pub ruleset: Option<Choice>,
 }
 
 pub use crate::precondition::Precondition;
@@ -113,6 +119,7 @@ pub async fn create_campaign(
         house_rules,
         results_need_confirmation,
         lock_rosters_after_play,
+        ruleset,
     } = input;
     let mut errors = Vec::new();
     let name = validate_name(&name)
@@ -124,35 +131,44 @@ pub async fn create_campaign(
     let (Some(name), Some(description)) = (name, description) else {
         return Err(ApiError::Validation(errors));
     };
-    let defaults = CampaignSettings::default();
-    let settings = CampaignSettings {
-        house_rules: house_rules.unwrap_or(defaults.house_rules),
-        results_need_confirmation: results_need_confirmation
-            .unwrap_or(defaults.results_need_confirmation),
-        lock_rosters_after_play: lock_rosters_after_play
-            .unwrap_or(defaults.lock_rosters_after_play),
-    };
+    let choice = ruleset.unwrap_or_else(|| Choice {
+        id: fad_domain::rulesets::RulesetPin::default().id,
+        version: None,
+    });
     let now = store::now();
-    let campaign = Campaign {
-        id: store::new_id(),
-        name,
-        description,
-        settings: serde_json::to_string(&settings).map_err(|e| ApiError::Internal(e.into()))?,
-        version: 1,
-        created_by: user_id.clone(),
-        created_at: now,
-        updated_at: now,
-        settings_version: 1,
-    };
-    let stored = campaign.clone();
     let quotas = state.config.quotas;
-    state
+    let (campaign, settings) = state
         .db
         .transaction(move |conn| {
+            // A house ruleset brings its own house-rule defaults.
+            let ruleset =
+                rulesets::resolve(conn, Some(&user_id), &choice.id, choice.version, "ruleset")?;
+            let defaults = CampaignSettings::default();
+            let settings = CampaignSettings {
+                house_rules: house_rules.unwrap_or_else(|| rulesets::default_options(&ruleset)),
+                results_need_confirmation: results_need_confirmation
+                    .unwrap_or(defaults.results_need_confirmation),
+                lock_rosters_after_play: lock_rosters_after_play
+                    .unwrap_or(defaults.lock_rosters_after_play),
+                ruleset: ruleset.pin(),
+            };
+            let campaign = Campaign {
+                id: store::new_id(),
+                name,
+                description,
+                settings: serde_json::to_string(&settings)
+                    .map_err(|e| ApiError::Internal(e.into()))?,
+                version: 1,
+                created_by: user_id.clone(),
+                created_at: now,
+                updated_at: now,
+                settings_version: 1,
+            };
             quotas.check_campaigns(conn, &user_id)?;
-            campaigns::insert(conn, &stored)?;
-            let organiser = Membership::new(&stored.id, &user_id, Role::Organiser, now);
-            Ok(memberships::insert(conn, &organiser)?)
+            campaigns::insert(conn, &campaign)?;
+            let organiser = Membership::new(&campaign.id, &user_id, Role::Organiser, now);
+            memberships::insert(conn, &organiser)?;
+            Ok((campaign, settings))
         })
         .await?;
     tracing::info!(campaign.id = %campaign.id, "Created campaign {}", campaign.id);
@@ -225,6 +241,7 @@ pub async fn update_campaign(
         if_match,
         name,
         description,
+        ruleset,
     } = changes;
     let mut errors = Vec::new();
     let name = match name.map(|n| validate_name(&n)) {
@@ -256,6 +273,15 @@ pub async fn update_campaign(
             let current =
                 campaigns::find_by_id(conn, &campaign_id)?.ok_or_else(campaign_not_found)?;
             precondition.check(current.version)?;
+            let only_ruleset = ruleset.is_some() && name.is_none() && description.is_none();
+            if let Some(choice) = ruleset {
+                change_ruleset(conn, &caller, &current, &choice, now)?;
+            }
+            let current =
+                campaigns::find_by_id(conn, &campaign_id)?.ok_or_else(campaign_not_found)?;
+            if only_ruleset {
+                return Ok(current);
+            }
             let name = name.unwrap_or_else(|| current.name.clone());
             let description = description.unwrap_or_else(|| current.description.clone());
             campaigns::update_details_if_version(
@@ -271,4 +297,52 @@ pub async fn update_campaign(
         .await?;
     tracing::info!(campaign.id = %updated.id, "Updated campaign {}", updated.id);
     CampaignView::new(updated, Some(Role::Organiser))
+}
+
+/// Pins the campaign to another ruleset, inside the caller's transaction: 422 for a ruleset
+/// the caller may not use, 409 once the campaign has a battle (the rules it was played under
+/// stay), or a force when the family changes (a roster is written in its family's terms).
+/// The same pin again changes nothing.
+fn change_ruleset(
+    conn: &mut crate::db::Db,
+    caller: &Caller,
+    current: &Campaign,
+    choice: &Choice,
+    now: chrono::NaiveDateTime,
+) -> Result<(), ApiError> {
+    let ruleset = rulesets::resolve(
+        conn,
+        caller.user_id(),
+        &choice.id,
+        choice.version,
+        "ruleset",
+    )?;
+    let mut settings = current
+        .settings()
+        .map_err(|e| ApiError::Internal(e.into()))?;
+    let pin = ruleset.pin();
+    if pin == settings.ruleset {
+        return Ok(());
+    }
+    let battles = campaigns::battle_count(conn, &current.id)?;
+    if battles > 0 {
+        return Err(ApiError::Conflict(format!(
+            "The campaign has {battles} battle(s), played under {}; its ruleset changes only \
+             before the first battle.",
+            settings.ruleset.id
+        )));
+    }
+    let pinned = rulesets::load(conn, &settings.ruleset)?;
+    if pinned.family != ruleset.family && store::quotas::forces_in_campaign(conn, &current.id)? > 0
+    {
+        return Err(ApiError::Conflict(format!(
+            "The campaign's forces are written for {}; a ruleset of another family is chosen \
+             only before the first force.",
+            pinned.name
+        )));
+    }
+    settings.ruleset = pin;
+    campaigns::update_ruleset_if_version(conn, &current.id, current.version, &settings, now)?
+        .ok_or_else(changed_meanwhile)?;
+    Ok(())
 }

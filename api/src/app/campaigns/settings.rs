@@ -17,7 +17,8 @@ pub struct SettingsView {
     pub settings: CampaignSettings,
 }
 
-/// New settings, replacing the old ones whole.
+/// New settings, replacing the old ones whole except the ruleset pin, which only
+/// [`super::update_campaign`] changes (with its own checks).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SettingsChanges {
     /// The version the change is based on (see [`Precondition::new`]).
@@ -69,7 +70,7 @@ pub async fn update_settings(
     let precondition = Precondition::new(version, if_match.as_deref(), "campaign's settings")?;
     let (caller, campaign_id) = (caller.clone(), campaign_id.to_owned());
     let now = store::now();
-    let stored = settings;
+    let mut stored = settings;
     let updated = state
         .db
         .transaction(move |conn| {
@@ -77,7 +78,11 @@ pub async fn update_settings(
             let current =
                 campaigns::find_by_id(conn, &campaign_id)?.ok_or_else(campaign_not_found)?;
             precondition.check(current.settings_version)?;
-            campaigns::update_settings_if_version(
+            stored.ruleset = current
+                .settings()
+                .map_err(|e| ApiError::Internal(e.into()))?
+                .ruleset;
+            let updated = campaigns::update_settings_if_version(
                 conn,
                 &campaign_id,
                 current.settings_version,
@@ -89,9 +94,11 @@ pub async fn update_settings(
                     "The campaign's settings changed meanwhile; read them again and retry."
                         .to_owned(),
                 )
-            })
+            })?;
+            Ok((updated, stored))
         })
         .await?;
+    let (updated, settings) = updated;
     tracing::info!(campaign.id = %updated.id, "Updated settings of campaign {}", updated.id);
     Ok(SettingsView {
         version: updated.settings_version,

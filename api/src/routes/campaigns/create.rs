@@ -30,6 +30,10 @@ pub struct CreateCampaignRequest {
     /// Whether rosters are locked after a force's first battle (default true): raising
     /// Quality, Resolve, strength or points then needs the organiser.
     pub lock_rosters_after_play: Option<bool>,
+    /// The ruleset: its id (newest version) or `{"id", "version"}`; default `fad5e`, newest.
+    /// A house ruleset must be the caller's or one its campaigns play; its option defaults
+    /// become the campaign's house rules unless `house_rules` is sent.
+    pub ruleset: Option<crate::routes::rulesets::RulesetChoice>,
 }
 
 /// Creates a campaign. The caller becomes its organiser.
@@ -43,7 +47,7 @@ pub struct CreateCampaignRequest {
             headers(("ETag" = String, description = "The campaign version"))),
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Integration keys are read-only", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid name or description, an unknown field, or the account created its most campaigns (`FAD_MAX_CAMPAIGNS_PER_ACCOUNT`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid name or description, an unknown field, an unknown ruleset or version or a house ruleset the caller may not use (at `ruleset`), or the account created its most campaigns (`FAD_MAX_CAMPAIGNS_PER_ACCOUNT`)", body = Problem, content_type = "application/problem+json"),
         (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
@@ -60,6 +64,7 @@ pub async fn create_campaign(
         house_rules,
         results_need_confirmation,
         lock_rosters_after_play,
+        ruleset,
     } = body.into_inner();
     let input = NewCampaign {
         name,
@@ -67,6 +72,7 @@ pub async fn create_campaign(
         house_rules: house_rules.map(Into::into),
         results_need_confirmation,
         lock_rosters_after_play,
+        ruleset: ruleset.map(Into::into),
     };
     let view = campaigns::create_campaign(&state, &user.caller(), input).await?;
     let location = format!("/api/v1/campaigns/{}", view.campaign.id);

@@ -62,6 +62,9 @@ pub struct CampaignResponse {
     /// Its settings (house rules and service settings) with their own version.
     #[schema(read_only)]
     pub settings: SettingsResponse,
+    /// The ruleset it plays, pinned at one version (`PATCH` may change it before the first
+    /// battle).
+    pub ruleset: crate::routes::rulesets::PinBody,
     /// Optimistic-concurrency version (also the `ETag`).
     #[schema(read_only)]
     pub version: i64,
@@ -81,6 +84,7 @@ impl From<CampaignView> for CampaignResponse {
             role,
         } = view;
         Self {
+            ruleset: crate::routes::rulesets::PinBody::from(&settings.ruleset),
             settings: SettingsResponse::of(campaign.settings_version, settings),
             id: campaign.id,
             name: campaign.name,

@@ -24,6 +24,9 @@ pub struct UpdateCampaignRequest {
     pub name: Option<String>,
     /// A new description (up to 2000 characters); `""` removes it.
     pub description: Option<String>,
+    /// Another ruleset (id, or `{"id", "version"}`): only while the campaign has no battles,
+    /// and one of another family only while it has no forces.
+    pub ruleset: Option<crate::routes::rulesets::RulesetChoice>,
     /// Read-only (as `GET` answers it): ignored; settings change through their own `PUT`.
     #[serde(default)]
     #[schema(read_only, value_type = Option<String>)]
@@ -64,9 +67,9 @@ pub struct UpdateCampaignRequest {
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the organiser may change the campaign", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such campaign, or the caller is not a member", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`version` is stale", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`version` is stale, or the ruleset cannot change any more (the campaign has a battle, or forces and the family differs)", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "`If-Match` is stale", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid name or description, or no version given", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid name or description, an unknown ruleset, or no version given", body = Problem, content_type = "application/problem+json"),
         (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
     )
@@ -83,6 +86,7 @@ pub async fn update_campaign(
         version,
         name,
         description,
+        ruleset,
         ..
     } = body.into_inner();
     let changes = CampaignChanges {
@@ -90,6 +94,7 @@ pub async fn update_campaign(
         if_match: if_match(req.headers()),
         name,
         description,
+        ruleset: ruleset.map(Into::into),
     };
     let view = campaigns::update_campaign(&state, &user.caller(), &path, changes).await?;
     Ok(HttpResponse::Ok()

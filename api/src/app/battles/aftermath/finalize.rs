@@ -163,7 +163,7 @@ pub async fn finalize_aftermath(
             crate::app::battles::lifecycle::complete(conn, step.battle)?;
         }
         tracing::info!(battle.id = %battle_id, force.id = %force_id, "Finalized aftermath");
-        let answer = response_with(&row, None, Some(answer_outcome), Vec::new(), Default::default())?;
+        let answer = response_with(&row, None, Some(answer_outcome), Vec::new(), Default::default())?.under(&step.ruleset);
         Ok((StatusCode::OK, answer))
     })
     .await

@@ -129,6 +129,8 @@ pub struct AftermathResponse {
     /// its seed appears in that roll's `proof` once used.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dice_commitment: Option<crate::app::dice::DiceCommitment>,
+    /// The ruleset the campaign plays: its tables, costs and campaign points apply here.
+    pub ruleset: fad_domain::rulesets::RulesetPin,
 }
 
 /// The body of `roll`: which step to roll (all that remain when absent) and entered dice.
@@ -200,6 +202,8 @@ pub struct Step {
     pub access: CampaignAccess,
     /// The campaign's house rules.
     pub rules: fad_domain::house_rules::HouseRules,
+    /// The campaign's ruleset (its tables, costs and campaign points).
+    pub ruleset: fad_domain::rulesets::Ruleset,
     /// The force's newest ledger entry as (seq, balance), read under the lock.
     pub ledger: Option<(i64, i64)>,
     /// The rolled state with the current bank (see [`with_current_bank`]); `None` unless the
@@ -272,9 +276,10 @@ pub fn begin(
         }
     }
     let settings = loaded.settings.ok_or_else(battle_not_found)?;
-    let rules = serde_json::from_str::<campaigns::CampaignSettings>(&settings)
-        .map_err(internal)?
-        .house_rules;
+    let settings =
+        serde_json::from_str::<campaigns::CampaignSettings>(&settings).map_err(internal)?;
+    let rules = settings.house_rules;
+    let ruleset = crate::app::rulesets::load(conn, &settings.ruleset)?;
     let mut row = loaded.row;
     let ledger = loaded.ledger;
     // The step owns the state from here; `save` writes the next one into the row.
@@ -294,6 +299,7 @@ pub fn begin(
         row,
         access,
         rules,
+        ruleset,
         ledger,
         state,
     })
@@ -463,5 +469,14 @@ pub fn response_with(
         unused_dice,
         pending,
         dice_commitment: None,
+        ruleset: fad_domain::rulesets::RulesetPin::default(),
     })
+}
+
+impl AftermathResponse {
+    /// The answer naming the campaign's ruleset.
+    pub fn under(mut self, ruleset: &fad_domain::rulesets::Ruleset) -> Self {
+        self.ruleset = ruleset.pin();
+        self
+    }
 }

@@ -86,7 +86,8 @@ pub async fn purchase_aftermath(
         let row = save(conn, &step.row, AftermathStage::Rolled, &aftermath, None)?;
         let commitment = after_roll(conn, &scope, &seed, dice.used_commitment(), History::Drop)?;
         let rolls = dice.take_log();
-        let mut answer = response_with(&row, Some(&aftermath), None, rolls, unused)?;
+        let mut answer =
+            response_with(&row, Some(&aftermath), None, rolls, unused)?.under(&step.ruleset);
         answer.dice_commitment = Some(commitment);
         Ok((StatusCode::OK, answer))
     })

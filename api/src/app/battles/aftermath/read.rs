@@ -9,14 +9,20 @@ use crate::error::ApiError;
 use crate::store::{aftermath as rows, battles};
 use fad_domain::campaign::Aftermath;
 use fad_domain::house_rules::HouseRules;
+use fad_domain::rulesets::Ruleset;
 
 use super::super::{authorize_battle, problems};
 use super::roll::report_for;
 use super::{AftermathResponse, response};
 
 /// The state an open sequence starts from, for its first step's dice. The house rules and the
-/// bank do not change which rolls are due, so the defaults serve.
-fn preview(row: &rows::AftermathRow, battle: &battles::Battle) -> Result<Aftermath, ApiError> {
+/// bank do not change which rolls are due, so the defaults serve; the ruleset's tables explain
+/// the faces.
+fn preview(
+    row: &rows::AftermathRow,
+    battle: &battles::Battle,
+    ruleset: &Ruleset,
+) -> Result<Aftermath, ApiError> {
     let report = report_for(battle, &row.force_id)?;
     Aftermath::start(
         &row.force_id,
@@ -24,7 +30,7 @@ fn preview(row: &rows::AftermathRow, battle: &battles::Battle) -> Result<Afterma
         &report,
         0,
         &HouseRules::default(),
-        &fad_domain::rulesets::Ruleset::fad5e(),
+        ruleset,
     )
     .map_err(problems)
 }
@@ -48,11 +54,17 @@ pub async fn read_aftermath(
                     "That force has no post-battle sequence in this battle.".to_owned(),
                 )
             })?;
+            let settings = crate::store::campaigns::find_by_id(conn, &battle.campaign_id)?
+                .ok_or_else(|| ApiError::not_found("battle"))?
+                .settings()
+                .map_err(|e| ApiError::Internal(e.into()))?;
+            let ruleset = crate::app::rulesets::load(conn, &settings.ruleset)?;
             let preview = match row.stage {
-                AftermathStage::Open => Some(preview(&row, &battle)?),
+                AftermathStage::Open => Some(preview(&row, &battle, &ruleset)?),
                 _ => None,
             };
-            let mut answer = response(&super::with_current_bank(conn, row)?, preview.as_ref())?;
+            let mut answer =
+                response(&super::with_current_bank(conn, row)?, preview.as_ref())?.under(&ruleset);
             if answer.stage != AftermathStage::Finalized {
                 answer.dice_commitment = crate::app::dice::open_commitment(conn, &read_scope)?;
             }

@@ -28,7 +28,8 @@ pub async fn reinforce_aftermath(
         let mut aftermath = step.rolled()?;
         aftermath.reinforce(choice).map_err(problems)?;
         let row = save(conn, &step.row, AftermathStage::Rolled, &aftermath, None)?;
-        let answer = response_with(&row, Some(&aftermath), None, Vec::new(), Default::default())?;
+        let answer = response_with(&row, Some(&aftermath), None, Vec::new(), Default::default())?
+            .under(&step.ruleset);
         Ok((StatusCode::OK, answer))
     })
     .await

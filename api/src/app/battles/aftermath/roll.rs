@@ -128,7 +128,7 @@ pub async fn roll_aftermath(
         let mut aftermath = match step.row.stage {
             AftermathStage::Open => {
                 let report = report_for(&step.battle, &force_id)?;
-                Aftermath::start(&force_id, &start, &report, step.balance(), &step.rules, &fad_domain::rulesets::Ruleset::fad5e())
+                Aftermath::start(&force_id, &start, &report, step.balance(), &step.rules, &step.ruleset)
                     .map_err(problems)?
             }
             AftermathStage::Rolling => step.take_state()?,
@@ -175,7 +175,8 @@ pub async fn roll_aftermath(
         let row = save(conn, &step.row, stage, &aftermath, None)?;
         let commitment = after_roll(conn, &scope, &seed, dice.used_commitment(), History::Drop)?;
         let rolls = dice.take_log();
-        let mut answer = response_with(&row, Some(&aftermath), None, rolls, unused)?;
+        let mut answer =
+            response_with(&row, Some(&aftermath), None, rolls, unused)?.under(&step.ruleset);
         answer.dice_commitment = Some(commitment);
         Ok((StatusCode::OK, answer))
     })

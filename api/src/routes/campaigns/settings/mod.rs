@@ -218,6 +218,8 @@ impl SettingsResponse {
             house_rules,
             results_need_confirmation,
             lock_rosters_after_play,
+            // The pin is the campaign's own field (`ruleset` beside `settings`).
+            ruleset: _,
         } = settings;
         Self {
             version,

@@ -84,6 +84,8 @@ pub async fn update_campaign_settings(
             house_rules: house_rules.into(),
             results_need_confirmation,
             lock_rosters_after_play,
+            // Kept from the stored settings: the ruleset changes through PATCH of the campaign.
+            ruleset: Default::default(),
         },
     };
     let view = settings::update_settings(&state, &user.caller(), &path, changes).await?;
