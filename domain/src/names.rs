@@ -43,6 +43,18 @@ pub trait Named: Sized + Copy + 'static {
             .collect::<Vec<_>>()
             .join(" ")
     }
+    /// The name in words for people: `resolve_change` reads "resolve change".
+    fn words(self) -> String {
+        self.name().replace('_', " ")
+    }
+    /// The name in words starting with a capital: `resolve_change` reads "Resolve change".
+    fn title(self) -> String {
+        let words = self.words();
+        let mut chars = words.chars();
+        chars.next().map_or_else(String::new, |first| {
+            first.to_uppercase().chain(chars).collect()
+        })
+    }
     /// Parses a canonical name or an alias (case-insensitive, spaces and dashes as `_`).
     fn parse(value: &str) -> Result<Self, UnknownName> {
         let wanted = normalise(value);
