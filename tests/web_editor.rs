@@ -242,7 +242,8 @@ both_backends! {
         other.register("gwen");
         let code = {
             let (_, t) = organiser.page(&format!("/campaigns/{campaign}"));
-            let page = organiser.post(&format!("/campaigns/{campaign}/invites"), &[("csrf_token", &t)]).text().unwrap();
+            assert_eq!(organiser.post(&format!("/campaigns/{campaign}/invites"), &[("csrf_token", &t)]).status(), 303);
+            let (page, _) = organiser.page(&format!("/campaigns/{campaign}"));
             let start = page.find("/join/").unwrap() + "/join/".len();
             page[start..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect::<String>()
         };

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from urllib.parse import urlparse
 
 from playwright.sync_api import Page, expect, sync_playwright
 
@@ -56,8 +57,38 @@ def start_server(workdir: Path) -> tuple[subprocess.Popen, str]:
     raise SystemExit("the server did not start")
 
 
+# What a person must never read: an id, a key meant for programs, "value(s)".
+INTERNAL_NAMES = (
+    (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I), "a UUID"),
+    (re.compile(r"(?<![\w.@/-])[a-z]+_[a-z_]+\b"), "a snake_case key"),
+    (re.compile(r"\bs\d+-u\d+\b"), "a unit key"),
+    (re.compile(r"value\(s\)"), '"value(s)"'),
+)
+# Pages written for programs as much as people: the rules reference lists every word a client
+# may send, the API document is for programs.
+INTERNAL_NAMES_ALLOWED_PATHS = ("/rules", "/api-docs")
+
+
+def plain_words(text: str, name: str, path: str = "") -> None:
+    """No UUID, snake_case key, unit key or "value(s)" in the visible text of a page."""
+    if path.startswith(INTERNAL_NAMES_ALLOWED_PATHS):
+        return
+    for pattern, what in INTERNAL_NAMES:
+        found = sorted(set(m.group(0) for m in pattern.finditer(text)))
+        check(not found, f"{name}: shows {what} to people: {found[:5]}")
+
+
+def page_text(html: str) -> str:
+    """The text a browser shows of an HTML document (scripts, styles and tags dropped)."""
+    html = re.sub(r"(?is)<(script|style|template)\b.*?</\1>", " ", html)
+    html = re.sub(r"(?s)<[^>]+>", " ", html)
+    return html.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("&#39;", "'").replace("&quot;", '"')
+
+
 def audit(page: Page, name: str, scripts: bool = True) -> None:
-    """axe-core, sideways scrolling, tap targets, one h1 and a main landmark; then screenshots."""
+    """axe-core, sideways scrolling, tap targets, one h1 and a main landmark, plain words;
+    then screenshots."""
+    plain_words(page.locator("body").inner_text(), name, urlparse(page.url).path)
     check(page.locator("h1").count() == 1, f"{name}: exactly one h1")
     check(page.locator("main").count() == 1, f"{name}: one main landmark")
     check(page.get_by_role("navigation").get_by_role("link", name="Home").count() == 1, f"{name}: nav link Home")
@@ -143,6 +174,19 @@ def main() -> int:
                 audit(page, "06-campaign-invite")
                 invite = page.locator("a[href*='/join/']").first.get_attribute("href")
                 check(bool(invite and "/join/" in invite), "invite link shown")
+                # Copy link (the clipboard, or the link selected to copy by hand); a reload
+                # lists the one invitation again and creates none.
+                page.get_by_role("button", name="Copy link").first.click()
+                expect(page.locator(".copy-status").first).to_contain_text(re.compile("copied|selected"))
+                page.reload()
+                check(page.locator("[data-invite]").count() == 1, "a reload creates no invitation")
+                # A second invitation, revoked: the list keeps the first.
+                page.get_by_role("button", name="Create invite link").click()
+                check(page.locator("[data-invite]").count() == 2, "two invitations listed")
+                page.locator("[data-invite]").first.get_by_role("button", name="Revoke").click()
+                check(page.locator("[data-invite]").count() == 1, "the revoked invitation leaves the list")
+                check(page.locator("input.invite-url").first.input_value() == invite, "the first invitation stays")
+                audit(page, "06a-campaign-invites")
 
                 # The second player opens the link with scripts off, in another browser.
                 player_ctx = browser.new_context(viewport={"width": 375, "height": 812}, java_script_enabled=False)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect, sync_playwright
 
-from flow import CHROMIUM, SHOTS, audit, check, failures, register, start_server
+from flow import CHROMIUM, SHOTS, audit, check, failures, page_text, plain_words, register, start_server
 from flow_battle import live_marker, same_document
 
 # Links already crawled (path → status), so each is fetched once per session.
@@ -36,6 +36,9 @@ def crawl(page: Page, base: str, name: str) -> None:
         response = page.request.get(href, max_redirects=0)
         crawled[path] = response.status
         check(response.status not in (404, 500), f"{name}: link {path} answers {response.status}")
+        # The crawler's second half: every page reached reads in plain words.
+        if response.status == 200 and "text/html" in response.headers.get("content-type", ""):
+            plain_words(page_text(response.text()), f"{name} → {path}", path)
 
 
 def visit(page: Page, base: str, name: str, secrets: tuple[str, ...] = (), scripts: bool = True, side: int = 0) -> None:
@@ -223,8 +226,15 @@ def main() -> int:
                 olga.get_by_role("button", name="Record result").click()
                 expect(olga.get_by_text("The result waits for confirmation.")).to_be_visible()
                 visit(olga, base, "71-result-pending")
+                # Pavel's home asks him to confirm, and the organiser's too (she referees).
+                for who, page in (("pavel", pavel), ("nadia", nadia)):
+                    page.goto(base + "/")
+                    ask = page.get_by_role("link", name="Confirm the result of Olga's Lancers vs Pavel's Rangers")
+                    expect(ask).to_be_visible()
+                    visit(page, base, f"71a-home-confirm-{who}")
                 # Pavel confirms on the battle page itself.
-                pavel.goto(battle_url)
+                pavel.get_by_role("link", name="Confirm the result of Olga's Lancers vs Pavel's Rangers").click()
+                expect(pavel).to_have_url(battle_url)
                 visit(pavel, base, "72-result-confirm")
                 pavel.get_by_role("button", name="Confirm result").click()
                 expect(pavel.get_by_role("link", name="Post-battle sequence of Pavel's Rangers")).to_be_visible()

@@ -122,6 +122,9 @@ fn force_markup(
             a href={ "/forces/" (id) "/history" } { "History" }
             a href={ "/forces/" (id) "/ledger" } { "Campaign points ledger" }
             a href={ "/campaigns/" (force.force.campaign_id) } { "Back to the campaign" }
+            @if force.can_edit && force.force.archived_at.is_none() {
+                a href={ "/forces/" (id) "/archive" } { "Archive force" }
+            }
         }
         (PreEscaped(roster.sections.as_str()))
     };
