@@ -306,6 +306,11 @@ def main() -> int:
                 check(pages == expected, f"cards PDF has {pages} pages, expected {expected}")
                 text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
                 check("Olga's Lancers" in text and "Rules this force uses" in text, "cards PDF text")
+                check(cards > 12 or pages <= 3, f"{cards} cards print on {pages} A4 pages, at most 3")
+                # Every weapon's profile from the rules tables, the strength now / starting.
+                for words in ("Weapons", "AT ", "FE ", "Range", "Strength", " / "):
+                    check(words in text, f"cards PDF shows {words!r}")
+                check("see the rules reference" not in text, "every weapon on the cards has its profile")
                 page.emulate_media(media="screen")
                 page.set_viewport_size({"width": 375, "height": 812})
 

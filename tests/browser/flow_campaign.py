@@ -14,6 +14,7 @@ import re
 import sys
 import tempfile
 from pathlib import Path
+from urllib.parse import urlparse
 
 from playwright.sync_api import Page, expect, sync_playwright
 
@@ -214,6 +215,14 @@ def main() -> int:
                 # Pavel's mission and any assault target stay his own until the battle is over.
                 visit(olga, base, "69-battle-ready", secrets=("Assault target", "Tied missions", "Mission rolls"), side=1)
                 visit(pavel, base, "69-battle-ready-pavel")
+                # Each side's printable sheet (opened by a form, so the crawler never meets it)
+                # reads in plain words: unit names, events and objectives, no ids or keys.
+                for page, force in ((olga, "Olga's Lancers"), (pavel, "Pavel's Rangers")):
+                    page.get_by_role("button", name=f"Sheet for {force}").click()
+                    expect(page.get_by_role("heading", level=1)).to_contain_text("Scenario:")
+                    plain_words(page.locator("body").inner_text(), f"69a-sheet-{force}", urlparse(page.url).path)
+                    page.screenshot(path=str(SHOTS / f"69a-sheet-{force.split()[0].lower()[:-2]}-375.png"), full_page=True)
+                    page.goto(battle_url)
 
                 # Olga records a win for her side; Pavel confirms.
                 olga.get_by_role("link", name="Record the result").click()

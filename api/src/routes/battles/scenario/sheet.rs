@@ -53,7 +53,7 @@ pub fn render(seen: &Seen) -> String {
     };
     let created = chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string();
     page::render_sheet(&page::Sheet {
-        label: format!("a battle · scenario version {}", seen.version),
+        label: format!("scenario version {}", seen.version),
         created: &created,
         scenario: &seen.doc.scenario,
         viewer: seen.viewer,
