@@ -146,7 +146,12 @@ both_backends! {
         for id in ["traits", "support-weapons", "heavy-weapons", "personalities", "vehicle-mobility", "leadership", "trait-options-bestowed-traits", "gadgets", "status"] {
             assert!(form.contains(&format!(r#"id="f-platoons-0--units-0--{id}""#)), "{id}: {form}");
         }
-        assert!(form.contains(r#"<option value="tough">"#) && form.contains(r#"<option value="medic">"#), "{form}");
+        // Traits are checkboxes (no Ctrl key on a phone); personalities a list of selects.
+        assert!(form.contains(r#"type="checkbox" id="f-platoons-0--units-0--traits-"#) && form.contains(r#"value="tough""#), "{form}");
+        assert!(!form.contains("Ctrl or"), "{form}");
+        assert!(form.contains(r#"<option value="medic">"#), "{form}");
+        // The add buttons come back where the person works: at the new unit's anchor.
+        assert!(form.contains(&format!(r#"formaction="{edit}#f-platoons-0--units-{}-""#, roster["platoons"][0]["units"].as_array().unwrap().len())), "{form}");
         assert!(form.contains("at most one per member"), "where a personality may be used: {form}");
         assert!(!form.contains(r#"name="reason""#), "a player gives no reason");
         let fields = form_fields(&form, &edit);

@@ -261,13 +261,21 @@ def main() -> int:
                 open_section(first_unit, "Weapons")
                 first_unit.get_by_label("Support weapon 1", exact=True).select_option("flame_thrower")
                 open_section(first_unit, "Traits and personalities")
-                first_unit.get_by_label("Traits", exact=True).select_option(["tough", "stealth"])
+                traits = first_unit.get_by_role("group", name="Traits", exact=True)
+                for trait in ("tough", "stealth"):
+                    traits.locator(f"input[value='{trait}']").check()
                 page.get_by_role("button", name=re.compile(r"^Add a unit to")).last.click()
                 expect(page.locator("fieldset.unit").last).to_contain_text("New unit")
                 new_unit = page.locator("fieldset.unit").last
                 new_unit.get_by_label("Name", exact=True).fill("Scouts")
                 new_unit.get_by_label("Strength", exact=True).fill("1")
-                check(sorted(first_unit.get_by_label("Traits", exact=True).evaluate("s => [...s.selectedOptions].map(o => o.value)")) == ["stealth", "tough"],
+                # The page came back at the new unit (its anchor), not at the top.
+                check(page.url.endswith("#" + (page.locator("fieldset.unit").last.get_attribute("id") or "-")),
+                      f"adding a unit keeps the place: {page.url}")
+                check(page.evaluate("window.scrollY") > 0, "adding a unit scrolls to it")
+                # The section is folded again, so by name rather than by role.
+                kept = first_unit.locator("input[type=checkbox][name$='.traits']:checked")
+                check(sorted(kept.evaluate_all("l => l.map(i => i.value)")) == ["stealth", "tough"],
                       "adding a unit keeps the unsaved traits")
                 audit(page, "12f-edit-unit-added")
                 page.get_by_role("button", name="Save roster").click()
