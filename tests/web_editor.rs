@@ -190,7 +190,8 @@ both_backends! {
         assert_eq!(units[0]["grenades"], serde_json::json!(["haze"]));
         // The roster page shows the new unit with the API's points.
         let (page, _) = player.page(&format!("/forces/{force}"));
-        assert!(page.contains(&format!("Recon Team · {} points", shown(&recon["points"]))), "{page}");
+        // (Its card: the name as the heading, the points on the line below.)
+        assert!(page.contains(&format!("<h3>Recon Team</h3><p>Squad · <strong>{} points</strong>", shown(&recon["points"]))), "{page}");
 
         // Remove it again (a button that shows the form without it), then save.
         let (form, _) = player.page(&edit);

@@ -253,6 +253,12 @@ def main() -> int:
                     page.goto(battle_url)
                     sequence(page, base, force, shot)
 
+                # A finished battle says so; its scenario is not "ready" again.
+                olga.goto(battle_url)
+                main_text = olga.locator("main").inner_text()
+                check("State: Finished" in main_text and "Ready: the battle can start" not in main_text,
+                      f"a finished battle says finished: {main_text[:400]!r}")
+                visit(olga, base, "74a-battle-finished")
                 # The roster shows the battle and its history lists it.
                 olga.goto(olga_force)
                 visit(olga, base, "75-roster-after")
