@@ -154,7 +154,8 @@ both_backends! {
         let problem = assert_problem(two_for_one, 422);
         assert_eq!(fields(&problem), [format!("dice.replacement.{alpha}")]);
         let message = problem["errors"][0]["message"].as_str().unwrap();
-        assert!(message.contains("takes 1 die") && message.contains("2 values"), "{message}");
+        assert!(message.contains("Enter 1 die") && message.contains("2 were entered"), "{message}");
+        assert!(!message.contains("value(s)") && !message.contains("dice."), "{message}");
         let problem = assert_problem(one_for_two, 422);
         assert_eq!(fields(&problem), [format!("dice.reinforcements.{blue}")]);
         assert_eq!(untouched["stage"], "open");

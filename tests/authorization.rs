@@ -134,7 +134,8 @@ pub const ROWS: &[Row] = &[
     row("POST", "/api/v1/campaigns/{campaign}/forces/generate", Some(r#"{"method": "basic", "platoons": 1}"#), [401, 404, 201, 201, 201, 403, 401, 401]),
     row("GET", "/api/v1/forces/{force}", None, [401, 404, 200, 200, 200, 200, 401, 401]),
     row("PUT", "/api/v1/forces/{force}", Some(VERSIONED_FORCE), [401, 404, 403, 200, 200, 403, 401, 401]),
-    row("POST", "/api/v1/forces/{force}/archive", Some(r#"{"version": 1}"#), [401, 404, 403, 200, 200, 403, 401, 401]),
+    // The world's force has fought: its owner may no longer archive it, the organiser may.
+    row("POST", "/api/v1/forces/{force}/archive", Some(r#"{"version": 1}"#), [401, 404, 403, 409, 200, 403, 401, 401]),
     row("GET", "/api/v1/forces/{force}/history", None, [401, 404, 200, 200, 200, 200, 401, 401]),
     row("GET", "/api/v1/forces/{force}/history/{force_entry}", None, [401, 404, 200, 200, 200, 200, 401, 401]),
     row("GET", "/api/v1/forces/{force}/ledger", None, [401, 404, 200, 200, 200, 200, 401, 401]),

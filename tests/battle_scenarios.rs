@@ -585,7 +585,8 @@ both_backends! {
         let all = g.scenario(app, &g.people.organiser);
         assert_eq!(side(&all, &blue)["assault_target"], "o6");
         let sheet = app.get_with_token(&g.path("sheet"), &g.blue_user().token).text().unwrap();
-        assert!(sheet.contains("<strong>Target. </strong>Objective o6"), "{sheet}");
+        // The objective as the map numbers it, never its key.
+        assert!(sheet.contains("<strong>Target. </strong>Objective 6"), "{sheet}");
         // Play to ready: still declared, still secret.
         g.step(app, g.red_user(), "recon-actions", &json!({"force_id": red, "action": "pass"}));
         let v = g.step(app, g.blue_user(), "recon-actions", &json!({"force_id": blue, "action": "pass"}));

@@ -381,11 +381,21 @@ both_backends! {
         assert_eq!(revoke.status(), 204);
         assert_problem(join(app, &people.owner, revocable["code"].as_str().unwrap()), 404);
 
-        // The list shows uses and revocation but no codes.
+        // The list shows uses and revocation, and the code and link of an invitation that
+        // still works only (the organiser copies it again); a used-up or revoked one has none.
         let listed: Value = app.get_with_token(&invites, &people.organiser.token).json().unwrap();
         let listed = listed["invites"].as_array().unwrap();
         assert_eq!(listed.len(), 3);
-        assert!(listed.iter().all(|i| i.get("code").is_none()));
+        for invite in listed {
+            let works = invite["revoked_at"].is_null() && invite["max_uses"] != invite["uses"];
+            assert_eq!(invite.get("code").is_some(), works, "{invite}");
+            assert_eq!(invite.get("url").is_some(), works, "{invite}");
+            if works {
+                let code = invite["code"].as_str().unwrap();
+                assert!(invite["url"].as_str().unwrap().ends_with(&format!("/join/{code}")), "{invite}");
+            }
+        }
+        assert!(listed.iter().any(|i| i["code"] == another.as_str()), "the open code is listed again");
         assert!(listed.iter().any(|i| i["uses"] == 1 && i["max_uses"] == 1));
         assert!(listed.iter().any(|i| i["revoked_at"].is_string()));
 

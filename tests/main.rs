@@ -61,6 +61,7 @@ mod store_campaigns;
 mod store_users;
 mod stored_documents;
 mod story;
+mod table_pages;
 mod token_revocation;
 mod unit_ids;
 mod verifiable_dice;

@@ -375,6 +375,8 @@ both_backends! {
         }
         let (body, _) = p.red.page(&page);
         assert!(body.contains("Ready: the battle can start") && body.contains("Record the result"), "{body}");
+        // The state label matches the step: ready to play, not "setting up".
+        assert!(body.contains("Ready to play: record the result after the game") && !body.contains("Setting up the scenario"), "{body}");
     }
 
     fn a_tied_side_picks_its_mission_and_an_assault_side_its_target(app: &TestApp) {

@@ -146,7 +146,12 @@ both_backends! {
         for id in ["traits", "support-weapons", "heavy-weapons", "personalities", "vehicle-mobility", "leadership", "trait-options-bestowed-traits", "gadgets", "status"] {
             assert!(form.contains(&format!(r#"id="f-platoons-0--units-0--{id}""#)), "{id}: {form}");
         }
-        assert!(form.contains(r#"<option value="tough">"#) && form.contains(r#"<option value="medic">"#), "{form}");
+        // Traits are checkboxes (no Ctrl key on a phone); personalities a list of selects.
+        assert!(form.contains(r#"type="checkbox" id="f-platoons-0--units-0--traits-"#) && form.contains(r#"value="tough""#), "{form}");
+        assert!(!form.contains("Ctrl or"), "{form}");
+        assert!(form.contains(r#"<option value="medic">"#), "{form}");
+        // The add buttons come back where the person works: at the new unit's anchor.
+        assert!(form.contains(&format!(r#"formaction="{edit}#f-platoons-0--units-{}-""#, roster["platoons"][0]["units"].as_array().unwrap().len())), "{form}");
         assert!(form.contains("at most one per member"), "where a personality may be used: {form}");
         assert!(!form.contains(r#"name="reason""#), "a player gives no reason");
         let fields = form_fields(&form, &edit);
@@ -185,7 +190,8 @@ both_backends! {
         assert_eq!(units[0]["grenades"], serde_json::json!(["haze"]));
         // The roster page shows the new unit with the API's points.
         let (page, _) = player.page(&format!("/forces/{force}"));
-        assert!(page.contains(&format!("Recon Team · {} points", shown(&recon["points"]))), "{page}");
+        // (Its card: the name as the heading, the points on the line below.)
+        assert!(page.contains(&format!("<h3>Recon Team</h3><p>Squad · <strong>{} points</strong>", shown(&recon["points"]))), "{page}");
 
         // Remove it again (a button that shows the form without it), then save.
         let (form, _) = player.page(&edit);
@@ -242,7 +248,8 @@ both_backends! {
         other.register("gwen");
         let code = {
             let (_, t) = organiser.page(&format!("/campaigns/{campaign}"));
-            let page = organiser.post(&format!("/campaigns/{campaign}/invites"), &[("csrf_token", &t)]).text().unwrap();
+            assert_eq!(organiser.post(&format!("/campaigns/{campaign}/invites"), &[("csrf_token", &t)]).status(), 303);
+            let (page, _) = organiser.page(&format!("/campaigns/{campaign}"));
             let start = page.find("/join/").unwrap() + "/join/".len();
             page[start..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect::<String>()
         };

@@ -307,9 +307,14 @@ both_backends! {
         let (page, token) = organiser.page(&format!("/campaigns/{campaign}"));
         assert!(page.contains("<h1>Long Winter</h1>") && page.contains("Create invite link"), "{page}");
         let response = organiser.post(&format!("/campaigns/{campaign}/invites"), &[("csrf_token", &token)]);
-        assert_eq!(response.status(), 201);
-        let page = response.text().unwrap();
+        // Redirect after post: the campaign page lists the invitation, and a reload of it
+        // creates nothing.
+        assert_eq!(response.status(), 303);
+        assert_eq!(location(&response), format!("/campaigns/{campaign}#invites"));
+        let (page, _) = organiser.page(&format!("/campaigns/{campaign}"));
         assert!(page.contains("<svg"), "a QR code");
+        let (again, _) = organiser.page(&format!("/campaigns/{campaign}"));
+        assert_eq!(again.matches("Invitation link ").count(), 1, "a reload lists the one invitation: {again}");
         let start = page.find("/join/").unwrap() + "/join/".len();
         let code: String = page[start..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
         assert!(code.len() >= 8, "{code}");
@@ -405,11 +410,12 @@ pub(crate) fn campaign_with_a_force<'a>(
     organiser.register(organiser_name);
     let campaign = organiser.create_campaign("Ledger Test");
     let (_, token) = organiser.page(&format!("/campaigns/{campaign}"));
-    let page = organiser.post(
+    let created = organiser.post(
         &format!("/campaigns/{campaign}/invites"),
         &[("csrf_token", &token)],
     );
-    let page = page.text().unwrap();
+    assert_eq!(created.status(), 303);
+    let (page, _) = organiser.page(&format!("/campaigns/{campaign}"));
     let start = page.find("/join/").unwrap() + "/join/".len();
     let code: String = page[start..]
         .chars()

@@ -257,9 +257,7 @@ impl<'a> RollRequest<'a> {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DiceError {
     /// A value outside the die's range.
-    #[error(
-        "dice.{step}.{subject}: {value} is not a face of the die; enter values from 1 to {sides}"
-    )]
+    #[error("{}: {}", .step.title(), self.message())]
     OutOfRange {
         /// The step.
         step: RollStep,
@@ -271,7 +269,7 @@ pub enum DiceError {
         sides: u8,
     },
     /// Fewer values left than the roll needs.
-    #[error("dice.{step}.{subject}: the roll needs {needed} value(s), but {given} were left")]
+    #[error("{}: {}", .step.title(), self.message())]
     WrongCount {
         /// The step.
         step: RollStep,
@@ -283,7 +281,7 @@ pub enum DiceError {
         given: usize,
     },
     /// More values entered than the roll took (the roll was made: a typo would be half-used).
-    #[error("dice.{step}.{subject}: the roll takes {used} value(s), but {given} were entered")]
+    #[error("{}: {}", .step.title(), self.message())]
     TooMany {
         /// The step.
         step: RollStep,
@@ -295,7 +293,7 @@ pub enum DiceError {
         given: usize,
     },
     /// A subject that is not part of the request.
-    #[error("dice.{step}.{subject}: no roll of this request is for this unit or force")]
+    #[error("{}: {}", .step.title(), self.message())]
     UnknownSubject {
         /// The step.
         step: RollStep,
@@ -334,20 +332,27 @@ impl DiceError {
                 format!("{n} dice")
             }
         };
+        let entered = |n: usize| match n {
+            0 => "none were".to_owned(),
+            1 => "1 was".to_owned(),
+            n => format!("{n} were"),
+        };
         match self {
             Self::OutOfRange { value, sides, .. } => {
-                format!("{value} is not a face of the die: enter values from 1 to {sides}")
+                format!("{value} is not a face of the die: enter a number from 1 to {sides}")
             }
             Self::WrongCount { needed, given, .. } => format!(
-                "this roll takes {} ({needed}d6), but {given} value(s) were entered; enter one value per die",
-                dice(*needed)
+                "Enter {} ({needed}d6), one number per die; {} entered",
+                dice(*needed),
+                entered(*given)
             ),
             Self::TooMany { used, given, .. } => format!(
-                "this roll takes {} ({used}d6), but {given} values were entered; enter one value per die",
-                dice(*used)
+                "Enter {} ({used}d6), one number per die; {} entered",
+                dice(*used),
+                entered(*given)
             ),
             Self::UnknownSubject { .. } => {
-                "no roll of this request is for this unit or force".to_owned()
+                "No roll of this request is for this unit or force".to_owned()
             }
         }
     }
@@ -858,7 +863,7 @@ mod tests {
         let surplus = dice.surplus();
         assert_eq!(surplus.len(), 1);
         assert_eq!(surplus[0].field(), "dice.replacement.u");
-        assert!(surplus[0].message().contains("2 values were entered"));
+        assert!(surplus[0].message().contains("2 were entered"));
     }
 
     #[test]

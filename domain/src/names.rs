@@ -8,7 +8,13 @@ use std::fmt;
 
 /// A name that is not one of an enumeration's values.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{value}` is not a {kind}; use one of: {}", accepted.join(", "))]
+// People read this too (a typed-in one-shot force, a form): the names in words, which parsing
+// accepts as well ("command squad" for `command_squad`).
+#[error(
+    "`{value}` is not a {}; use one of: {}",
+    kind.replace('_', " "),
+    accepted.iter().map(|a| a.replace('_', " ")).collect::<Vec<_>>().join(", ")
+)]
 pub struct UnknownName {
     /// Which enumeration was parsed (`quality`, `trait`, ...).
     pub kind: &'static str,
@@ -42,6 +48,18 @@ pub trait Named: Sized + Copy + 'static {
             .filter(|l| !l.is_empty())
             .collect::<Vec<_>>()
             .join(" ")
+    }
+    /// The name in words for people: `resolve_change` reads "resolve change".
+    fn words(self) -> String {
+        self.name().replace('_', " ")
+    }
+    /// The name in words starting with a capital: `resolve_change` reads "Resolve change".
+    fn title(self) -> String {
+        let words = self.words();
+        let mut chars = words.chars();
+        chars.next().map_or_else(String::new, |first| {
+            first.to_uppercase().chain(chars).collect()
+        })
     }
     /// Parses a canonical name or an alias (case-insensitive, spaces and dashes as `_`).
     fn parse(value: &str) -> Result<Self, UnknownName> {
@@ -179,7 +197,7 @@ mod tests {
         let err = Colour::parse("green").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "`green` is not a colour; use one of: red, dark_blue"
+            "`green` is not a colour; use one of: red, dark blue"
         );
     }
 
@@ -192,6 +210,6 @@ mod tests {
         let back: Colour = serde_json::from_str("\"crimson\"").unwrap();
         assert_eq!(back, Colour::Red);
         let err = serde_json::from_str::<Colour>("\"green\"").unwrap_err();
-        assert!(err.to_string().contains("use one of: red, dark_blue"));
+        assert!(err.to_string().contains("use one of: red, dark blue"));
     }
 }

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from urllib.parse import urlparse
 
 from playwright.sync_api import Page, expect, sync_playwright
 
@@ -56,8 +57,38 @@ def start_server(workdir: Path) -> tuple[subprocess.Popen, str]:
     raise SystemExit("the server did not start")
 
 
+# What a person must never read: an id, a key meant for programs, "value(s)".
+INTERNAL_NAMES = (
+    (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I), "a UUID"),
+    (re.compile(r"(?<![\w.@/-])[a-z]+_[a-z_]+\b"), "a snake_case key"),
+    (re.compile(r"\bs\d+-u\d+\b"), "a unit key"),
+    (re.compile(r"value\(s\)"), '"value(s)"'),
+)
+# Pages written for programs as much as people: the rules reference lists every word a client
+# may send, the API document is for programs.
+INTERNAL_NAMES_ALLOWED_PATHS = ("/rules", "/api-docs")
+
+
+def plain_words(text: str, name: str, path: str = "") -> None:
+    """No UUID, snake_case key, unit key or "value(s)" in the visible text of a page."""
+    if path.startswith(INTERNAL_NAMES_ALLOWED_PATHS):
+        return
+    for pattern, what in INTERNAL_NAMES:
+        found = sorted(set(m.group(0) for m in pattern.finditer(text)))
+        check(not found, f"{name}: shows {what} to people: {found[:5]}")
+
+
+def page_text(html: str) -> str:
+    """The text a browser shows of an HTML document (scripts, styles and tags dropped)."""
+    html = re.sub(r"(?is)<(script|style|template)\b.*?</\1>", " ", html)
+    html = re.sub(r"(?s)<[^>]+>", " ", html)
+    return html.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("&#39;", "'").replace("&quot;", '"')
+
+
 def audit(page: Page, name: str, scripts: bool = True) -> None:
-    """axe-core, sideways scrolling, tap targets, one h1 and a main landmark; then screenshots."""
+    """axe-core, sideways scrolling, tap targets, one h1 and a main landmark, plain words;
+    then screenshots."""
+    plain_words(page.locator("body").inner_text(), name, urlparse(page.url).path)
     check(page.locator("h1").count() == 1, f"{name}: exactly one h1")
     check(page.locator("main").count() == 1, f"{name}: one main landmark")
     check(page.get_by_role("navigation").get_by_role("link", name="Home").count() == 1, f"{name}: nav link Home")
@@ -143,6 +174,19 @@ def main() -> int:
                 audit(page, "06-campaign-invite")
                 invite = page.locator("a[href*='/join/']").first.get_attribute("href")
                 check(bool(invite and "/join/" in invite), "invite link shown")
+                # Copy link (the clipboard, or the link selected to copy by hand); a reload
+                # lists the one invitation again and creates none.
+                page.get_by_role("button", name="Copy link").first.click()
+                expect(page.locator(".copy-status").first).to_contain_text(re.compile("copied|selected"))
+                page.reload()
+                check(page.locator("[data-invite]").count() == 1, "a reload creates no invitation")
+                # A second invitation, revoked: the list keeps the first.
+                page.get_by_role("button", name="Create invite link").click()
+                check(page.locator("[data-invite]").count() == 2, "two invitations listed")
+                page.locator("[data-invite]").first.get_by_role("button", name="Revoke").click()
+                check(page.locator("[data-invite]").count() == 1, "the revoked invitation leaves the list")
+                check(page.locator("input.invite-url").first.input_value() == invite, "the first invitation stays")
+                audit(page, "06a-campaign-invites")
 
                 # The second player opens the link with scripts off, in another browser.
                 player_ctx = browser.new_context(viewport={"width": 375, "height": 812}, java_script_enabled=False)
@@ -217,13 +261,21 @@ def main() -> int:
                 open_section(first_unit, "Weapons")
                 first_unit.get_by_label("Support weapon 1", exact=True).select_option("flame_thrower")
                 open_section(first_unit, "Traits and personalities")
-                first_unit.get_by_label("Traits", exact=True).select_option(["tough", "stealth"])
+                traits = first_unit.get_by_role("group", name="Traits", exact=True)
+                for trait in ("tough", "stealth"):
+                    traits.locator(f"input[value='{trait}']").check()
                 page.get_by_role("button", name=re.compile(r"^Add a unit to")).last.click()
                 expect(page.locator("fieldset.unit").last).to_contain_text("New unit")
                 new_unit = page.locator("fieldset.unit").last
                 new_unit.get_by_label("Name", exact=True).fill("Scouts")
                 new_unit.get_by_label("Strength", exact=True).fill("1")
-                check(sorted(first_unit.get_by_label("Traits", exact=True).evaluate("s => [...s.selectedOptions].map(o => o.value)")) == ["stealth", "tough"],
+                # The page came back at the new unit (its anchor), not at the top.
+                check(page.url.endswith("#" + (page.locator("fieldset.unit").last.get_attribute("id") or "-")),
+                      f"adding a unit keeps the place: {page.url}")
+                check(page.evaluate("window.scrollY") > 0, "adding a unit scrolls to it")
+                # The section is folded again, so by name rather than by role.
+                kept = first_unit.locator("input[type=checkbox][name$='.traits']:checked")
+                check(sorted(kept.evaluate_all("l => l.map(i => i.value)")) == ["stealth", "tough"],
                       "adding a unit keeps the unsaved traits")
                 audit(page, "12f-edit-unit-added")
                 page.get_by_role("button", name="Save roster").click()
@@ -262,6 +314,11 @@ def main() -> int:
                 check(pages == expected, f"cards PDF has {pages} pages, expected {expected}")
                 text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
                 check("Olga's Lancers" in text and "Rules this force uses" in text, "cards PDF text")
+                check(cards > 12 or pages <= 3, f"{cards} cards print on {pages} A4 pages, at most 3")
+                # Every weapon's profile from the rules tables, the strength now / starting.
+                for words in ("Weapons", "AT ", "FE ", "Range", "Strength", " / "):
+                    check(words in text, f"cards PDF shows {words!r}")
+                check("see the rules reference" not in text, "every weapon on the cards has its profile")
                 page.emulate_media(media="screen")
                 page.set_viewport_size({"width": 375, "height": 812})
 

@@ -14,10 +14,11 @@ import re
 import sys
 import tempfile
 from pathlib import Path
+from urllib.parse import urlparse
 
 from playwright.sync_api import Page, expect, sync_playwright
 
-from flow import CHROMIUM, SHOTS, audit, check, failures, register, start_server
+from flow import CHROMIUM, SHOTS, audit, check, failures, page_text, plain_words, register, start_server
 from flow_battle import live_marker, same_document
 
 # Links already crawled (path → status), so each is fetched once per session.
@@ -36,6 +37,9 @@ def crawl(page: Page, base: str, name: str) -> None:
         response = page.request.get(href, max_redirects=0)
         crawled[path] = response.status
         check(response.status not in (404, 500), f"{name}: link {path} answers {response.status}")
+        # The crawler's second half: every page reached reads in plain words.
+        if response.status == 200 and "text/html" in response.headers.get("content-type", ""):
+            plain_words(page_text(response.text()), f"{name} → {path}", path)
 
 
 def visit(page: Page, base: str, name: str, secrets: tuple[str, ...] = (), scripts: bool = True, side: int = 0) -> None:
@@ -211,6 +215,14 @@ def main() -> int:
                 # Pavel's mission and any assault target stay his own until the battle is over.
                 visit(olga, base, "69-battle-ready", secrets=("Assault target", "Tied missions", "Mission rolls"), side=1)
                 visit(pavel, base, "69-battle-ready-pavel")
+                # Each side's printable sheet (opened by a form, so the crawler never meets it)
+                # reads in plain words: unit names, events and objectives, no ids or keys.
+                for page, force in ((olga, "Olga's Lancers"), (pavel, "Pavel's Rangers")):
+                    page.get_by_role("button", name=f"Sheet for {force}").click()
+                    expect(page.get_by_role("heading", level=1)).to_contain_text("Scenario:")
+                    plain_words(page.locator("body").inner_text(), f"69a-sheet-{force}", urlparse(page.url).path)
+                    page.screenshot(path=str(SHOTS / f"69a-sheet-{force.split()[0].lower()[:-2]}-375.png"), full_page=True)
+                    page.goto(battle_url)
 
                 # Olga records a win for her side; Pavel confirms.
                 olga.get_by_role("link", name="Record the result").click()
@@ -223,8 +235,15 @@ def main() -> int:
                 olga.get_by_role("button", name="Record result").click()
                 expect(olga.get_by_text("The result waits for confirmation.")).to_be_visible()
                 visit(olga, base, "71-result-pending")
+                # Pavel's home asks him to confirm, and the organiser's too (she referees).
+                for who, page in (("pavel", pavel), ("nadia", nadia)):
+                    page.goto(base + "/")
+                    ask = page.get_by_role("link", name="Confirm the result of Olga's Lancers vs Pavel's Rangers")
+                    expect(ask).to_be_visible()
+                    visit(page, base, f"71a-home-confirm-{who}")
                 # Pavel confirms on the battle page itself.
-                pavel.goto(battle_url)
+                pavel.get_by_role("link", name="Confirm the result of Olga's Lancers vs Pavel's Rangers").click()
+                expect(pavel).to_have_url(battle_url)
                 visit(pavel, base, "72-result-confirm")
                 pavel.get_by_role("button", name="Confirm result").click()
                 expect(pavel.get_by_role("link", name="Post-battle sequence of Pavel's Rangers")).to_be_visible()
@@ -234,6 +253,12 @@ def main() -> int:
                     page.goto(battle_url)
                     sequence(page, base, force, shot)
 
+                # A finished battle says so; its scenario is not "ready" again.
+                olga.goto(battle_url)
+                main_text = olga.locator("main").inner_text()
+                check("State: Finished" in main_text and "Ready: the battle can start" not in main_text,
+                      f"a finished battle says finished: {main_text[:400]!r}")
+                visit(olga, base, "74a-battle-finished")
                 # The roster shows the battle and its history lists it.
                 olga.goto(olga_force)
                 visit(olga, base, "75-roster-after")

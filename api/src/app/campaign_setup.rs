@@ -75,6 +75,26 @@ pub async fn create_invite(
     })
 }
 
+/// The campaign's open invitations with their links (organiser only; others 403, outsiders
+/// 404).
+pub async fn open_invites(
+    state: &AppState,
+    user_id: &str,
+    campaign_id: &str,
+) -> Result<Vec<invite_cases::OpenInvite>, ApiError> {
+    invite_cases::open_invites(state, &person(user_id), campaign_id).await
+}
+
+/// Revokes one of the campaign's invitations (organiser only); its link stops working at once.
+pub async fn revoke_invite(
+    state: &AppState,
+    user_id: &str,
+    campaign_id: &str,
+    invite_id: &str,
+) -> Result<(), ApiError> {
+    invite_cases::revoke_invite(state, &person(user_id), campaign_id, invite_id).await
+}
+
 /// What an invitation code leads to, before joining.
 #[derive(Debug, Clone)]
 pub struct InvitePreview {

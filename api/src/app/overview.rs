@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use crate::AppState;
 use crate::app::battles::outcome::{side_label, who_won};
+use crate::app::battles::result::may_confirm;
 use crate::app::battles::{BattleResult, Side};
 use crate::app::campaigns::standings::{StandingRow, ranked_rows};
 use crate::auth::{Caller, Need, campaign_access};
@@ -47,6 +48,9 @@ pub struct BattleLine {
     pub outcome: Option<String>,
     /// When it was created (UTC).
     pub created_at: chrono::NaiveDateTime,
+    /// What the person reading the list must do next, in words ("Confirm the result of A vs
+    /// B"), when the battle waits for them; set on the home page only.
+    pub your_turn: Option<String>,
 }
 
 /// The home page of a signed-in person.
@@ -123,10 +127,39 @@ fn battle_line(
         state: battle.state.as_str().to_owned(),
         waits_for: waits_for(battle.state),
         created_at: battle.created_at,
+        your_turn: None,
     }
 }
 
-/// My campaigns and the unfinished battles of my forces.
+/// What `battle` asks of the person reading their home page, in words: a pending result they
+/// may confirm (the other side's owner, or an organiser who plays neither side), the wait for
+/// the other side when they recorded it, or refereeing.
+fn your_turn(
+    battle: &Battle,
+    line: &BattleLine,
+    organiser: bool,
+    fights: bool,
+    user_id: &str,
+) -> Option<String> {
+    let matchup = line.sides.join(" vs ");
+    let recorded_it = battle.result_by.as_deref() == Some(user_id);
+    match battle.state {
+        BattleState::Pending if may_confirm(organiser, fights, recorded_it) => {
+            Some(format!("Confirm the result of {matchup}"))
+        }
+        BattleState::Pending if recorded_it => Some(format!(
+            "You recorded the result of {matchup}; the other side confirms it"
+        )),
+        _ if organiser && !fights => Some(format!(
+            "You referee {matchup}: {}",
+            line.waits_for.to_lowercase()
+        )),
+        _ => None,
+    }
+}
+
+/// My campaigns, the unfinished battles of my forces and, for an organiser, every unfinished
+/// battle of the campaign they referee.
 pub async fn home(state: &AppState, user_id: &str) -> Result<Home, ApiError> {
     let user_id = user_id.to_owned();
     state
@@ -154,7 +187,8 @@ pub async fn home(state: &AppState, user_id: &str) -> Result<Home, ApiError> {
                     .filter(|f| f.owner_id == user_id)
                     .map(|f| f.id.as_str())
                     .collect();
-                if !own.is_empty() {
+                let organiser = role == "organiser";
+                if !own.is_empty() || organiser {
                     for battle in battles::list_for_campaign(conn, &campaign.id, None, LIST_LIMIT)?
                     {
                         let sides: Vec<Side> =
@@ -162,15 +196,16 @@ pub async fn home(state: &AppState, user_id: &str) -> Result<Home, ApiError> {
                         let fights = sides
                             .iter()
                             .any(|s| s.force_id.as_deref().is_some_and(|id| own.contains(&id)));
-                        if fights
-                            && matches!(
-                                battle.state,
-                                BattleState::Scenario
-                                    | BattleState::Pending
-                                    | BattleState::Aftermath
-                            )
-                        {
-                            home.waiting.push(battle_line(&battle, &names, &labels));
+                        let open = matches!(
+                            battle.state,
+                            BattleState::Scenario | BattleState::Pending | BattleState::Aftermath
+                        );
+                        // An organiser who plays neither side referees: the battle waits for
+                        // them too (a result to confirm, a correction to make).
+                        if open && (fights || organiser) {
+                            let mut line = battle_line(&battle, &names, &labels);
+                            line.your_turn = your_turn(&battle, &line, organiser, fights, &user_id);
+                            home.waiting.push(line);
                         }
                     }
                 }

@@ -30,6 +30,9 @@ pub enum Purpose {
     ScenarioLink,
     /// The stored hash of a short invitation code.
     InviteCode,
+    /// An invitation's short code itself, from its row id: the organiser's list shows each
+    /// open invitation's link again, and only the hash of the code is stored.
+    InviteCodeOfRow,
     /// The stored hash of a client address (signed-out generation's per-address limit).
     ClientAddress,
     /// The claim on a scenario generated signed out, held by the browser that generated it.
@@ -42,6 +45,7 @@ impl Purpose {
             Self::BattleSheetLink => b"fad-campaign battle sheet link v1",
             Self::ScenarioLink => b"fad-campaign scenario share link v1",
             Self::InviteCode => b"fad-campaign short invite code v1",
+            Self::InviteCodeOfRow => b"fad-campaign invite code of a row v1",
             Self::ClientAddress => b"fad-campaign client address v1",
             Self::ScenarioClaim => b"fad-campaign scenario claim v1",
         }
@@ -63,6 +67,15 @@ fn mac(secret: &[u8], purpose: Purpose, input: &str) -> Result<[u8; 32], ApiErro
 /// The link token of row `id` for `purpose`: 43 URL-safe characters (256 bits).
 pub fn link_token(secret: &[u8], purpose: Purpose, id: &str) -> Result<String, ApiError> {
     Ok(URL_SAFE_NO_PAD.encode(mac(secret, purpose, id)?))
+}
+
+/// The short code of invitation row `id`, in its display form (`K7M2-QX9P`): 40 bits of a keyed
+/// PRF of the row's random id, so the service can show the link again without storing it.
+pub fn invite_code_of_row(secret: &[u8], id: &str) -> Result<String, ApiError> {
+    let mac = mac(secret, Purpose::InviteCodeOfRow, id)?;
+    let mut bytes = [0u8; 5];
+    bytes.copy_from_slice(&mac[..5]);
+    Ok(super::secret::ShortCode::from_bytes(bytes))
 }
 
 /// The stored form of a short invitation code (already normalized), as 64 hex digits.

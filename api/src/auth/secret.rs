@@ -95,12 +95,17 @@ impl ShortCode {
     pub fn generate() -> Result<String, RandomError> {
         let mut buf = [0u8; 5];
         getrandom::fill(&mut buf).map_err(|e| RandomError(e.to_string()))?;
+        Ok(Self::from_bytes(buf))
+    }
+
+    /// The code of 40 bits (five bytes) in its display form, `XXXX-XXXX`.
+    pub fn from_bytes(buf: [u8; 5]) -> String {
         let bits = buf.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
         let chars: String = (0..Self::LEN)
             .rev()
             .map(|i| char::from(Self::ALPHABET[((bits >> (i * 5)) & 31) as usize]))
             .collect();
-        Ok(format!("{}-{}", &chars[..4], &chars[4..]))
+        format!("{}-{}", &chars[..4], &chars[4..])
     }
 
     /// The canonical form of what someone typed (upper case, no dash or spaces, ambiguous

@@ -36,6 +36,15 @@ pub static BATTLE_JS_PATH: LazyLock<String> = LazyLock::new(|| {
     format!("/static/battle-{}.js", &digest[..12])
 });
 
+/// The invitation list's Copy link and Share buttons (ours).
+pub const INVITES_JS: &str = include_str!("../../static/invites.js");
+
+/// Path of the invitation script, named by its hash like the stylesheet.
+pub static INVITES_JS_PATH: LazyLock<String> = LazyLock::new(|| {
+    let digest = hex::encode(Sha256::digest(INVITES_JS.as_bytes()));
+    format!("/static/invites-{}.js", &digest[..12])
+});
+
 const FOREVER: &str = "public, max-age=31536000, immutable";
 
 /// `GET /static/{name}`: the stylesheet and the scripts under their current names; anything else 404.
@@ -48,6 +57,8 @@ pub async fn static_file(name: web::Path<String>) -> HttpResponse {
         (HTMX, "text/javascript; charset=utf-8")
     } else if path == *BATTLE_JS_PATH {
         (BATTLE_JS.as_bytes(), "text/javascript; charset=utf-8")
+    } else if path == *INVITES_JS_PATH {
+        (INVITES_JS.as_bytes(), "text/javascript; charset=utf-8")
     } else {
         return HttpResponse::NotFound()
             .content_type(ContentType::plaintext())

@@ -300,13 +300,18 @@ fn state_text(state: ScenarioState) -> &'static str {
     }
 }
 
-fn battle_state_text(state: BattleState) -> &'static str {
+/// The battle's state as the label reads it: a scenario whose steps are done is ready to
+/// play, and a battle with a result is played, never "ready" again.
+fn battle_state_text(state: BattleState, scenario: ScenarioState) -> &'static str {
     match state {
+        BattleState::Scenario if scenario == ScenarioState::Ready => {
+            "Ready to play: record the result after the game"
+        }
         BattleState::Scenario => "Setting up the scenario",
-        BattleState::Pending => "Result recorded, waiting for confirmation",
-        BattleState::Aftermath => "Post-battle sequence",
-        BattleState::Complete => "Complete",
-        BattleState::Void => "Void",
+        BattleState::Pending => "Played: the result waits for confirmation",
+        BattleState::Aftermath => "Played: the post-battle sequences are under way",
+        BattleState::Complete => "Finished",
+        BattleState::Void => "Void: the organiser undid this battle",
     }
 }
 
@@ -348,7 +353,9 @@ fn scenario_section(view: &BattleView) -> Markup {
     html! {
         section aria-labelledby="scenario-title" {
             h2 id="scenario-title" { "Scenario" }
-            p.step { strong { "Step: " } (state_text(sc.state)) }
+            p.step { strong { "Step: " }
+                @if view.battle.state == BattleState::Scenario { (state_text(sc.state)) }
+                @else { "Done: the battle has been played" } }
             @if !waiting.is_empty() {
                 p { "Waiting for " (waiting.join(" and ")) "." }
             }
@@ -992,7 +999,7 @@ pub fn render(
                 }
             }
             p { a href={ "/campaigns/" (view.battle.campaign_id) } { "Back to the campaign" } }
-            p { strong { "State: " } (battle_state_text(view.battle.state))
+            p { strong { "State: " } (battle_state_text(view.battle.state, view.scenario.scenario.state))
                 @if view.battle.night_fighting { " · night fighting" } }
             p.live-status.muted id="live-status" role="status" {}
             @if !mine.is_empty() && view.battle.state == BattleState::Scenario {

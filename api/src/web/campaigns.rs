@@ -1,5 +1,6 @@
 //! Campaign pages: `/campaigns/new`, `/campaigns/{id}` (standings, battles, forces, members;
-//! for the organiser: invitations with a QR code, house rules, API keys) and `/join/{code}`.
+//! for the organiser: invitations (see [`super::invites`]), house rules, API keys) and
+//! `/join/{code}`.
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
@@ -8,7 +9,8 @@ use serde::Deserialize;
 
 use crate::AppState;
 use crate::app::accounts::SessionUser;
-use crate::app::campaign_setup::{self, NewInvite};
+use crate::app::campaign_setup;
+use crate::app::campaigns::invites::OpenInvite;
 use crate::app::overview::{self, CampaignOverview};
 use crate::error::ApiError;
 
@@ -149,42 +151,12 @@ pub async fn create(
     }
 }
 
-/// The address people open to join with `code`.
-fn join_url(req: &HttpRequest, state: &AppState, code: &str) -> String {
-    let base = if state.config.public_url.is_empty() {
-        let info = req.connection_info();
-        format!("{}://{}", info.scheme(), info.host())
-    } else {
-        state.config.public_url.clone()
-    };
-    format!("{base}/join/{code}")
-}
-
-/// The QR code of `text` as inline SVG (dark modules on white, whatever the theme).
-fn qr_svg(text: &str) -> Option<Markup> {
-    let code = qrcode::QrCode::new(text.as_bytes()).ok()?;
-    let svg = code
-        .render::<qrcode::render::svg::Color<'_>>()
-        .min_dimensions(200, 200)
-        .dark_color(qrcode::render::svg::Color("#000000"))
-        .light_color(qrcode::render::svg::Color("#ffffff"))
-        .build();
-    // The renderer starts with an XML declaration, which has no place inside HTML.
-    let start = svg.find("<svg")?;
-    let svg = svg[start..].replacen(
-        "<svg",
-        r#"<svg role="img" aria-label="QR code of the invitation link""#,
-        1,
-    );
-    Some(layout::trusted(svg))
-}
-
 fn campaign_markup(
     state: &AppState,
     req: &HttpRequest,
     user: &SessionUser,
     data: &CampaignOverview,
-    invite: Option<&NewInvite>,
+    invites: &[OpenInvite],
 ) -> Markup {
     let organiser = data.my_role == "organiser";
     let body = html! {
@@ -194,17 +166,6 @@ fn campaign_markup(
         p { "Rules: " a href=(data.ruleset.1) { (data.ruleset.0) }
             @if organiser { " · " a href="/rulesets/new" { "Write house rules" } } }
         p { a href={ "/campaigns/" (data.id) "/timeline" } { "The campaign's story" } " (everything that happened, newest first)" }
-        @if let Some(invite) = invite {
-            @let url = join_url(req, state, &invite.code);
-            section.panel aria-labelledby="invite-title" {
-                h2 id="invite-title" tabindex="-1" autofocus { "Invitation link" }
-                p { "Send this link, or let players scan the code. It works until "
-                    (invite.expires_at.format("%Y-%m-%d %H:%M UTC")) ". It is shown only now." }
-                p { a href=(url) { (url) } }
-                p { "Code: " span.code { (&invite.code) } }
-                @if let Some(svg) = qr_svg(&url) { div.qr { (svg) } }
-            }
-        }
         h2 { "Standings" }
         @if data.standings.is_empty() {
             p.muted { "No forces yet." }
@@ -245,10 +206,16 @@ fn campaign_markup(
             p.muted { "No forces yet." }
         } @else {
             ul {
-                @for force in &data.forces {
-                    li {
-                        a href={ "/forces/" (force.id) } { (force.name) } " — " (force.owner)
-                        @if force.archived { " " span.badge { "Archived" } }
+                @for force in data.forces.iter().filter(|f| !f.archived) {
+                    li { a href={ "/forces/" (force.id) } { (force.name) } " — " (force.owner) }
+                }
+            }
+            // Archived forces leave the list; their rosters stay readable.
+            @if data.forces.iter().any(|f| f.archived) {
+                p.muted { "Archived: "
+                    @for (k, force) in data.forces.iter().filter(|f| f.archived).enumerate() {
+                        @if k > 0 { ", " }
+                        a href={ "/forces/" (force.id) } { (force.name) }
                     }
                 }
             }
@@ -260,17 +227,7 @@ fn campaign_markup(
             }
         }
         @if organiser {
-            h2 { "Invite players" }
-            @if data.open_invites > 0 {
-                p.muted {
-                    @if data.open_invites == 1 { "1 invitation is still open." }
-                    @else { (data.open_invites) " invitations are still open." }
-                }
-            }
-            form method="post" action={ "/campaigns/" (data.id) "/invites" } {
-                (csrf_input(state, &FormKey::session(user)))
-                button type="submit" { "Create invite link" }
-            }
+            (super::invites::section(state, req, user, &data.id, &data.name, invites))
             h2 { "Settings" }
             p { "House rules, API keys for club sites and webhooks: "
                 a href={ "/campaigns/" (data.id) "/settings" } { "campaign settings" } "." }
@@ -291,28 +248,14 @@ pub async fn show(
 ) -> Result<HttpResponse, PageError> {
     let user = require_user(&req, &state).await?;
     let data = overview::campaign_overview(&state, &user.user_id, &path).await?;
+    let invites = if data.my_role == "organiser" {
+        campaign_setup::open_invites(&state, &user.user_id, &path).await?
+    } else {
+        Vec::new()
+    };
     Ok(respond(
         StatusCode::OK,
-        campaign_markup(&state, &req, &user, &data, None),
-    ))
-}
-
-/// `POST /campaigns/{id}/invites`: a new invitation, shown once on the campaign page.
-#[post("/campaigns/{id}/invites")]
-pub async fn create_invite(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-    form: web::Form<TokenForm>,
-) -> Result<HttpResponse, PageError> {
-    let user = require_user(&req, &state).await?;
-    session::check_form(&req, &state, &FormKey::session(&user), form.csrf_token())
-        .map_err(|_| PageError::Refused)?;
-    let invite = campaign_setup::create_invite(&state, &user.user_id, &path).await?;
-    let data = overview::campaign_overview(&state, &user.user_id, &path).await?;
-    Ok(respond(
-        StatusCode::CREATED,
-        campaign_markup(&state, &req, &user, &data, Some(&invite)),
+        campaign_markup(&state, &req, &user, &data, &invites),
     ))
 }
 

@@ -58,7 +58,7 @@ fn edit_markup(
         form.stack.editor method="post" action={ "/forces/" (force.id) "/edit" } novalidate {
             (csrf_input(state, &FormKey::session(user)))
             input type="hidden" name="version" value=(force.version);
-            (editor(shown.roster, shown.errors))
+            (editor(shown.roster, shown.errors, &format!("/forces/{}/edit", force.id)))
             @if force.is_organiser {
                 (textarea_field("reason", "Reason", shown.reason, shown.errors,
                     Some("As the organiser: why you change this force. Needed to raise a roster locked after play; kept in the force's history."), 500))

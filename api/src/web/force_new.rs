@@ -326,7 +326,7 @@ fn new_markup(
                 How::Basic => (basic_form(fields, errors)),
                 How::Advanced => (advanced_form(fields, errors)),
                 How::Build => {
-                    (editor(roster, errors))
+                    (editor(roster, errors, &here))
                     div.actions { button type="submit" name="action" value="save" { "Create force" } }
                 }
             }

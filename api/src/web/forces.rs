@@ -6,7 +6,10 @@ use std::sync::LazyLock;
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, get, web};
+use fad_domain::kit::VehicleState;
 use fad_domain::ladder::BreakPoint;
+use fad_domain::names::Named;
+use fad_domain::roster::UnitStatus;
 use maud::{Markup, PreEscaped, html};
 use serde_json::Value;
 
@@ -122,6 +125,9 @@ fn force_markup(
             a href={ "/forces/" (id) "/history" } { "History" }
             a href={ "/forces/" (id) "/ledger" } { "Campaign points ledger" }
             a href={ "/campaigns/" (force.force.campaign_id) } { "Back to the campaign" }
+            @if force.can_edit && force.force.archived_at.is_none() {
+                a href={ "/forces/" (id) "/archive" } { "Archive force" }
+            }
         }
         (PreEscaped(roster.sections.as_str()))
     };
@@ -135,12 +141,17 @@ pub(super) fn roster_sections(roster: &RosterResponse) -> Markup {
         @for platoon in &roster.platoons {
             section aria-labelledby={ "p-" (slug(&platoon.name)) } {
                 h2 id={ "p-" (slug(&platoon.name)) } { (platoon.name) " · " (points(platoon.points)) " points" }
-                @for unit in &platoon.units {
-                    article.panel {
-                        h3 { (unit.unit.name) " · " (points(unit.points)) " points" }
-                        dl.stats {
-                            @for (name, value) in stats(unit) {
-                                dt { (name) } dd { (value) }
+                div.roster-grid {
+                    @for unit in &platoon.units {
+                        div {
+                            (unit_card(None, unit))
+                            details.every-stat {
+                                summary { "Every stat of " (unit.unit.name) }
+                                dl.stats {
+                                    @for (name, value) in stats(unit) {
+                                        dt { (name) } dd { (value) }
+                                    }
+                                }
                             }
                         }
                     }
@@ -223,21 +234,89 @@ static TRAIT_MULTIPLIERS: LazyLock<BTreeMap<String, String>> = LazyLock::new(|| 
 
 /// The body rows of the first table after `heading` in the rules reference.
 fn section_rows(heading: &str) -> Vec<Vec<String>> {
+    section_table(heading).1
+}
+
+/// The header and body rows of the first table after `heading` in the rules reference.
+fn section_table(heading: &str) -> (Vec<String>, Vec<Vec<String>>) {
     let Some(start) = RULES_MARKDOWN.find(heading) else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
-    RULES_MARKDOWN[start..]
+    let mut rows = RULES_MARKDOWN[start..]
         .lines()
         .skip_while(|l| !l.starts_with('|'))
         .take_while(|l| l.starts_with('|'))
-        .skip(2)
         .map(|l| {
             l.trim_matches('|')
                 .split('|')
                 .map(|c| c.trim().to_owned())
-                .collect()
-        })
+                .collect::<Vec<String>>()
+        });
+    let header = rows.next().unwrap_or_default();
+    (header, rows.skip(1).collect())
+}
+
+/// A weapon's name reduced to its letters and digits, lower case: the rules tables' "Auto
+/// Cannon – Light" and the roster's `auto_cannon_light` meet as `autocannonlight`.
+fn weapon_key(name: &str) -> String {
+    name.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
         .collect()
+}
+
+/// Each weapon's profile as the rules reference's tables give it (§1.7 small arms, §1.8 support
+/// weapons, §1.9 heavy weapons): range, fire or damage values, anti-tank and the rest, by
+/// [`weapon_key`]. Points and crew are left to the unit's own lines.
+static WEAPON_PROFILES: LazyLock<BTreeMap<String, String>> = LazyLock::new(|| {
+    let mut out = BTreeMap::new();
+    for heading in ["### §1.7", "### §1.8", "### §1.9"] {
+        let (header, rows) = section_table(heading);
+        for cells in rows {
+            let Some(name) = cells.first() else { continue };
+            let profile: Vec<String> = header
+                .iter()
+                .zip(&cells)
+                .skip(1)
+                .filter(|(column, value)| {
+                    !value.is_empty()
+                        && !column.starts_with("Points")
+                        && !matches!(column.as_str(), "Crew" | "Note")
+                })
+                .map(|(column, value)| format!("{} {value}", short_column(column)))
+                .collect();
+            if profile.is_empty() {
+                continue;
+            }
+            let profile = profile.join(" · ");
+            let short = name.split('(').next().unwrap_or_default();
+            for key in [weapon_key(name), weapon_key(short)] {
+                out.entry(key).or_insert_with(|| profile.clone());
+            }
+        }
+    }
+    out
+});
+
+/// A rules table's column as a card abbreviates it (the rules card gives the legend).
+fn short_column(column: &str) -> &str {
+    match column {
+        "Range ×base" => "Range",
+        "Range band" => "Range",
+        "Fire Effect" | "FE" => "FE",
+        "Anti-tank" => "AT",
+        other => other,
+    }
+}
+
+/// One weapon line of a card: its name, its traits and its profile from the rules tables.
+fn weapon_row(name: &str, traits: &[String]) -> Markup {
+    html! {
+        tr {
+            th scope="row" { (name) @if !traits.is_empty() { " (" (traits.join(", ")) ")" } }
+            td { (WEAPON_PROFILES.get(&weapon_key(name)).map_or("see the rules reference", String::as_str)) }
+        }
+    }
 }
 
 fn key(value: &impl serde::Serialize) -> String {
@@ -251,43 +330,64 @@ fn key(value: &impl serde::Serialize) -> String {
 fn break_text(point: BreakPoint) -> String {
     match point {
         BreakPoint::Casualties(n) => format!("breaks at {n} casualty"),
-        BreakPoint::Percent(p) => format!("breaks at {p}% casualties"),
+        BreakPoint::Percent(p) => format!("breaks at {p}% lost"),
     }
 }
 
-fn unit_card(platoon: &str, unit: &UnitResponse) -> Markup {
+/// A unit's card: the stats a player reads first in a fixed order (Quality, Resolve, strength
+/// now and starting, armour, weapons with their profiles), then the leader, mobility, traits
+/// and personalities with their effects; status and damage as badges.
+fn unit_card(platoon: Option<&str>, unit: &UnitResponse) -> Markup {
     let u = &unit.unit;
     let quality = u.quality.row();
-    let weapons: Vec<String> = [
-        u.basic_weapon.as_ref().map(|w| words(&key(w))),
-        (!u.support_weapons.is_empty())
-            .then(|| value_text(&serde_json::to_value(&u.support_weapons).unwrap_or_default())),
-        (!u.heavy_weapons.is_empty())
-            .then(|| value_text(&serde_json::to_value(&u.heavy_weapons).unwrap_or_default())),
-    ]
-    .into_iter()
-    .flatten()
-    .filter(|w| !w.is_empty())
-    .collect();
+    let titles = |traits: &[fad_domain::points::gear::WeaponTrait]| -> Vec<String> {
+        traits.iter().map(|t| t.title()).collect()
+    };
     html! {
         article.card {
-            h2 { (u.name) }
-            p { (platoon) " · " (words(&key(&u.kind))) " · " strong { (points(unit.points)) " points" } }
+            // On the roster the platoon is the heading above; a printed card names it.
+            @if platoon.is_some() { h2 { (u.name) } } @else { h3 { (u.name) } }
+            p { @if let Some(platoon) = platoon { (platoon) " · " } (u.kind.title()) " · " strong { (points(unit.points)) " points" }
+                @if u.status != UnitStatus::Active { " " span.badge { (u.status.title()) } }
+                @if let Some(state) = u.vehicle_state { @if state != VehicleState::Operational { " " span.badge { (state.title()) } } }
+            }
             table {
                 tbody {
-                    tr { th scope="row" { "Quality" } td { (words(&key(&u.quality))) " — tests succeed on " (quality.test_target) "+" } }
+                    tr { th scope="row" { "Quality" } td { (u.quality.title()) ", tests on " (quality.test_target) "+" } }
                     @if let Some(resolve) = u.resolve {
-                        tr { th scope="row" { "Resolve" } td { (words(&key(&resolve))) " — " (break_text(resolve.row().break_point)) } }
+                        tr { th scope="row" { "Resolve" } td { (resolve.title()) ", " (break_text(resolve.row().break_point)) } }
                     }
-                    tr { th scope="row" { "Armour" } td { (words(&key(&u.armour))) } }
-                    @if !weapons.is_empty() {
-                        tr { th scope="row" { "Weapons" } td { (weapons.join("; ")) } }
+                    tr { th scope="row" { "Strength" } td { strong { (u.strength) " / " (u.starting_strength) } " (now / starting)" } }
+                    tr { th scope="row" { "Armour" } td { (u.armour.title()) } }
+                    @if let Some(experience) = u.leader_experience {
+                        tr { th scope="row" { "Squad leader" } td { (experience.title()) ", " (experience.description()) } }
+                    }
+                    @if let Some(leadership) = u.leadership {
+                        tr { th scope="row" { "Leadership" } td { (leadership.title())
+                            // The ladder's first rung has no effect to print.
+                            @if leadership.description().starts_with('+') { ", " (leadership.description()) } } }
+                    }
+                    @if let Some(vehicle) = &u.vehicle {
+                        tr { th scope="row" { "Mobility" } td { (vehicle.mobility.title()) } }
                     }
                 }
             }
-            p { "Strength " (u.strength) }
-            div.ticks role="img" aria-label={ (u.strength) " casualty boxes" } {
-                @for _ in 0..u.strength.min(40) { span.tick {} }
+            @if u.basic_weapon.is_some() || !u.support_weapons.is_empty() || !u.heavy_weapons.is_empty() {
+                table.weapons {
+                    caption { "Weapons" }
+                    tbody {
+                        @if let Some(w) = u.basic_weapon {
+                            (weapon_row(&w.title(), &titles(&u.basic_weapon_traits)))
+                        }
+                        @for w in &u.support_weapons { (weapon_row(&w.title(), &titles(&u.support_weapon_traits))) }
+                        @for w in &u.heavy_weapons { (weapon_row(&w.title(), &titles(&u.heavy_weapon_traits))) }
+                    }
+                }
+            }
+            div.ticks role="img" aria-label={ (u.strength) " of " (u.starting_strength) " figures: casualty boxes" } {
+                @for k in 0..u.starting_strength.min(40) {
+                    @if k < u.strength { span.tick {} } @else { span.tick.lost {} }
+                }
             }
             @if !u.traits.is_empty() || !u.personalities.is_empty() {
                 ul {
@@ -344,9 +444,10 @@ fn cards_markup(state: &AppState, user: &SessionUser, force: &ForceView) -> Mark
                     }
                 }
             }
-            @for (platoon, unit) in &units { (unit_card(platoon, unit)) }
+            @for (platoon, unit) in &units { (unit_card(Some(platoon), unit)) }
             article.card {
                 h2 { "Rules this force uses" }
+                p { "Weapons: Range in base ranges (×) or as a band, FE fire effect, AT anti-tank (NA: none), Blast radius; rules reference §1.7 to §1.9." }
                 ul {
                     @for q in &qualities {
                         @let row = q.row();

@@ -61,8 +61,12 @@ pub async fn home(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpRe
             ul.cards {
                 @for battle in &data.waiting {
                     li {
-                        a.title href={ "/battles/" (battle.id) } { (battle.sides.join(" vs ")) }
-                        p { (battle.waits_for) }
+                        @if let Some(action) = &battle.your_turn {
+                            a.title href={ "/battles/" (battle.id) } { (action) }
+                        } @else {
+                            a.title href={ "/battles/" (battle.id) } { (battle.sides.join(" vs ")) }
+                            p { (battle.waits_for) }
+                        }
                     }
                 }
             }

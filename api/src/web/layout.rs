@@ -1,6 +1,8 @@
 //! The page shell (head, site navigation, one `main`), form fields with their errors, and the
 //! error summary every failed form starts with.
 
+use fad_domain::dice::RollStep;
+use fad_domain::names::Named;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 use crate::AppState;
@@ -91,6 +93,8 @@ pub fn error_summary(errors: &Errors, labels: &[(&str, &str)]) -> Markup {
                         li {
                             @if let Some(label) = label {
                                 a href={ "#" (field_id(&error.field)) } { (label) ": " (error.message) }
+                            } @else if let Some(step) = dice_step(&error.field) {
+                                (step) ": " (error.message)
                             } @else {
                                 (error.message)
                             }
@@ -100,6 +104,13 @@ pub fn error_summary(errors: &Errors, labels: &[(&str, &str)]) -> Markup {
             }
         }
     }
+}
+
+/// The roll a `dice.<step>.<subject>` field is for, in words ("Resolve change"): the field
+/// itself is a key for programs, never shown to people.
+fn dice_step(field: &str) -> Option<String> {
+    let step = field.strip_prefix("dice.")?.split('.').next()?;
+    RollStep::parse(step).ok().map(Named::title)
 }
 
 /// The id of the control of `field`.

@@ -5,6 +5,7 @@
 pub mod accounts;
 pub mod aftermath;
 pub mod aftermath_steps;
+pub mod archive;
 pub mod assets;
 pub mod battle;
 pub mod battle_events;
@@ -17,6 +18,7 @@ pub mod force_new;
 pub mod forces;
 pub mod history;
 pub mod home;
+pub mod invites;
 pub mod layout;
 pub mod result;
 pub mod roster_editor;
@@ -72,12 +74,15 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(campaigns::new_form)
             .service(campaigns::create)
             .service(campaigns::show)
-            .service(campaigns::create_invite)
+            .service(invites::create_invite)
+            .service(invites::revoke_invite)
             .service(campaigns::join_page)
             .service(campaigns::join_submit)
             .service(force_new::new_form)
             .service(force_new::create)
             .service(forces::cards)
+            .service(archive::confirm_page)
+            .service(archive::archive)
             .service(edit::edit_form)
             .service(edit::save)
             .service(history::history_page)

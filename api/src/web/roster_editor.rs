@@ -188,17 +188,21 @@ fn control(f: &Field, key: &str, unit: &Value, errors: &Errors) -> Markup {
             }
             @if let Some(hint) = f.hint { p.hint { (hint) } }
         },
+        // Checkboxes, not a multiple select: a phone has no Ctrl key, and every choice shows.
         Widget::Set(options) => {
             let chosen = list_of(value);
             html! {
-                div.field {
-                    label for=(id) { (f.label) }
-                    span.hint { "Choose any (Ctrl or ⌘ to choose several with a mouse)." @if let Some(h) = &hint { " " (h) } }
+                fieldset.chips id=(id) aria-invalid=[invalid] aria-describedby=[described.as_deref()] {
+                    legend { (f.label) }
+                    @if let Some(h) = &hint { p.hint { (h) } }
                     (error_line(errors, key))
-                    select id=(id) name=(key) multiple size="6"
-                        aria-invalid=[invalid] aria-describedby=[described.as_deref()] {
-                        @for (v, text) in options() {
-                            option value=(v) selected[chosen.contains(v)] { (text) }
+                    div.chip-grid {
+                        @for (n, (v, text)) in options().iter().enumerate() {
+                            @let option_id = format!("{id}-{n}");
+                            div.check {
+                                input type="checkbox" id=(option_id) name=(key) value=(v) checked[chosen.contains(v)];
+                                label for=(option_id) { (text) }
+                            }
                         }
                     }
                 }
@@ -324,7 +328,9 @@ fn unit_markup(
 /// The editor's controls (inside the page's form): the force name, every platoon and unit,
 /// points, and the add, remove and "Update points" buttons. `preview` is the points of
 /// `roster` (see [`preview_points`]).
-pub fn editor(roster: &RosterRequest, errors: &Errors) -> Markup {
+/// `action` is the form's address: the add buttons post to it with the new unit's or
+/// platoon's anchor, so the page comes back where the person was working.
+pub fn editor(roster: &RosterRequest, errors: &Errors, action: &str) -> Markup {
     let preview: PointsPreview = preview_points(roster);
     html! {
         // The first submit button is the one Enter presses: it saves, never removes a unit.
@@ -350,13 +356,15 @@ pub fn editor(roster: &RosterRequest, errors: &Errors) -> Markup {
                     (unit_markup(i, j, unit, p, errors))
                 }
                 div.actions {
-                    button.secondary type="submit" name="action" value={ "add_unit:" (i) } { "Add a unit to " (platoon_name(roster, i)) }
+                    button.secondary type="submit" name="action" value={ "add_unit:" (i) }
+                        formaction={ (action) "#" (field_id(&unit_prefix(i, platoon.units.len()))) } { "Add a unit to " (platoon_name(roster, i)) }
                     button.secondary type="submit" name="action" value={ "remove_platoon:" (i) } { "Remove platoon " (platoon_name(roster, i)) }
                 }
             }
         }
         div.actions {
-            button.secondary type="submit" name="action" value="add_platoon" { "Add a platoon" }
+            button.secondary type="submit" name="action" value="add_platoon"
+                formaction={ (action) "#platoon-" (roster.platoons.len()) } { "Add a platoon" }
             button.secondary type="submit" name="action" value="update" { "Update points" }
         }
     }

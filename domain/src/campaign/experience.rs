@@ -14,6 +14,7 @@ use crate::house_rules::HouseRules;
 use crate::kit::{Personality, VehicleState};
 use crate::ladder::{Ladder, Quality, Resolve};
 use crate::named_enum;
+use crate::names::Named;
 use crate::roster::{Force, Problem, Unit, UnitKind, UnitStatus};
 use crate::traits::Trait;
 
@@ -346,7 +347,7 @@ fn apply_one(
             let Some(personality) = p.personality else {
                 return Err((
                     "personality",
-                    "grant_personality needs a personality".into(),
+                    "Grant a personality: choose the personality".into(),
                 ));
             };
             if unit.status == UnitStatus::Eliminated {
@@ -393,7 +394,7 @@ fn apply_one(
         }
         PurchaseItem::AssignTrait => {
             let Some(t) = p.trait_ else {
-                return Err(("trait", "assign_trait needs a trait".into()));
+                return Err(("trait", "Assign a trait: choose the trait".into()));
             };
             check_trait(unit, t).map_err(|m| ("trait", m))?;
             unit.traits.push(t);
@@ -407,15 +408,17 @@ fn apply_one(
 pub fn check_trait(unit: &Unit, t: Trait) -> Result<(), String> {
     if unit.has_trait(t) {
         return Err(format!(
-            "the unit already has {t}; a trait cannot be taken twice (C18)"
+            "the unit already has {}; a trait cannot be taken twice (C18)",
+            t.title()
         ));
     }
     if t.single_figure_only() && !unit.is_lone_figure() {
-        return Err(format!("{t} goes only to a lone figure (C18)"));
+        return Err(format!("{} goes only to a lone figure (C18)", t.title()));
     }
     if t.freezes_resolve() && unit.resolve != Some(Resolve::Steady) {
         return Err(format!(
-            "{t} may be assigned only to a Steady unit (C17, C18)"
+            "{} may be assigned only to a Steady unit (C17, C18)",
+            t.title()
         ));
     }
     if t == Trait::DroidTroopers && unit.quality == Quality::Elite {

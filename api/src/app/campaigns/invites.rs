@@ -9,7 +9,7 @@ use crate::AppState;
 use crate::app::Listed;
 use crate::app::authorization::{Need, campaign_access, person};
 use crate::auth::Caller;
-use crate::auth::derived::invite_code_hash;
+use crate::auth::derived::{invite_code_hash, invite_code_of_row};
 use crate::auth::secret::{ShortCode, hash_secret};
 use crate::error::{ApiError, FieldError};
 use crate::paging::Page;
@@ -66,9 +66,10 @@ pub fn spend_join_attempt(state: &AppState, client: IpAddr) -> Result<(), ApiErr
         })
 }
 
-/// A fresh short code and its stored hash.
-fn new_code(state: &AppState) -> Result<(String, String), ApiError> {
-    let code = ShortCode::generate().map_err(|e| ApiError::Internal(e.into()))?;
+/// The short code of invitation row `id` and its stored hash: the code is derived from the
+/// row's random id under the service secret, so the organiser's list can show it again.
+fn new_code(state: &AppState, id: &str) -> Result<(String, String), ApiError> {
+    let code = invite_code_of_row(state.jwt_secret.expose(), id)?;
     let normalized = ShortCode::normalize(&code).ok_or_else(|| {
         ApiError::Internal(anyhow::anyhow!("a generated code does not read back"))
     })?;
@@ -102,10 +103,11 @@ pub async fn create_invite(
     if !errors.is_empty() {
         return Err(ApiError::Validation(errors));
     }
-    let (code, code_hash) = new_code(state)?;
+    let id = store::new_id();
+    let (code, code_hash) = new_code(state, &id)?;
     let now = store::now();
     let invite = Invite {
-        id: store::new_id(),
+        id,
         campaign_id: campaign_id.to_owned(),
         code_hash,
         created_by: user_id,
@@ -131,6 +133,65 @@ pub async fn create_invite(
         code,
     })
 }
+
+/// The code and link of `invite`, when the service can show them again: the code derived from
+/// the row still hashes to the stored one (not for codes made before codes were derived, nor
+/// after the service secret changed).
+pub fn invite_link(state: &AppState, invite: &Invite) -> Option<(String, String)> {
+    let code = invite_code_of_row(state.jwt_secret.expose(), &invite.id).ok()?;
+    let normalized = ShortCode::normalize(&code)?;
+    let hash = invite_code_hash(state.jwt_secret.expose(), &normalized).ok()?;
+    (hash == invite.code_hash).then(|| {
+        let url = state.config.link(&format!("/join/{code}"));
+        (code, url)
+    })
+}
+
+/// An invitation that still works, with its link when the service can show it again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenInvite {
+    /// The stored invitation.
+    pub invite: Invite,
+    /// Its code and link, see [`invite_link`].
+    pub link: Option<(String, String)>,
+}
+
+/// The organiser's open invitations of a campaign (not revoked, not expired, uses left),
+/// newest first, at most [`OPEN_INVITES_SHOWN`].
+pub async fn open_invites(
+    state: &AppState,
+    caller: &Caller,
+    campaign_id: &str,
+) -> Result<Vec<OpenInvite>, ApiError> {
+    let (caller, campaign_id) = (caller.clone(), campaign_id.to_owned());
+    let rows = state
+        .db
+        .run(move |conn| {
+            campaign_access(conn, &caller, &campaign_id, Need::Organiser)?;
+            Ok(invites::list_for_campaign(
+                conn,
+                &campaign_id,
+                None,
+                OPEN_INVITES_READ,
+            )?)
+        })
+        .await?;
+    let now = store::now();
+    Ok(rows
+        .into_iter()
+        .filter(|i| i.is_usable(now))
+        .take(OPEN_INVITES_SHOWN)
+        .map(|invite| OpenInvite {
+            link: invite_link(state, &invite),
+            invite,
+        })
+        .collect())
+}
+
+/// Most open invitations the campaign page lists.
+pub const OPEN_INVITES_SHOWN: usize = 20;
+/// Invitations read to find them (revoked and expired ones are skipped).
+const OPEN_INVITES_READ: i64 = 200;
 
 /// The organiser lists a campaign's invitations, a page at a time.
 pub async fn list_invites(

@@ -263,7 +263,8 @@ pub async fn list_forces(
     Ok(Listed { items, next })
 }
 
-/// Archives a force (its owner or the organiser): it becomes read-only.
+/// Archives a force (its owner before its first battle, the organiser any time): it becomes
+/// read-only and leaves the standings and the campaign's lists.
 pub async fn archive_force(
     state: &AppState,
     caller: &Caller,
@@ -278,10 +279,18 @@ pub async fn archive_force(
     let updated = state
         .db
         .transaction(move |conn| {
-            let (current, _) = authorize_force(conn, &caller, &force_id, Need::Write)?;
+            let (current, access) = authorize_force(conn, &caller, &force_id, Need::Write)?;
             let expected = precondition.check(current.version)?;
             if current.archived_at.is_some() {
                 return Err(archived());
+            }
+            // A force made by mistake goes quietly; one that fought is part of the campaign's
+            // story, so only the organiser takes it out.
+            if !access.is_organiser() && aftermath::has_fought(conn, &force_id)? {
+                return Err(ApiError::Conflict(
+                    "This force has fought a battle, so only the campaign's organiser may archive it."
+                        .to_owned(),
+                ));
             }
             let cause = HistoryCause::new("archive", Some(&actor));
             forces::archive_if_version(conn, &force_id, expected, &cause, now)?

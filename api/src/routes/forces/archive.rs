@@ -23,7 +23,8 @@ pub struct ArchiveForceRequest {
     pub version: Option<i64>,
 }
 
-/// Archives a force; it is then listed only with `include_archived=true` and refuses edits.
+/// Archives a force (its owner before its first battle, the organiser any time); it is then
+/// listed only with `include_archived=true`, leaves the standings and refuses edits.
 #[utoipa::path(
     tag = "forces",
     operation_id = "archive_force",
@@ -39,7 +40,7 @@ pub struct ArchiveForceRequest {
         (status = 401, description = "No or invalid credentials", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Only the owner or the organiser may archive the force", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such force, or the caller may not see it", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`version` is stale, or the force is already archived", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`version` is stale, the force is already archived, or it has fought and the caller is not the organiser", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "`If-Match` is stale", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "No version given", body = Problem, content_type = "application/problem+json"),
         (status = "4XX", description = "Malformed request", body = Problem, content_type = "application/problem+json"),

@@ -105,7 +105,7 @@ pub fn render(view: &ScenarioView, names: &[String; 2], platoons: u32) -> Markup
             // Objectives.
             @for (x, y, id, needed) in &objectives {
                 circle class="objective" cx=(x) cy=(y) r="16" fill="#fff" stroke="#222" stroke-width=(if *needed { 5 } else { 2 }) {}
-                text x=(x) y=(y + 6) font-size="16" text-anchor="middle" { (id) }
+                text x=(x) y=(y + 6) font-size="16" text-anchor="middle" { (id.trim_start_matches('o')) }
             }
             // Edges.
             text x=(w / 2) y=(d + 30) font-size="20" text-anchor="middle" fill=(SIDE_COLOURS[0]) { (names[0]) " edge" }

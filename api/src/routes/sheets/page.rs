@@ -51,9 +51,22 @@ fn label<T: Serialize>(value: &T) -> String {
 }
 
 fn unit_name(force: &Force, id: &str) -> String {
-    force
-        .unit(id)
-        .map_or_else(|| id.replace('_', " "), |u| u.name.clone())
+    force.unit(id).map_or_else(|| words(id), |u| u.name.clone())
+}
+
+/// A rules key in words (`not_prepared` → `not prepared`).
+fn words(key: &str) -> String {
+    key.replace('_', " ")
+}
+
+/// An objective as the map labels it: `o3` → `Objective 3`.
+pub fn objective_name(id: &str) -> String {
+    match id.strip_prefix('o') {
+        Some(n) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+            format!("Objective {n}")
+        }
+        _ => format!("Objective {id}"),
+    }
 }
 
 fn side_section(i: usize, side: &SideView, force_ref: Option<&ForceRef>, force: &Force) -> Markup {
@@ -93,7 +106,7 @@ fn side_section(i: usize, side: &SideView, force_ref: Option<&ForceRef>, force: 
                 @let detail = mission_detail(mission);
                 h3 { "Mission: " (label(&mission)) }
                 p { strong { "Objective. " } (detail.objective) }
-                @if let Some(target) = &side.assault_target { p { strong { "Target. " } "Objective " (target) } }
+                @if let Some(target) = &side.assault_target { p { strong { "Target. " } (objective_name(target)) } }
                 p { strong { "Victory. " } (detail.victory) }
                 @if let Some(bonus) = &side.bonus {
                     p { strong { "Bonus. " }
@@ -132,7 +145,7 @@ fn side_section(i: usize, side: &SideView, force_ref: Option<&ForceRef>, force: 
                 h3 { "Pre-battle events" }
                 @if events.is_empty() { p class="meta" { "None." } }
                 ul { @for e in events {
-                    li { strong { (unit_name(force, &e.unit_id)) ": " (e.event) } " — " (e.effect)
+                    li { strong { (unit_name(force, &e.unit_id)) ": " (words(&e.event)) } " — " (e.effect)
                         @if e.no_effect { " (no effect)" } }
                 } }
             }
@@ -164,14 +177,15 @@ pub fn render_shared(created: &str, doc: &ScenarioDocument) -> String {
 
 /// [`render`], with a screen-only `panel` (links and actions, never printed) under the title.
 pub fn render_with_panel(
-    id: &str,
+    _id: &str,
     created: &str,
     doc: &ScenarioDocument,
     panel: Option<Markup>,
 ) -> String {
     render_sheet_with(
         &Sheet {
-            label: format!("scenario {id}"),
+            // The id is in the address; people read the sheet, not its key.
+            label: "a one-shot scenario".to_owned(),
             created,
             scenario: &doc.scenario,
             viewer: Viewer::Everything,
@@ -228,6 +242,22 @@ pub fn render_sheet_with(sheet: &Sheet<'_>, panel: Option<Markup>) -> String {
             .find(|f| f.force_id == force_id)
             .map_or_else(|| force_id.to_owned(), |f| f.name.clone())
     };
+    // A roll's subject is a unit, a force or a rules word (a mission): never shown as a key.
+    let subject_name = |subject: &str| {
+        sheet
+            .scenario
+            .sides
+            .iter()
+            .find_map(|s| s.force.unit(subject).map(|u| u.name.clone()))
+            .or_else(|| {
+                sheet
+                    .forces
+                    .iter()
+                    .find(|f| f.force_id == subject)
+                    .map(|f| f.name.clone())
+            })
+            .unwrap_or_else(|| words(subject))
+    };
     let platoons = sheet
         .scenario
         .sides
@@ -272,7 +302,7 @@ pub fn render_sheet_with(sheet: &Sheet<'_>, panel: Option<Markup>) -> String {
                     }
                     p class="meta" { "Objectives (ringed: needed by a mission): "
                         @for o in &view.objectives {
-                            (o.id) " placed by " (name_of(&o.placed_by))
+                            (objective_name(&o.id)) " placed by " (name_of(&o.placed_by))
                             @if !o.needed_by.is_empty() { " — needed by " (o.needed_by.iter().map(|f| name_of(f)).collect::<Vec<_>>().join(", ")) }
                             "; "
                         }
@@ -305,7 +335,7 @@ pub fn render_sheet_with(sheet: &Sheet<'_>, panel: Option<Markup>) -> String {
                             tr {
                                 td { (k + 1) } td { (label(&r.step)) }
                                 td { (r.force_id.as_deref().map(&name_of).unwrap_or_default()) }
-                                td { (r.subject) } td { (r.dice) }
+                                td { (subject_name(&r.subject)) } td { (r.dice) }
                                 td { (r.values.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")) }
                                 td { (label(&r.source)) }
                             }

@@ -9,6 +9,7 @@ use actix_web::http::StatusCode;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use fad_domain::campaign::{Outcome, PurchaseItem};
 use fad_domain::lifecycle::AftermathStage;
+use fad_domain::names::Named;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -122,10 +123,18 @@ pub async fn finalize_aftermath(
                 kind: LedgerKind::Spent,
                 amount: i64::from(priced.cost),
                 cause: cause.clone(),
-                note: Some(match &priced.purchase.unit_id {
-                    Some(unit) => format!("{} ({unit})", priced.purchase.item),
-                    None => priced.purchase.item.to_string(),
-                }),
+                // People read the ledger: the item in words and the unit by its name.
+                note: Some(
+                    match priced
+                        .purchase
+                        .unit_id
+                        .as_deref()
+                        .and_then(|id| outcome.roster.unit(id))
+                    {
+                        Some(unit) => format!("{} for {}", priced.purchase.item.title(), unit.name),
+                        None => priced.purchase.item.title(),
+                    },
+                ),
             });
         }
         if cp.forfeited > 0 {
@@ -133,7 +142,7 @@ pub async fn finalize_aftermath(
                 kind: LedgerKind::Spent,
                 amount: i64::from(cp.forfeited),
                 cause: cause.clone(),
-                note: Some("forfeited: campaign points are not banked".to_owned()),
+                note: Some("Forfeited: campaign points are not banked".to_owned()),
             });
         }
         // A ledger entry (an organiser's adjustment) committed after this step read the

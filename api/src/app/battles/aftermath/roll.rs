@@ -84,15 +84,17 @@ fn check_entered_steps(
             continue; // `table_dice` already refused unknown step names.
         };
         let message = if !ROLL_STEPS.contains(&step) {
-            "not a roll of the post-battle sequence".to_owned()
+            "Not a roll of the post-battle sequence".to_owned()
         } else if requested.is_some_and(|r| r != step) {
             format!(
-                "this request rolls the {} step only; enter these dice when that step is rolled",
-                requested.map(|r| r.to_string()).unwrap_or_default()
+                "This request rolls the {} step only; enter these dice when that step is rolled",
+                requested.map(|r| r.words()).unwrap_or_default()
             )
         } else if aftermath.step_done(step) {
-            "this step is already rolled (or needed no dice); dice are never rolled twice"
-                .to_owned()
+            format!(
+                "{} is already rolled (or needed no dice); dice are never rolled twice",
+                step.title()
+            )
         } else {
             continue;
         };
@@ -143,12 +145,14 @@ pub async fn roll_aftermath(
             match aftermath.next_step() {
                 _ if aftermath.step_done(wanted) => {
                     return Err(ApiError::Conflict(format!(
-                        "The {wanted} step is already rolled (or needed no dice); dice are never rolled twice."
+                        "{} is already rolled (or needed no dice); dice are never rolled twice.",
+                        wanted.title()
                     )));
                 }
                 Some(next) if next != wanted => {
                     return Err(ApiError::Conflict(format!(
-                        "Roll the {next} step first: the post-battle rolls go in the order of the table."
+                        "Roll {} first: the post-battle rolls go in the order of the table.",
+                        next.words()
                     )));
                 }
                 _ => {}

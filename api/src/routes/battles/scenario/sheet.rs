@@ -53,10 +53,7 @@ pub fn render(seen: &Seen) -> String {
     };
     let created = chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string();
     page::render_sheet(&page::Sheet {
-        label: format!(
-            "battle {} · scenario version {}",
-            seen.battle_id, seen.version
-        ),
+        label: format!("scenario version {}", seen.version),
         created: &created,
         scenario: &seen.doc.scenario,
         viewer: seen.viewer,

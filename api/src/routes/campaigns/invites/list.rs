@@ -21,7 +21,7 @@ pub struct InviteList {
     pub next: Option<String>,
 }
 
-/// Lists a campaign's invitations, newest first, without their codes (organiser).
+/// Lists a campaign's invitations, newest first, each with its code and link (organiser).
 #[utoipa::path(
     tag = "campaigns",
     operation_id = "list_invites",
@@ -44,8 +44,25 @@ pub async fn list_invites(
     page: Page,
 ) -> Result<web::Json<InviteList>, ApiError> {
     let listed = invites::list_invites(&state, &user.caller(), &path, page).await?;
+    let now = crate::store::now();
     Ok(web::Json(InviteList {
-        invites: listed.items.into_iter().map(InviteResponse::from).collect(),
+        invites: listed
+            .items
+            .into_iter()
+            .map(|invite| {
+                // A code that no longer works is not handed out again.
+                let link = invite
+                    .is_usable(now)
+                    .then(|| invites::invite_link(&state, &invite))
+                    .flatten();
+                let mut response = InviteResponse::from(invite);
+                if let Some((code, url)) = link {
+                    response.code = Some(code);
+                    response.url = Some(url);
+                }
+                response
+            })
+            .collect(),
         next: listed.next,
     }))
 }

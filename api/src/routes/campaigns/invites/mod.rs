@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 
 use crate::store::invites::Invite;
 
-/// An invitation, without its code (the code is shown once, when created).
+/// An invitation, with its code and link while the service can show them again.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct InviteResponse {
     /// The invitation id.
@@ -29,6 +29,15 @@ pub struct InviteResponse {
     pub uses: i32,
     /// When it was revoked, if it was.
     pub revoked_at: Option<DateTime<Utc>>,
+    /// The code while it still works and the service can show it again (a code is derived from
+    /// its invitation, so the list repeats it; absent once revoked, expired or used up, and for
+    /// codes made before codes were derived or after the service secret changed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// The page that joins with the code, like the one `create_invite` answers; present with
+    /// `code`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
 }
 
 impl From<Invite> for InviteResponse {
@@ -41,6 +50,8 @@ impl From<Invite> for InviteResponse {
             max_uses: invite.max_uses,
             uses: invite.uses,
             revoked_at: invite.revoked_at.map(|t| t.and_utc()),
+            code: None,
+            url: None,
         }
     }
 }
