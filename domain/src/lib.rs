@@ -19,6 +19,7 @@ pub mod points;
 pub mod roster;
 pub mod roster_lock;
 pub mod scenario;
+pub mod solo;
 pub mod standings;
 pub mod traits;
 pub mod validation;
