@@ -22,6 +22,7 @@ pub mod quotas;
 pub mod scenarios;
 pub mod sessions;
 pub mod share_links;
+pub mod solo;
 pub mod standings;
 pub mod story;
 pub mod users;

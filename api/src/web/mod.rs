@@ -24,6 +24,7 @@ pub mod rules;
 pub mod scenarios;
 pub mod session;
 pub mod settings;
+pub mod solo;
 pub mod timeline;
 pub mod unit_lines;
 
@@ -95,6 +96,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(battle_steps::post_recon)
             .service(battle_steps::post_assault)
             .service(battle_steps::post_sheet)
+            .service(solo::post_groups)
+            .service(solo::post_turn)
+            .service(solo::post_casualties)
             .service(scenarios::new_form)
             .service(scenarios::generate)
             .service(scenarios::keep)
