@@ -177,19 +177,19 @@ pub fn panel(
             @if let Some(why) = &solo.closed_because { p.muted { (why) } }
             @if let Some(turn) = last {
                 h3 { "Turn " (turn.turn) ": what each group does" }
-                ul.entries {
+                ol.entries {
                     @for g in &turn.groups {
                         li.panel {
                             p { strong { (g.name) } " · " (result_text(g.result))
                                 @if let Some(p) = g.passes { " (" (p) " of 3 dice passed at " (discipline_text(g.discipline)) ": " (values_text(&g.values)) ")" } }
-                            p { (g.orders) " " a href=(g.rules_url) { "The rule" } }
+                            p { (g.orders) " " a href=(g.rules_url) { "Rule for " (g.name) } }
                         }
                     }
                 }
             }
             @if !solo.groups.is_empty() {
                 h3 { "Groups" }
-                ul.entries {
+                ol.entries {
                     @for g in &solo.groups {
                         li.panel {
                             p { strong { (g.name) } " · " (approach_row(g.approach).label)
@@ -255,7 +255,7 @@ fn casualties_form(
         form method="post" action={ (base) "/casualties" } {
             (csrf)
             input type="hidden" name="group" value=(group);
-            div.field {
+            div.field.die {
                 label for=(id) { "Casualties for " (group) }
                 @if let Some(e) = err { span.error id={ (id) "-error" } { (e) } }
                 input type="number" id=(id) name="lost" min="1" max="500" inputmode="numeric" value=(kept)
