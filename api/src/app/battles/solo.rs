@@ -70,6 +70,8 @@ impl Target {
 /// `PUT .../solo/groups`.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"groups": [{"name": "Hill", "units": ["s2-u1"], "approach": "hold",
+    "objective": "the farmhouse", "rallying_point": "the woods", "discipline": 4}]}))]
 pub struct GroupsRequest {
     /// The groups, each at most a platoon; every unit in at most one group.
     pub groups: Vec<GroupSpec>,
@@ -81,11 +83,12 @@ pub struct GroupsRequest {
 /// `POST .../solo/turns`.
 #[derive(Debug, Clone, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"dice": {"discipline": {"Hill": [4, 2, 6]}}, "arrived": []}))]
 pub struct TurnRequest {
     /// Dice rolled at the table: `{"discipline": {"<group name>": [a, b, c]}}`; groups left out
     /// are rolled by the service.
     #[serde(default)]
-    #[schema(value_type = Object, example = json!({"discipline": {"Left flank": [4, 2, 6]}}))]
+    #[schema(schema_with = solo_dice_schema)]
     pub dice: BTreeMap<String, BTreeMap<String, Vec<u8>>>,
     /// Falling-back groups that have reached their defensible position: they test again this
     /// turn.
@@ -96,9 +99,38 @@ pub struct TurnRequest {
     pub version: Option<i64>,
 }
 
+/// The OpenAPI schema of a turn's `dice`: `discipline` → group name → its three dice.
+fn solo_dice_schema() -> utoipa::openapi::schema::Object {
+    use utoipa::openapi::schema::{AdditionalProperties, ArrayBuilder, ObjectBuilder, Type};
+    let die = ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(1))
+        .maximum(Some(6));
+    let three = ArrayBuilder::new()
+        .items(die)
+        .min_items(Some(3))
+        .max_items(Some(3));
+    let groups = ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .description(Some("group name → its Discipline Test's three dice"))
+        .additional_properties(Some(three))
+        .build();
+    ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .description(Some(
+            "Dice rolled at the table, by step (only `discipline`), then group name.",
+        ))
+        .property("discipline", groups)
+        .additional_properties(Some(
+            AdditionalProperties::<utoipa::openapi::schema::Schema>::FreeForm(false),
+        ))
+        .build()
+}
+
 /// `POST .../solo/groups/{name}/casualties`.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"lost": 2}))]
 pub struct CasualtiesRequest {
     /// Figures the group lost (added to its running casualties).
     pub lost: u32,
