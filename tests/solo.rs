@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 /// The non-player Militia: two units in the 1st platoon (Regular 6, Conscript 4: 10 figures),
 /// one Elite unit of 5 in the 2nd.
-fn militia() -> Value {
+pub(crate) fn militia() -> Value {
     json!({"name": "Militia", "platoons": [
         {"name": "1st Platoon", "units": [
             {"name": "Rifles", "kind": "squad", "quality": "regular", "strength": 6},
@@ -64,15 +64,19 @@ fn battle(app: &TestApp) -> Solo {
 
 /// Plays the scenario to `ready`: Blue's orders and bonuses, then passes in recon.
 fn set_up(app: &TestApp, s: &Solo) {
-    let path = |step: &str| format!("/api/v1/battles/{}/scenario/{step}", s.battle);
-    let blue = ok(app.get_with_token(
-        &format!("/api/v1/battles/{}/scenario", s.battle),
-        &s.people.owner.token,
-    ))["waiting_for"][0]
+    play_to_ready(app, &s.people.owner.token, &s.battle);
+}
+
+/// Plays battle `battle`'s scenario against a non-player side to `ready` as the player side's
+/// owner (`token`): orders, bonuses with Patrol alone rolling high, then passes in recon.
+pub(crate) fn play_to_ready(app: &TestApp, token: &str, battle: &str) {
+    let path = |step: &str| format!("/api/v1/battles/{battle}/scenario/{step}");
+    let blue =
+        ok(app.get_with_token(&format!("/api/v1/battles/{battle}/scenario"), token))["waiting_for"]
+            [0]
         .as_str()
         .unwrap()
         .to_owned();
-    let token = &s.people.owner.token;
     ok(app.post_json_with_token(
         &path("orders"),
         &json!({"force_id": blue, "stance": "neutral", "attitude": "cautious"}),
