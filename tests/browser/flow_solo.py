@@ -126,6 +126,21 @@ def main() -> int:
                 # The JSON API shows the same three turns.
                 solo_state = api(base, "GET", f"/api/v1/battles/{battle['id']}/solo", None, player)
                 check(len(solo_state["turns"]) == 3, f"turns: {len(solo_state['turns'])}")
+
+                # A one-shot scenario against the Militia: the same panel on its sheet.
+                oneshot = api(base, "POST", "/api/v1/scenarios", {"sides": [
+                    {"name": "Blue", "stance": "neutral", "attitude": "cautious",
+                     "units": [{"name": "Alpha", "kind": "squad", "resolve": "steady"}]},
+                    dict(MILITIA, non_player=True)]}, player)
+                page.goto(base + f"/scenarios/{oneshot['id']}")
+                solo = page.locator("#solo")
+                solo.get_by_label("Group name").nth(0).fill("Farm")
+                solo.locator("fieldset").filter(has_text="Group 1").first.get_by_label(
+                    "Veterans (2nd Platoon, 5 figures)").check()
+                solo.get_by_role("button", name="Save groups").click()
+                page.get_by_role("button", name="Start turn 1").click()
+                expect(page.get_by_role("heading", name="Turn 1: what each group does")).to_be_visible()
+                audit(page, "86-solo-oneshot")
                 browser.close()
         finally:
             server.terminate()

@@ -80,6 +80,33 @@ pub async fn battle_panel(
     }
 }
 
+/// The Solo panel of one-shot scenario `scenario_id` for its creator `user`, or `None` when it
+/// has no non-player side (or `user` did not create it).
+pub async fn scenario_panel(
+    state: &AppState,
+    user: &SessionUser,
+    scenario_id: &str,
+    attempt: Option<&SoloAttempt>,
+) -> Result<Option<Markup>, PageError> {
+    let caller = Caller::User {
+        user_id: user.user_id.clone(),
+    };
+    let target = Target::Scenario(scenario_id.to_owned());
+    match app::read_solo(state, caller, target).await {
+        Ok(solo) => {
+            let csrf = csrf_input(state, &FormKey::session(user));
+            Ok(Some(panel(
+                &format!("/scenarios/{scenario_id}/solo"),
+                &solo,
+                &csrf,
+                attempt,
+            )))
+        }
+        Err(ApiError::Conflict(_) | ApiError::NotFound(_)) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
 fn discipline_text(d: u8) -> String {
     format!("{d}+")
 }
@@ -672,6 +699,96 @@ async fn battle_form(
                 super::battle::render(&st, &user, &view, None, &charts),
             ))
         },
+    )
+    .await
+}
+
+/// A one-shot scenario's solo form: back to its sheet, or its Solo panel again on a page of its
+/// own with the input kept and the problems beside the fields.
+async fn scenario_form(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    scenario_id: String,
+    form: Vec<(String, String)>,
+    kind: SoloForm,
+) -> Result<HttpResponse, PageError> {
+    let fields: Fields = form.into_iter().collect();
+    let back = format!("/scenarios/{scenario_id}");
+    let st = state.clone();
+    let sheet = back.clone();
+    submit(
+        &req,
+        &state,
+        Target::Scenario(scenario_id.clone()),
+        back,
+        fields,
+        kind,
+        move |user, attempt, status| async move {
+            let panel = scenario_panel(&st, &user, &scenario_id, Some(&attempt)).await?;
+            let body = html! {
+                h1 { "Solo play" }
+                p { a href=(sheet) { "Back to the scenario sheet" } }
+                @if let Some(panel) = panel { (panel) }
+            };
+            Ok(super::respond(
+                status,
+                super::layout::page(&st, Some(&user), "Solo play", body),
+            ))
+        },
+    )
+    .await
+}
+
+/// `POST /scenarios/{id}/solo/groups`.
+#[post("/scenarios/{id}/solo/groups")]
+pub async fn post_scenario_groups(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    form: web::Form<Vec<(String, String)>>,
+) -> Result<HttpResponse, PageError> {
+    scenario_form(
+        req,
+        state,
+        path.into_inner(),
+        form.into_inner(),
+        SoloForm::Groups,
+    )
+    .await
+}
+
+/// `POST /scenarios/{id}/solo/turn`.
+#[post("/scenarios/{id}/solo/turn")]
+pub async fn post_scenario_turn(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    form: web::Form<Vec<(String, String)>>,
+) -> Result<HttpResponse, PageError> {
+    scenario_form(
+        req,
+        state,
+        path.into_inner(),
+        form.into_inner(),
+        SoloForm::Turn,
+    )
+    .await
+}
+
+/// `POST /scenarios/{id}/solo/casualties`.
+#[post("/scenarios/{id}/solo/casualties")]
+pub async fn post_scenario_casualties(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    form: web::Form<Vec<(String, String)>>,
+) -> Result<HttpResponse, PageError> {
+    scenario_form(
+        req,
+        state,
+        path.into_inner(),
+        form.into_inner(),
+        SoloForm::Casualties,
     )
     .await
 }
