@@ -41,6 +41,9 @@ enum Permission {
     BattleOrganiser,
     /// A member of battle `{battle_id}`'s campaign who owns force `{force_id}` (or organises).
     BattleForceEditor,
+    /// The creator of one-shot scenario `{scenario_id}` (anyone else: 404, as if it did not
+    /// exist).
+    ScenarioCreator,
 }
 
 use Permission::*;
@@ -127,6 +130,27 @@ const RULES: &[(&str, &str, Permission)] = &[
     ),
     ("POST", "/battles/{battle_id}/void", BattleOrganiser),
     ("POST", "/battles/{battle_id}/reopen", BattleOrganiser),
+    ("PUT", "/battles/{battle_id}/solo/groups", BattleSide),
+    (
+        "POST",
+        "/battles/{battle_id}/solo/groups/{_}/casualties",
+        BattleSide,
+    ),
+    (
+        "PUT",
+        "/scenarios/{scenario_id}/solo/groups",
+        ScenarioCreator,
+    ),
+    (
+        "POST",
+        "/scenarios/{scenario_id}/solo/turns",
+        ScenarioCreator,
+    ),
+    (
+        "POST",
+        "/scenarios/{scenario_id}/solo/groups/{_}/casualties",
+        ScenarioCreator,
+    ),
     ("POST", "/battles/{battle_id}/{_}", BattleSide),
     ("POST", "/battles/{battle_id}/{_}/{_}", BattleSide),
     ("DELETE", "/battles/{battle_id}/{_}/{_}", BattleSide),
@@ -179,6 +203,7 @@ struct Ids {
     campaign_id: Option<String>,
     force_id: Option<String>,
     battle_id: Option<String>,
+    scenario_id: Option<String>,
 }
 
 /// The first rule whose method and pattern match, with the ids the path names.
@@ -206,6 +231,7 @@ fn captures(pattern: &str, path: &str) -> Option<Ids> {
             "{campaign_id}" => ids.campaign_id = value,
             "{force_id}" => ids.force_id = value,
             "{battle_id}" => ids.battle_id = value,
+            "{scenario_id}" => ids.scenario_id = value,
             "{_}" => {}
             literal if literal == *got => {}
             _ => return None,
@@ -275,6 +301,16 @@ async fn check(
                 BattleForceEditor => {
                     authorize_battle(conn, &caller, &id(&ids.battle_id), Need::Write)?;
                     authorize_force(conn, &caller, &id(&ids.force_id), Need::Write).map(drop)
+                }
+                ScenarioCreator => {
+                    let user = crate::app::authorization::person(&caller)?;
+                    crate::store::scenarios::find_by_id_and_creator(
+                        conn,
+                        &id(&ids.scenario_id),
+                        user,
+                    )?
+                    .map(drop)
+                    .ok_or_else(|| ApiError::not_found("scenario"))
                 }
             }
         })

@@ -668,19 +668,20 @@ pub async fn add_casualties(
         let ctx = context(conn, &caller, &target, Need::Write)?;
         lock(conn, &target)?;
         let (mut doc, version) = load(conn, &target)?;
-        if solo::group(&doc, &name).is_none() {
-            return Err(ApiError::NotFound(
-                "No group of the non-player force has this name.".to_owned(),
-            ));
-        }
         if request.lost == 0 {
             return Err(ApiError::validation(
                 "lost",
                 "Enter the figures lost, at least 1.",
             ));
         }
+        // Closed solo play has no groups to name: say why rather than "no such group".
         if let Err(why) = &ctx.open {
             return Err(ApiError::Conflict(why.clone()));
+        }
+        if solo::group(&doc, &name).is_none() {
+            return Err(ApiError::NotFound(
+                "No group of the non-player force has this name.".to_owned(),
+            ));
         }
         let entry = solo::add_casualties(&mut doc, &name, request.lost)
             .map_err(|p| ApiError::from(vec![p]))?;
