@@ -347,7 +347,15 @@ both_backends! {
         assert_eq!(view["turns"].as_array().unwrap().len(), 1);
         // A turn with the version seen before it is stale.
         assert_problem(app.post_json_with_token(&s.path("/turns"), &json!({"version": 1}), &s.people.owner.token), 409);
-        // The battle's result closes solo play.
+        // The battle's result closes solo play: reads stay, writes are 409.
+        let r = app.post_json_with_token(&format!("/api/v1/battles/{}/result", s.battle), &json!({"outcome": "draw"}), &s.people.organiser.token);
+        assert!(r.status().is_success(), "{}", r.text().unwrap());
+        let view = ok(app.get_with_token(&s.path(""), &s.people.owner.token));
+        assert_eq!(view["open"], false);
+        assert!(view["closed_because"].as_str().unwrap().contains("has a result"), "{view}");
+        let p = assert_problem(app.post_json_with_token(&s.path("/turns"), &json!({}), &s.people.owner.token), 409);
+        assert!(p["detail"].as_str().unwrap().contains("has a result"), "{p}");
+        assert_problem(app.post_json_with_token(&s.path("/groups/Left/casualties"), &json!({"lost": 1}), &s.people.owner.token), 409);
     }
 
     fn a_battle_without_a_non_player_side_has_no_solo_play(app: &TestApp) {
