@@ -171,6 +171,12 @@ pub const ROWS: &[Row] = &[
     row("POST", "/api/v1/battles/{scenario_battle}/scenario/share", Some(r#"{"force_id": "{force}"}"#), [401, 404, 403, 201, 201, 403, 401, 401]),
     row("DELETE", "/api/v1/battles/{scenario_battle}/scenario/share?force_id={force}", None, [401, 404, 403, 204, 204, 403, 401, 401]),
     row("GET", "/sheets/shared/no-such-token", None, [404, 404, 404, 404, 404, 404, 404, 404]),
+    // Solo play of the non-player side: members and keys read; the battle's players and the
+    // organiser write. The world's Raiders have no units and the scenario is not set up.
+    row("GET", "/api/v1/battles/{scenario_battle}/solo", None, [401, 404, 200, 200, 200, 200, 401, 401]),
+    row("PUT", "/api/v1/battles/{scenario_battle}/solo/groups", Some(r#"{"groups": [{"name": "Hill", "units": ["s2-u1"], "approach": "hold"}]}"#), [401, 404, 403, 422, 422, 403, 401, 401]),
+    row("POST", "/api/v1/battles/{scenario_battle}/solo/turns", Some("{}"), [401, 404, 403, 409, 409, 403, 401, 401]),
+    row("POST", "/api/v1/battles/{scenario_battle}/solo/groups/Hill/casualties", Some(r#"{"lost": 1}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
     // A battle with a result has a closed scenario.
     row("POST", "/api/v1/battles/{battle}/scenario/orders", Some(r#"{"force_id": "{force}", "stance": "neutral", "attitude": "cautious"}"#), [401, 404, 403, 409, 409, 403, 401, 401]),
     // Corrections (organiser only): the world's battle, in `aftermath` with nothing finalized,

@@ -140,6 +140,7 @@ struct Source {
     world: World,
     forces: Vec<String>,
     battle_id: String,
+    solo_battle_id: String,
     scenario_id: String,
     private_scenario_id: String,
 }
@@ -241,7 +242,31 @@ fn build(app: &TestApp) -> Source {
             {"name": "Line", "kind": "squad", "resolve": "steady", "traits": []}]}
     ]});
     let private = post(app, &people.owner, "/api/v1/scenarios", &inline);
+
+    // A battle against a non-player Militia in solo play: groups and one turn.
+    let solo = post(
+        app,
+        &people.owner,
+        &format!("/api/v1/campaigns/{c}/battles"),
+        &json!({"sides": [{"force_id": world.force_id}, {"non_player": crate::solo::militia()}]}),
+    );
+    let solo_battle_id = solo["id"].as_str().unwrap().to_owned();
+    crate::solo::play_to_ready(app, &people.owner.token, &solo_battle_id);
+    let groups = json!({"groups": [{"name": "Hill", "units": ["s2-u3"], "approach": "hold"}]});
+    let r = app.put_json_with_token(
+        &format!("/api/v1/battles/{solo_battle_id}/solo/groups"),
+        &groups,
+        &people.owner.token,
+    );
+    assert_eq!(r.status(), 200);
+    post(
+        app,
+        &people.owner,
+        &format!("/api/v1/battles/{solo_battle_id}/solo/turns"),
+        &json!({"dice": {"discipline": {"Hill": [2, 5, 6]}}}),
+    );
     Source {
+        solo_battle_id,
         forces: vec![world.force_id.clone(), red_id, spare_id],
         people,
         world,
@@ -269,6 +294,10 @@ fn reads(s: &Source) -> Vec<(String, &TestUser)> {
         (format!("/api/v1/campaigns/{c}/standings"), organiser),
         (format!("/api/v1/battles/{}", s.battle_id), organiser),
         (format!("/api/v1/battles/{}", s.world.battle_id), organiser),
+        (
+            format!("/api/v1/battles/{}/solo", s.solo_battle_id),
+            organiser,
+        ),
         (
             format!("/api/v1/battles/{}/scenario", s.world.scenario_battle_id),
             &s.people.owner,
@@ -368,6 +397,7 @@ fn a_campaign_moves_sqlite_to_postgres_and_back_losslessly_and_refusals_change_n
     );
     assert!(count("battle_aftermaths") >= 3);
     assert!(count("battle_scenarios") >= 1);
+    assert_eq!(count("solo_states"), 1);
     assert!(count("force_history") >= 6, "{}", count("force_history"));
     assert_eq!(
         count("force_ledger"),

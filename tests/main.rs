@@ -56,6 +56,7 @@ mod security_headers;
 mod sharing;
 mod sheet;
 mod soak;
+mod solo;
 mod startup;
 mod store_campaigns;
 mod store_users;

@@ -592,6 +592,16 @@ fn prepare<'a>(
             );
             (m, &club.blue)
         }
+        // Solo play: Blue against a non-player Militia whose first unit is `s2-u1`, set up;
+        // a turn and casualties after the groups example; the same for a one-shot scenario.
+        "put_battle_solo_groups" | "post_battle_solo_turn" | "post_battle_solo_casualties" => {
+            return Some(solo_battle(app, club, ex, op, n));
+        }
+        "put_scenario_solo_groups"
+        | "post_scenario_solo_turn"
+        | "post_scenario_solo_casualties" => {
+            return Some(solo_scenario(app, club, ex, op));
+        }
         "join_campaign" => {
             let campaign = create_campaign(app, &club.organiser, "Examples: joining");
             let code = invite_code(app, &club.organiser, campaign["id"].as_str().unwrap());
@@ -628,6 +638,99 @@ fn prepare<'a>(
         subs: m.subs,
         user,
     })
+}
+
+/// The non-player Militia of the solo examples: its units are `s2-u1` and `s2-u2`.
+fn militia() -> Value {
+    json!({"name": "Militia", "units": [
+        {"name": "Rifles", "kind": "squad", "quality": "regular", "strength": 6},
+        {"name": "Gunners", "kind": "squad", "quality": "conscript", "strength": 4}]})
+}
+
+/// A battle of Blue against the Militia with its scenario ready (and, but for the groups
+/// example, the groups example sent).
+fn solo_battle<'a>(
+    app: &TestApp,
+    club: &'a Club,
+    ex: &Examples,
+    op: &str,
+    n: usize,
+) -> Prepared<'a> {
+    let m = Match::forces(app, club, n);
+    let battle = ok(app.post_json_with_token(
+        &format!("/api/v1/campaigns/{}/battles", club.campaign_id),
+        &json!({"sides": [{"force_id": m.blue}, {"non_player": militia()}]}),
+        &club.blue.token,
+    ));
+    let battle = battle["id"].as_str().unwrap().to_owned();
+    let scenario = format!("/api/v1/battles/{battle}/scenario");
+    let token = &club.blue.token;
+    ok(app.post_json_with_token(
+        &format!("{scenario}/orders"),
+        &json!({"force_id": m.blue, "stance": "neutral", "attitude": "cautious"}),
+        token,
+    ));
+    let mut v = ok(app.post_json_with_token(
+        &format!("{scenario}/mission-bonuses"),
+        &json!({"force_id": m.blue, "missions": ["patrol", "sweep"],
+                "dice": {"mission": mission_dice(&[("patrol", 6)])}}),
+        token,
+    ));
+    for _ in 0..20 {
+        if v["state"] == "ready" {
+            break;
+        }
+        v = ok(app.post_json_with_token(
+            &format!("{scenario}/recon-actions"),
+            &json!({"force_id": m.blue, "action": "pass"}),
+            token,
+        ));
+    }
+    assert_eq!(v["state"], "ready", "{v}");
+    let solo = format!("/api/v1/battles/{battle}/solo");
+    if op != "put_battle_solo_groups" {
+        ok(app.put_json_with_token(
+            &format!("{solo}/groups"),
+            &ex["put_battle_solo_groups"],
+            token,
+        ));
+    }
+    Prepared {
+        ids: BTreeMap::from([("battle_id", battle), ("name", "Hill".to_owned())]),
+        subs: BTreeMap::new(),
+        user: &club.blue,
+    }
+}
+
+/// A one-shot scenario of Blue's against the Militia (and the groups example sent, but for
+/// the groups example itself).
+fn solo_scenario<'a>(app: &TestApp, club: &'a Club, ex: &Examples, op: &str) -> Prepared<'a> {
+    let mut npf = militia();
+    npf["non_player"] = json!(true);
+    let player = json!({"name": "Blue", "stance": "neutral", "attitude": "cautious",
+        "units": [{"name": "Alpha", "kind": "squad", "resolve": "steady"}]});
+    let created = app.post_json_with_token(
+        "/api/v1/scenarios",
+        &json!({"sides": [player, npf]}),
+        &club.blue.token,
+    );
+    assert_eq!(created.status(), 201);
+    let id = created.json::<Value>().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    if op != "put_scenario_solo_groups" {
+        ok(app.put_json_with_token(
+            &format!("/api/v1/scenarios/{id}/solo/groups"),
+            &ex["put_scenario_solo_groups"],
+            &club.blue.token,
+        ));
+    }
+    Prepared {
+        ids: BTreeMap::from([("scenario_id", id), ("name", "Hill".to_owned())]),
+        subs: BTreeMap::new(),
+        user: &club.blue,
+    }
 }
 
 both_backends! {

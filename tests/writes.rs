@@ -53,11 +53,28 @@ const EXEMPT: [(&str, &str, &str); 5] = [
 ];
 
 /// Writes no case here brings to a state that accepts them, and why.
-const NOT_REACHED: [(&str, &str, &str); 1] = [(
-    "POST",
-    "/api/v1/battles/{}/scenario/assault-target",
-    "needs an Assault mission; the same middleware replays it (tests/battle_scenarios.rs plays it)",
-)];
+const NOT_REACHED: [(&str, &str, &str); 4] = [
+    (
+        "POST",
+        "/api/v1/battles/{}/scenario/assault-target",
+        "needs an Assault mission; the same middleware replays it (tests/battle_scenarios.rs plays it)",
+    ),
+    (
+        "PUT",
+        "/api/v1/battles/{}/solo/groups",
+        "the world's non-player side has no units; walk_the_rest replays it on one that has",
+    ),
+    (
+        "POST",
+        "/api/v1/battles/{}/solo/turns",
+        "the world's scenario is not set up; walk_the_rest replays it on one that is",
+    ),
+    (
+        "POST",
+        "/api/v1/battles/{}/solo/groups/{}/casualties",
+        "the world's scenario is not set up; walk_the_rest replays it on one that is",
+    ),
+];
 
 /// `/a/{x}/b` → `/a/{}/b`, so the document's and the table's paths compare.
 fn shape(path: &str) -> String {
@@ -367,6 +384,72 @@ fn walk_the_rest(app: &TestApp, people: &People) -> BTreeSet<(String, String)> {
     };
     replays(app, &delete, "delete_webhook");
     cover("DELETE", "/api/v1/campaigns/{}/webhooks/{}");
+
+    // Solo play, which needs a set-up scenario against a non-player force with units: the
+    // groups, a turn and casualties, on a battle and on a one-shot scenario.
+    let owner = Some(people.owner.token.clone());
+    let battle: Value = app
+        .post_json_with_token(
+            &format!("/api/v1/campaigns/{}/battles", world.campaign_id),
+            &json!({"sides": [{"force_id": world.force_id}, {"non_player": crate::solo::militia()}]}),
+            &people.owner.token,
+        )
+        .json()
+        .unwrap();
+    let battle = battle["id"].as_str().unwrap().to_owned();
+    crate::solo::play_to_ready(app, &people.owner.token, &battle);
+    let mut npf = crate::solo::militia();
+    npf["non_player"] = json!(true);
+    let oneshot: Value = app
+        .post_json_with_token(
+            "/api/v1/scenarios",
+            &json!({"sides": [{"name": "Blue", "stance": "neutral", "attitude": "cautious",
+                "units": [{"name": "Alpha", "kind": "squad", "resolve": "steady"}]}, npf]}),
+            &people.owner.token,
+        )
+        .json()
+        .unwrap();
+    let oneshot = oneshot["id"].as_str().unwrap().to_owned();
+    for (base, template) in [
+        (
+            format!("/api/v1/battles/{battle}/solo"),
+            "/api/v1/battles/{}/solo",
+        ),
+        (
+            format!("/api/v1/scenarios/{oneshot}/solo"),
+            "/api/v1/scenarios/{}/solo",
+        ),
+    ] {
+        for (method, path, body, what) in [
+            (
+                "PUT",
+                "/groups",
+                r#"{"groups": [{"name": "Hill", "units": ["s2-u3"], "approach": "hold"}]}"#,
+                "set solo groups",
+            ),
+            (
+                "POST",
+                "/turns",
+                r#"{"dice": {"discipline": {"Hill": [2, 3, 4]}}}"#,
+                "play a solo turn",
+            ),
+            (
+                "POST",
+                "/groups/Hill/casualties",
+                r#"{"lost": 1}"#,
+                "solo casualties",
+            ),
+        ] {
+            let case = Case {
+                method,
+                path: format!("{base}{path}"),
+                body: Some(body.to_owned()),
+                token: owner.clone(),
+            };
+            replays(app, &case, what);
+            cover(method, &format!("{template}{}", path.replace("Hill", "{}")));
+        }
+    }
     covered
 }
 

@@ -43,6 +43,9 @@ enum Permission {
     BattleForceEditor,
     /// The owner of house ruleset `club/{ruleset_slug}`.
     RulesetOwner,
+    /// The creator of one-shot scenario `{scenario_id}` (anyone else: 404, as if it did not
+    /// exist).
+    ScenarioCreator,
 }
 
 use Permission::*;
@@ -129,6 +132,27 @@ const RULES: &[(&str, &str, Permission)] = &[
     ),
     ("POST", "/battles/{battle_id}/void", BattleOrganiser),
     ("POST", "/battles/{battle_id}/reopen", BattleOrganiser),
+    ("PUT", "/battles/{battle_id}/solo/groups", BattleSide),
+    (
+        "POST",
+        "/battles/{battle_id}/solo/groups/{_}/casualties",
+        BattleSide,
+    ),
+    (
+        "PUT",
+        "/scenarios/{scenario_id}/solo/groups",
+        ScenarioCreator,
+    ),
+    (
+        "POST",
+        "/scenarios/{scenario_id}/solo/turns",
+        ScenarioCreator,
+    ),
+    (
+        "POST",
+        "/scenarios/{scenario_id}/solo/groups/{_}/casualties",
+        ScenarioCreator,
+    ),
     ("POST", "/battles/{battle_id}/{_}", BattleSide),
     ("POST", "/battles/{battle_id}/{_}/{_}", BattleSide),
     ("DELETE", "/battles/{battle_id}/{_}/{_}", BattleSide),
@@ -184,6 +208,7 @@ struct Ids {
     force_id: Option<String>,
     battle_id: Option<String>,
     ruleset_slug: Option<String>,
+    scenario_id: Option<String>,
 }
 
 /// The first rule whose method and pattern match, with the ids the path names.
@@ -212,6 +237,7 @@ fn captures(pattern: &str, path: &str) -> Option<Ids> {
             "{force_id}" => ids.force_id = value,
             "{battle_id}" => ids.battle_id = value,
             "{ruleset_slug}" => ids.ruleset_slug = value,
+            "{scenario_id}" => ids.scenario_id = value,
             "{_}" => {}
             literal if literal == *got => {}
             _ => return None,
@@ -285,6 +311,16 @@ async fn check(
                 RulesetOwner => {
                     crate::app::rulesets::authorize_owner(conn, &caller, &id(&ids.ruleset_slug))
                         .map(drop)
+                }
+                ScenarioCreator => {
+                    let user = crate::app::authorization::person(&caller)?;
+                    crate::store::scenarios::find_by_id_and_creator(
+                        conn,
+                        &id(&ids.scenario_id),
+                        user,
+                    )?
+                    .map(drop)
+                    .ok_or_else(|| ApiError::not_found("scenario"))
                 }
             }
         })

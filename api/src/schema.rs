@@ -268,7 +268,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     webhooks,
     webhook_deliveries,
     web_sessions,
-    rulesets
+    rulesets,
+    solo_states
 );
 
 diesel::table! {
@@ -340,3 +341,18 @@ diesel::table! {
 }
 
 diesel::joinable!(rulesets -> users (owner));
+
+diesel::table! {
+    /// Solo play: a non-player side's groups and turn log during the battle, per battle or
+    /// one-shot scenario (`owner_id` is that battle's or scenario's id), with an
+    /// optimistic-concurrency `version`.
+    solo_states (owner_id) {
+        owner_id -> Text,
+        battle_id -> Nullable<Text>,
+        scenario_id -> Nullable<Text>,
+        document -> Text,
+        version -> BigInt,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}

@@ -68,6 +68,8 @@ named_enum! {
         ForceGeneration = "force_generation",
         /// Narrative tables.
         Narrative = "narrative",
+        /// An uncontrolled group's Discipline Test (3d6; subject is the group's name).
+        Discipline = "discipline",
     }
 }
 
@@ -88,10 +90,12 @@ impl RollStep {
         )
     }
 
-    /// Dice one roll of this step takes (the reinforcement pool is 2d6, every other roll 1d6).
+    /// Dice one roll of this step takes (the reinforcement pool is 2d6, a Discipline Test 3d6,
+    /// every other roll 1d6).
     pub fn dice_per_roll(self) -> usize {
         match self {
             Self::Reinforcements => 2,
+            Self::Discipline => 3,
             _ => 1,
         }
     }

@@ -21,6 +21,7 @@ pub mod roster;
 pub mod roster_lock;
 pub mod rulesets;
 pub mod scenario;
+pub mod solo;
 pub mod standings;
 pub mod traits;
 pub mod validation;

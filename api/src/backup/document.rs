@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::schema::{
     battle_aftermaths, battle_scenarios, battles, campaigns, force_history, force_ledger, forces,
-    invites, memberships, scenarios, users,
+    invites, memberships, scenarios, solo_states, users,
 };
 
 /// The value of [`Document::format`].
@@ -57,6 +57,10 @@ pub struct Document {
     /// absent for a built-in ruleset, which every server carries.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ruleset: Option<RulesetRecord>,
+    /// Battles' solo play: the non-player side's groups and turn log with its rolls (absent in
+    /// documents written before it existed).
+    #[serde(default)]
+    pub solo_states: Vec<SoloStateRecord>,
 }
 
 /// The pinned version of a house ruleset: its document as written and its hash, which import
@@ -266,6 +270,23 @@ pub struct AftermathRecord {
 #[serde(deny_unknown_fields)]
 pub struct BattleScenarioRecord {
     pub battle_id: String,
+    pub document: String,
+    pub version: i64,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// `solo_states` row of a battle (one field per column; see schema.rs). A one-shot
+/// scenario's solo play stays with that scenario's account and is not in a campaign's backup.
+#[derive(
+    Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Queryable, Selectable, Insertable,
+)]
+#[diesel(table_name = solo_states, check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+#[serde(deny_unknown_fields)]
+pub struct SoloStateRecord {
+    pub owner_id: String,
+    pub battle_id: Option<String>,
+    pub scenario_id: Option<String>,
     pub document: String,
     pub version: i64,
     pub created_at: NaiveDateTime,

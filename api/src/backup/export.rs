@@ -13,14 +13,14 @@ use diesel::prelude::*;
 use crate::db::Db;
 use crate::schema::{
     battle_aftermaths, battle_scenarios, battles, campaigns, force_history, force_ledger, forces,
-    invites, memberships, scenarios, users,
+    invites, memberships, scenarios, solo_states, users,
 };
 use crate::store::battles::Correction;
 
 use super::document::{
     AftermathRecord, BattleRecord, BattleScenarioRecord, CampaignRecord, Document, FORMAT,
     FORMAT_VERSION, ForceRecord, HistoryRecord, InviteRecord, LedgerRecord, MembershipRecord,
-    ScenarioRecord, UserRecord,
+    ScenarioRecord, SoloStateRecord, UserRecord,
 };
 
 /// Reads campaign `campaign_id` and everything that belongs to it. Runs its own read-only
@@ -112,6 +112,16 @@ fn read_campaign(conn: &mut Db, campaign_id: &str) -> anyhow::Result<Document> {
         .context("reading battle scenarios")?;
     battle_scenarios.sort_by(|a, b| a.battle_id.cmp(&b.battle_id));
 
+    let campaign_battles = battles::table
+        .filter(battles::campaign_id.eq(campaign_id))
+        .select(battles::id);
+    let mut solo_states: Vec<SoloStateRecord> = solo_states::table
+        .filter(solo_states::battle_id.eq_any(campaign_battles.nullable()))
+        .select(SoloStateRecord::as_select())
+        .load(conn)
+        .context("reading solo play")?;
+    solo_states.sort_by(|a, b| a.owner_id.cmp(&b.owner_id));
+
     // Accounts named by any row so far; scenario creators are among them (below).
     let mut user_ids: BTreeSet<String> = BTreeSet::new();
     user_ids.insert(campaign.created_by.clone());
@@ -163,6 +173,7 @@ fn read_campaign(conn: &mut Db, campaign_id: &str) -> anyhow::Result<Document> {
         battle_aftermaths,
         battle_scenarios,
         scenarios,
+        solo_states,
     })
 }
 

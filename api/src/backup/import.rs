@@ -19,7 +19,7 @@ use crate::auth::password::hash_password;
 use crate::db::Db;
 use crate::schema::{
     battle_aftermaths, battle_scenarios, battles, campaigns, force_history, force_ledger, forces,
-    invites, memberships, scenarios,
+    invites, memberships, scenarios, solo_states,
 };
 use crate::store::battles::Correction;
 use crate::store::campaigns::CampaignSettings;
@@ -297,6 +297,19 @@ fn check(doc: &Document) -> anyhow::Result<()> {
             }
         }
     }
+    for (i, s) in doc.solo_states.iter().enumerate() {
+        if s.battle_id.as_deref() != Some(s.owner_id.as_str()) || s.scenario_id.is_some() {
+            bail!(
+                "invalid export at `solo_states[{i}]`: a battle's solo play has `owner_id` and `battle_id` equal and no `scenario_id`"
+            );
+        }
+        if !battle_ids.contains(s.owner_id.as_str()) {
+            bail!("invalid export at `solo_states[{i}].battle_id`: not in `battles`");
+        }
+        parse_doc::<fad_domain::solo::SoloState>(&s.document, || {
+            format!("solo_states[{i}].document")
+        })?;
+    }
     for (i, s) in doc.scenarios.iter().enumerate() {
         let Some(creator) = &s.created_by else {
             bail!("invalid export at `scenarios[{i}].created_by`: missing");
@@ -571,6 +584,12 @@ fn write_document(
             .execute(conn)
             .context("writing battle scenarios")?;
     }
+    for row in &doc.solo_states {
+        diesel::insert_into(solo_states::table)
+            .values(row)
+            .execute(conn)
+            .context("writing solo play")?;
+    }
     let mut scenario_rows = 0;
     for row in &doc.scenarios {
         let mut row = row.clone();
@@ -596,6 +615,7 @@ fn write_document(
             ("battle_aftermaths", doc.battle_aftermaths.len()),
             ("battle_scenarios", doc.battle_scenarios.len()),
             ("scenarios", scenario_rows),
+            ("solo_states", doc.solo_states.len()),
         ],
     })
 }

@@ -37,6 +37,7 @@ pub const EXPORTED_TABLES: &[&str] = &[
     "battle_aftermaths",
     "battle_scenarios",
     "scenarios",
+    "solo_states",
 ];
 
 /// Tables deliberately left out of the document, with the reason.
@@ -164,6 +165,7 @@ mod tests {
             battle_aftermaths: vec![Default::default()],
             battle_scenarios: vec![Default::default()],
             scenarios: vec![Default::default()],
+            solo_states: vec![Default::default()],
             ..Default::default()
         };
         let value = serde_json::to_value(&doc).unwrap();

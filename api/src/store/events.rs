@@ -43,6 +43,9 @@ pub enum EventType {
     /// The organiser took the result back (the battle returns to its scenario).
     #[serde(rename = "battle.result_reopened")]
     BattleResultReopened,
+    /// A turn of solo play: the non-player side's groups took their Discipline Tests.
+    #[serde(rename = "battle.solo_turn")]
+    BattleSoloTurn,
     /// A force was created.
     #[serde(rename = "force.created")]
     ForceCreated,
@@ -59,7 +62,7 @@ pub enum EventType {
 
 impl EventType {
     /// Every type, in the order the documentation lists them.
-    pub const ALL: [EventType; 11] = [
+    pub const ALL: [EventType; 12] = [
         Self::BattleCreated,
         Self::BattleResultRecorded,
         Self::BattleResultConfirmed,
@@ -67,6 +70,7 @@ impl EventType {
         Self::BattleCompleted,
         Self::BattleVoided,
         Self::BattleResultReopened,
+        Self::BattleSoloTurn,
         Self::ForceCreated,
         Self::AftermathFinalized,
         Self::MemberJoined,
@@ -83,6 +87,7 @@ impl EventType {
             Self::BattleCompleted => "battle.completed",
             Self::BattleVoided => "battle.voided",
             Self::BattleResultReopened => "battle.result_reopened",
+            Self::BattleSoloTurn => "battle.solo_turn",
             Self::ForceCreated => "force.created",
             Self::AftermathFinalized => "aftermath.finalized",
             Self::MemberJoined => "member.joined",

@@ -24,6 +24,7 @@ pub mod rulesets;
 pub mod scenarios;
 pub mod sessions;
 pub mod share_links;
+pub mod solo;
 pub mod standings;
 pub mod story;
 pub mod users;

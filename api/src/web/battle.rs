@@ -50,6 +50,8 @@ pub struct BattleView {
     /// The result, its confirmation and the post-battle sequences ([`super::result::panel`]),
     /// once there is something to record or show.
     pub result_panel: Option<Markup>,
+    /// The Solo panel, for a battle against a non-player force ([`super::solo`]).
+    pub solo_panel: Option<Markup>,
 }
 
 /// The caller of a signed-in person.
@@ -99,6 +101,7 @@ pub async fn load(
     } else {
         None
     };
+    let solo_panel = super::solo::battle_panel(state, user, battle_id, None).await?;
     Ok(BattleView {
         battle,
         scenario,
@@ -106,6 +109,7 @@ pub async fn load(
         my_units,
         signature,
         result_panel,
+        solo_panel,
     })
 }
 
@@ -1008,6 +1012,7 @@ pub fn render(
                     @for side in &mine { (side_forms(state, user, view, *side, attempt, charts)) }
                 }
             }
+            @if let Some(panel) = &view.solo_panel { (panel) }
             @if let Some(panel) = &view.result_panel { (panel) }
             (scenario_section(view))
             (sheets_section(state, user, view))

@@ -28,6 +28,7 @@ pub mod rulesets;
 pub mod scenarios;
 pub mod session;
 pub mod settings;
+pub mod solo;
 pub mod timeline;
 pub mod unit_lines;
 
@@ -109,6 +110,12 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(battle_steps::post_recon)
             .service(battle_steps::post_assault)
             .service(battle_steps::post_sheet)
+            .service(solo::post_groups)
+            .service(solo::post_turn)
+            .service(solo::post_casualties)
+            .service(solo::post_scenario_groups)
+            .service(solo::post_scenario_turn)
+            .service(solo::post_scenario_casualties)
             .service(scenarios::new_form)
             .service(scenarios::generate)
             .service(scenarios::keep)

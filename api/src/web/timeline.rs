@@ -69,6 +69,10 @@ fn line(entry: &StoryEntry) -> Markup {
             @if let Some(outcome) = &entry.outcome { " (" (outcome) ")" }
             "; a new result will be recorded." (because(entry))
         },
+        EventType::BattleSoloTurn => html! {
+            (battle) ": a turn of solo play; the non-player force's groups took their "
+            a href="/rules#solo-discipline" { "Discipline Tests" } "."
+        },
         EventType::ForceCreated => html! { (force) " was added to the campaign." },
         EventType::AftermathFinalized => {
             html! { (force) " finished its post-battle sequence after " (battle) "." }

@@ -18,6 +18,7 @@ pub mod outcome;
 pub mod reads;
 pub mod result;
 pub mod scenario;
+pub mod solo;
 pub mod timeline;
 pub mod watch;
 

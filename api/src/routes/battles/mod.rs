@@ -11,6 +11,7 @@ pub mod read;
 pub mod reopen;
 pub mod result;
 pub mod scenario;
+pub mod solo;
 pub mod timeline;
 pub mod void;
 
@@ -50,7 +51,11 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(scenario::missions::submit_mission_bonuses)
         .service(scenario::choice::submit_mission_choice)
         .service(scenario::recon::submit_recon_action)
-        .service(scenario::assault::declare_assault_target);
+        .service(scenario::assault::declare_assault_target)
+        .service(solo::get_solo)
+        .service(solo::put_groups)
+        .service(solo::post_turn)
+        .service(solo::post_casualties);
 }
 
 /// A body with no fields: empty, or `{}`.

@@ -9,6 +9,7 @@ pub mod create;
 pub use crate::app::scenarios::generate;
 pub mod list;
 pub mod read;
+pub mod solo;
 pub use crate::app::scenario_request as request;
 
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -22,5 +23,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(create::create_scenario)
         .service(list::list_scenarios)
         .service(read::get_shared_scenario)
-        .service(read::get_scenario);
+        .service(read::get_scenario)
+        .service(solo::get_scenario_solo)
+        .service(solo::put_scenario_groups)
+        .service(solo::post_scenario_turn)
+        .service(solo::post_scenario_casualties);
 }

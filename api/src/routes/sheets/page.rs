@@ -37,6 +37,14 @@ section { break-inside: avoid; page-break-inside: avoid; }
 .panel { font: 11pt/1.4 system-ui, sans-serif; border: 1px solid #999; padding: 2mm 3mm; margin: 2mm 0 4mm; overflow-wrap: anywhere; }
 .panel p { margin: 1mm 0; } .panel a, .panel button { min-height: 44px; display: inline-flex; align-items: center; }
 .panel button { font: inherit; padding: 0 4mm; cursor: pointer; } .panel form { display: inline; }
+#solo form { display: block; } #solo .field { margin: 2mm 0; } #solo label { display: block; font-weight: 600; }
+#solo input:not([type=checkbox]), #solo select { min-height: 44px; font: inherit; box-sizing: border-box; width: 100%; max-width: 24rem; }
+#solo .check { display: flex; align-items: center; gap: 2mm; min-height: 44px; } #solo .check label { display: inline; font-weight: 400; }
+#solo input[type=checkbox] { width: 22px; height: 22px; } #solo fieldset { margin: 2mm 0; } #solo ol.entries { list-style: none; padding: 0; }
+#solo details > summary { min-height: 44px; display: flex; align-items: center; cursor: pointer; list-style: none; }
+#solo details > summary::-webkit-details-marker { display: none; }
+#solo details > summary::before { content: "\25B8"; display: inline-block; width: 1.2em; } #solo details[open] > summary::before { content: "\25BE"; }
+#solo .error { color: #a00; display: block; }
 @media print { .panel { display: none; } }
 @media screen and (max-width: 40rem) { body { padding: 3mm; } .sides { flex-direction: column; } table { table-layout: fixed; } td, th { overflow-wrap: anywhere; } }
 "#;

@@ -68,6 +68,19 @@ async fn sheet(req: &HttpRequest, state: &AppState, id: &str) -> Result<HttpResp
         _ => None,
     };
     let panel = sheet_panel(req, state, &record, session);
+    // Its creator also runs a non-player side here (solo play).
+    let solo = match session {
+        Some(user) if record.row.created_by.as_deref() == Some(user.user_id.as_str()) => {
+            crate::web::solo::scenario_panel(state, user, id, None)
+                .await
+                .map_err(|e| match e {
+                    PageError::Api(e) => e,
+                    other => ApiError::Internal(anyhow::anyhow!("{other:?}")),
+                })?
+        }
+        _ => None,
+    };
+    let panel = maud::html! { (panel) @if let Some(solo) = solo { (solo) } };
     Ok(super::html_with_forms(page::render_with_panel(
         &record.row.id,
         &created,

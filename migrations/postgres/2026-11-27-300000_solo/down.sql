@@ -1,0 +1,1 @@
+DROP TABLE solo_states;
