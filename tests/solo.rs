@@ -21,20 +21,20 @@ pub(crate) fn militia() -> Value {
     ]})
 }
 
-struct Solo {
-    people: People,
+pub(crate) struct Solo {
+    pub(crate) people: People,
     world: World,
     battle: String,
 }
 
 impl Solo {
-    fn path(&self, rest: &str) -> String {
+    pub(crate) fn path(&self, rest: &str) -> String {
         format!("/api/v1/battles/{}/solo{rest}", self.battle)
     }
 }
 
 /// A battle of the owner's Blue against the Militia, created but not set up.
-fn battle(app: &TestApp) -> Solo {
+pub(crate) fn battle(app: &TestApp) -> Solo {
     let people = People::register(app);
     let world = World::build(app, &people);
     let blue = crate::forces::create_force(
@@ -63,7 +63,7 @@ fn battle(app: &TestApp) -> Solo {
 }
 
 /// Plays the scenario to `ready`: Blue's orders and bonuses, then passes in recon.
-fn set_up(app: &TestApp, s: &Solo) {
+pub(crate) fn set_up(app: &TestApp, s: &Solo) {
     play_to_ready(app, &s.people.owner.token, &s.battle);
 }
 
@@ -119,7 +119,7 @@ fn units(view: &Value) -> std::collections::BTreeMap<String, String> {
         .collect()
 }
 
-fn groups_body(view: &Value) -> Value {
+pub(crate) fn groups_body(view: &Value) -> Value {
     let u = units(view);
     json!({"groups": [
         {"name": "Left", "units": [u["Rifles"], u["Gunners"]], "approach": "target",

@@ -242,4 +242,24 @@ both_backends! {
             assert_ne!(roll["proof"]["commitment_id"], commitments[1]["id"]);
         }
     }
+
+    fn solo_turns_roll_from_the_commitment_their_read_offered(app: &TestApp) {
+        let s = crate::solo::battle(app);
+        crate::solo::set_up(app, &s);
+        let token = &s.people.owner.token;
+        let view = ok(app.get_with_token(&s.path(""), token));
+        let offered = view["dice_commitment"].clone();
+        assert_eq!(offered["sha256"].as_str().map(str::len), Some(64), "{view}");
+        ok(app.put_json_with_token(&s.path("/groups"), &crate::solo::groups_body(&view), token));
+        let first = ok(app.post_json_with_token(&s.path("/turns"), &json!({"client_seed": "solo night"}), token));
+        assert_eq!(check_rolls(first["rolls"].as_array().unwrap(), &offered, Some("solo night")), 2);
+        verify_with_the_service(app, &first["rolls"][0], &offered);
+        let next = first["dice_commitment"].clone();
+        assert_ne!(next["id"], offered["id"]);
+        assert_eq!(ok(app.get_with_token(&s.path(""), token))["dice_commitment"], next);
+        let second = ok(app.post_json_with_token(&s.path("/turns"), &json!({}), token));
+        assert!(check_rolls(second["rolls"].as_array().unwrap(), &next, None) >= 1, "{second}");
+        let long = assert_problem(app.post_json_with_token(&s.path("/turns"), &json!({"client_seed": "x".repeat(129)}), token), 422);
+        assert_eq!(long["errors"][0]["field"], "client_seed");
+    }
 }

@@ -592,6 +592,7 @@ where
                     },
                     arrived,
                     version: fields.get("version").and_then(|v| v.trim().parse().ok()),
+                    client_seed: None,
                 };
                 app::play_turn(state, &author, target, request, write)
                     .await

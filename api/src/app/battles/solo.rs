@@ -31,7 +31,6 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::app::dice::os_seed;
 use crate::app::idempotency::{self, Answer, Write};
 use crate::auth::{AuthUser, Caller, Need};
 use crate::db::Db;
@@ -97,6 +96,9 @@ pub struct TurnRequest {
     /// The solo version the client saw; a stale one is 409.
     #[serde(default)]
     pub version: Option<i64>,
+    /// Text mixed into the committed seed of the server dice (1–128 characters).
+    #[serde(default)]
+    pub client_seed: Option<String>,
 }
 
 /// The OpenAPI schema of a turn's `dice`: `discipline` → group name → its three dice.
@@ -250,6 +252,9 @@ pub struct SoloResponse {
     pub casualty_log: Vec<CasualtyEntry>,
     /// Every solo roll, in order (the turns' rolls together).
     pub rolls: RollLog,
+    /// The commitment to the seed of the next turn's server dice (in `GET`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dice_commitment: Option<crate::app::dice::DiceCommitment>,
 }
 
 /// The answer to a turn.
@@ -266,6 +271,8 @@ pub struct TurnResponse {
     pub unused_dice: EnteredDice,
     /// The solo version after the turn.
     pub version: i64,
+    /// The commitment to the seed of the next turn's server dice.
+    pub dice_commitment: crate::app::dice::DiceCommitment,
 }
 
 /// The answer to a casualty entry.
@@ -455,6 +462,7 @@ fn response(ctx: &Context, state: &SoloState, version: i64) -> SoloResponse {
             .collect(),
         casualty_log: state.casualty_log.clone(),
         rolls: state.turns.iter().flat_map(|t| t.rolls.clone()).collect(),
+        dice_commitment: None,
     }
 }
 
@@ -501,14 +509,32 @@ pub async fn read_solo(
     caller: Caller,
     target: Target,
 ) -> Result<SoloResponse, ApiError> {
-    state
+    let scope = solo_scope(&target);
+    let read_scope = scope.clone();
+    let mut answer = state
         .db
         .read(move |conn| {
             let ctx = context(conn, &caller, &target, Need::Read)?;
             let (doc, version) = load(conn, &target)?;
-            Ok(response(&ctx, &doc, version))
+            let mut answer = response(&ctx, &doc, version);
+            answer.dice_commitment = crate::app::dice::open_commitment(conn, &read_scope)?;
+            Ok(answer)
         })
-        .await
+        .await?;
+    if answer.dice_commitment.is_none() {
+        // The first read offers the first turn's commitment.
+        let row = state
+            .db
+            .write_one(move |conn| crate::app::dice::open_or_issue(conn, &scope))
+            .await?;
+        answer.dice_commitment = Some((&row).into());
+    }
+    Ok(answer)
+}
+
+/// The chain of dice commitments of one solo play.
+fn solo_scope(target: &Target) -> String {
+    format!("solo:{}", target.path())
 }
 
 /// `PUT .../solo/groups`: sets the groups (before the first turn).
@@ -600,7 +626,7 @@ pub async fn play_turn(
     write: Write,
 ) -> Result<Answer<TurnResponse>, ApiError> {
     let caller = user.caller();
-    let seed = os_seed()?;
+    crate::app::dice::check_client_seed(request.client_seed.as_deref())?;
     idempotency::run(state, write, move |conn| {
         let ctx = context(conn, &caller, &target, Need::Write)?;
         lock(conn, &target)?;
@@ -610,12 +636,15 @@ pub async fn play_turn(
             return Err(ApiError::Conflict(why.clone()));
         }
         check_version(request.version, version)?;
-        let mut dice = TableDice::new(&entered, ServerDice::from_seed(seed)).map_err(|e| {
-            e.into_iter().next().map_or_else(
-                || ApiError::Internal(anyhow::anyhow!("dice")),
-                ApiError::from,
-            )
-        })?;
+        let scope = solo_scope(&target);
+        let seed = crate::app::dice::seed_for_roll(conn, &scope, request.client_seed.as_deref())?;
+        let mut dice =
+            TableDice::new(&entered, ServerDice::committed(seed.clone())).map_err(|e| {
+                e.into_iter().next().map_or_else(
+                    || ApiError::Internal(anyhow::anyhow!("dice")),
+                    ApiError::from,
+                )
+            })?;
         let turn = match solo::play_turn(&mut doc, &request.arrived, &mut dice, Some(&ctx.force_id))
         {
             Ok(turn) => turn,
@@ -628,6 +657,13 @@ pub async fn play_turn(
             Err(TurnError::Dice(e)) => return Err(e.into()),
         };
         save(conn, &target, &doc, version + 1)?;
+        let dice_commitment = crate::app::dice::after_roll(
+            conn,
+            &scope,
+            &seed,
+            dice.used_commitment(),
+            crate::app::dice::History::Drop,
+        )?;
         if let (Target::Battle(id), Some(campaign), Some(battle_state)) =
             (&target, &ctx.campaign_id, ctx.battle_state)
         {
@@ -648,6 +684,7 @@ pub async fn play_turn(
                 rolls: turn.rolls.clone(),
                 unused_dice: dice.unused(),
                 version: version + 1,
+                dice_commitment,
             },
         ))
     })
