@@ -43,6 +43,10 @@ pub const EXPORTED_TABLES: &[&str] = &[
 /// Tables deliberately left out of the document, with the reason.
 pub const NOT_EXPORTED_TABLES: &[(&str, &str)] = &[
     (
+        "dice_commitments",
+        "committed dice seeds: an unused seed must never leave the server (it would tell the next server rolls), a used one is already in its roll's proof; the copy offers new ones",
+    ),
+    (
         "rulesets",
         "an account's house rulesets: only the version the campaign pins travels, as `ruleset` (its document and hash), and import recreates it under the campaign's organiser",
     ),

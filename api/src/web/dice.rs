@@ -118,11 +118,11 @@ pub async fn verify_page(
                         strong { (join(&answer.values[0])) } ", the log shows "
                         strong { (values.as_deref().map(join).unwrap_or_default()) } "." }
                 }
-                p { "The seed's SHA-256 is " code.wrap { (sha256) } ". Compare it with the "
+                p { "The seed's SHA-256 is " code.seed { (sha256) } ". Compare it with the "
                     "commitment the service showed before the roll: if they are the same, the "
                     "service chose the seed before it knew what would be rolled." }
                 dl {
-                    dt { "Seed" } dd { code.wrap { (q.seed.as_deref().unwrap_or_default()) } }
+                    dt { "Seed" } dd { code.seed { (q.seed.as_deref().unwrap_or_default()) } }
                     @if let Some(c) = &q.client_seed { dt { "Your words mixed in" } dd { (c) } }
                     dt { "Dice" } dd { (q.dice.as_deref().unwrap_or_default()) ", starting at die " (q.first_die.unwrap_or(0)) " of the seed" }
                 }

@@ -4,7 +4,9 @@
 //! stored `Aftermath`, the `Outcome`, or the problems) per block of 100 cases, compared with
 //! `differential.digests`. The digests were recorded with the engine as it was before it read its
 //! tables from a ruleset, so a mismatch means FAD 5e's outcome changed; the message names the
-//! block. Record again only for a deliberate change of outcome:
+//! block. They were recorded once more when the purchase problems were reworded for people
+//! (before that, with the old wording restored, every block still matched). Record again only for
+//! a deliberate change of outcome or wording:
 //! `cargo test -p fad-domain record_differential_digests -- --ignored`.
 
 use std::fmt::Write as _;
