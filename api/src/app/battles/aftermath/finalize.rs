@@ -48,7 +48,13 @@ fn unassigned(outcome: &Outcome) -> Option<String> {
     let bought = if extra == 0 {
         String::new()
     } else {
-        let cost = PurchaseItem::ExtraReinforcementDie.cost() * u32::try_from(extra).unwrap_or(0);
+        // What the dice cost under the campaign's ruleset, as priced in this sequence.
+        let cost: u32 = outcome
+            .purchases
+            .iter()
+            .filter(|p| p.purchase.item == PurchaseItem::ExtraReinforcementDie)
+            .map(|p| p.cost)
+            .sum();
         format!(
             ", including {extra} extra reinforcement {} bought for {cost} campaign {}",
             if extra == 1 { "die" } else { "dice" },
