@@ -129,11 +129,15 @@ where
             // A concurrent first use of the same key may have won; answer as it did.
             let stored = state
                 .db
-                .run(move |conn| Ok(rows::find(conn, &user_id, &scope, &key)?))
+                .run(move |conn| Ok(rows::find_any(conn, &user_id, &scope, &key)?))
                 .await?;
             match stored {
-                Some(stored) => replay(&stored, &hash),
-                None => Err(err),
+                // Another body holds the key (answered, or still running): this one is refused.
+                Some(stored) if stored.request_hash != hash => {
+                    Err(crate::extract::idempotency_key_reused())
+                }
+                Some(stored) if stored.status != rows::PENDING => replay(&stored, &hash),
+                _ => Err(err),
             }
         }
         (Err(err), None) => Err(err),

@@ -79,6 +79,7 @@ pub fn insert(conn: &mut Db, row: &IdempotentResponse) -> QueryResult<()> {
         &row.user_id,
         &row.scope,
         &row.idempotency_key,
+        &row.request_hash,
         row.status,
         &row.response,
     )?;
@@ -116,12 +117,15 @@ pub fn complete(
     .map(|_| ())
 }
 
-/// Fills the reservation of `(user_id, scope, key)`, if there is one; how many rows (0 or 1).
+/// Fills the reservation of `(user_id, scope, key)` made for the body `request_hash`, if there is
+/// one; how many rows (0 or 1). A reservation another body took over (the first request's lease
+/// ran out while it still ran) is never filled with this body's answer.
 fn fill(
     conn: &mut Db,
     user_id: &str,
     scope: &str,
     key: &str,
+    request_hash: &str,
     status: i32,
     response: &str,
 ) -> QueryResult<usize> {
@@ -130,6 +134,7 @@ fn fill(
             .filter(idempotency_keys::user_id.eq(user_id))
             .filter(idempotency_keys::scope.eq(scope))
             .filter(idempotency_keys::idempotency_key.eq(key))
+            .filter(idempotency_keys::request_hash.eq(request_hash))
             .filter(idempotency_keys::status.eq(PENDING)),
     )
     .set((
