@@ -16,7 +16,7 @@ use crate::app::forces::generate as app;
 use crate::app::idempotency::Write;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, Problem};
-use crate::extract::{Json, Strict, deserialize_strict};
+use crate::extract::{Strict, deserialize_strict};
 use crate::routes::battles::idempotency_key;
 
 pub use crate::app::forces::generate::GenerateForceResponse;
@@ -105,13 +105,13 @@ pub async fn generate_force(
     state: web::Data<AppState>,
     path: web::Path<String>,
     req: HttpRequest,
-    body: Json<Value>,
+    raw: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     let campaign_id = path.into_inner();
     let key = idempotency_key(&req)?;
-    let body = body.into_inner();
-    // serde_json's map is ordered, so this is a canonical form of the body for the key check.
-    let canonical_body = serde_json::to_vec(&body).map_err(|e| ApiError::Internal(e.into()))?;
+    // The key check hashes the bytes sent, as the Idempotency-Key middleware does, so both
+    // recognise the same body.
+    let body: Value = crate::extract::parse_json(&raw)?;
     let Value::Object(mut map) = body else {
         return Err(ApiError::validation(
             ".",
@@ -134,7 +134,7 @@ pub async fn generate_force(
     };
     let choices = parse_choices(map)?;
     let scope = format!("POST /api/v1/campaigns/{campaign_id}/forces/generate");
-    let write = Write::new(&user.user_id, scope, key, &canonical_body);
+    let write = Write::new(&user.user_id, scope, key, &raw);
     let answer = app::generate_force(
         &state,
         &user.caller(),
