@@ -89,6 +89,41 @@ both_backends! {
 }
 
 both_backends! {
+    fn a_one_shot_scenario_gives_each_side_its_own_sheet(app: &TestApp) {
+        let user = register(app, "sidesheets");
+        // Not shared: the overview link is opt-in, the side sheets always there.
+        let r = app.post_json_with_token("/api/v1/scenarios", &crate::sheet::body(false), &user.token);
+        assert_eq!(r.status(), 201, "{}", r.text().unwrap());
+        let v: Value = r.json().unwrap();
+        assert!(v.get("share_url").is_none());
+        let links: Vec<String> = serde_json::from_value(v["side_sheet_urls"].clone()).unwrap();
+        assert_eq!(links.len(), 2, "{v}");
+        assert_ne!(links[0], links[1]);
+        let sheet = |url: &str| {
+            let r = app.get(url);
+            assert_eq!(r.status(), 200);
+            assert!(r.headers()["content-security-policy"].to_str().unwrap().starts_with("default-src 'none'"));
+            r.text().unwrap()
+        };
+        let first = sheet(&links[0]);
+        assert!(first.contains("Sheet for &lt;script&gt;"), "the side is named, escaped");
+        assert!(first.contains("Mission: hold"), "its own mission (§3.10)");
+        assert!(!first.contains("Mission: sweep"), "the other side's mission stays secret");
+        let second = sheet(&links[1]);
+        assert!(second.contains("Sheet for Blue Company") && second.contains("Mission: sweep"));
+        assert!(!second.contains("Mission: hold"));
+        // Neither names the scenario's id; the creator's read gives the same links again.
+        let id = v["id"].as_str().unwrap();
+        assert!(!first.contains(id) && !second.contains(id));
+        let again: Value = app.get_with_token(&format!("/api/v1/scenarios/{id}"), &user.token).json().unwrap();
+        assert_eq!(again["side_sheet_urls"], v["side_sheet_urls"]);
+        // Numbered contact markers on both sides' maps.
+        assert!(first.contains("class=\"marker\""));
+        assert_problem(app.get(&format!("/scenarios/side/{}", "ab".repeat(32))), 404);
+    }
+}
+
+both_backends! {
     fn a_battle_sheet_shows_its_side_and_only_what_the_rules_reveal_of_the_other(app: &TestApp) {
         let g = crate::battle_scenarios::ready_game(app);
         let path = format!("/api/v1/battles/{}/scenario/sheet", g.battle);

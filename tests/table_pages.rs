@@ -159,6 +159,9 @@ both_backends! {
         assert!(organiser_home.contains(&ask), "{organiser_home}");
         assert!(!owner_home.contains("Confirm the result of"), "{owner_home}");
         assert!(owner_home.contains("You recorded the result of Blue vs Red; the other side confirms it"), "{owner_home}");
+        // The battle page's first block says who won, before and after the confirmation.
+        let (battle_page, _) = player.page(&format!("/battles/{battle}"));
+        assert!(battle_page.contains("Recorded: Blue won. The result waits for confirmation"), "{battle_page}");
 
         // Once confirmed nobody is asked any more.
         ok(post(app, &t.people.player, &format!("/api/v1/battles/{battle}/result/confirm"), &serde_json::json!({})));
@@ -166,6 +169,8 @@ both_backends! {
         let (organiser_home, _) = organiser.page("/");
         assert!(!player_home.contains("Confirm the result of") && player_home.contains("Waiting for the post-battle sequences"), "{player_home}");
         assert!(!organiser_home.contains("Confirm the result of"), "{organiser_home}");
+        let (battle_page, _) = player.page(&format!("/battles/{battle}"));
+        assert!(battle_page.contains("Blue won. Each force now runs its post-battle sequence"), "{battle_page}");
     }
 
     fn the_organiser_lists_and_revokes_open_invitations_and_a_reload_creates_none(app: &TestApp) {

@@ -223,16 +223,31 @@ both_backends! {
         assert_eq!(forces, [Value::Null, json!(blue)], "Blue sees the shared chain and its own");
         // Both sides' orders: the table-edge rolls come from each side's own seed.
         ok(post(app, &g.people.owner, &format!("{path}/orders"), &json!({"force_id": blue, "stance": "neutral", "attitude": "cautious"})));
-        let closed = ok(post(app, &g.people.player, &format!("{path}/orders"), &json!({"force_id": red, "stance": "offensive", "attitude": "aggressive"})));
-        let red_own = closed["rolls"].as_array().unwrap().iter()
-            .filter(|r| r["force_id"] == red.as_str() && r["source"] == "server").count();
-        assert!(red_own >= 1, "{closed}");
+        let long = assert_problem(post(app, &g.people.player, &format!("{path}/orders"),
+            &json!({"force_id": red, "stance": "offensive", "attitude": "aggressive", "client_seed": ""})), 422);
+        assert_eq!(long["errors"][0]["field"], "client_seed");
+        // Red's words go into Red's own rolls only: Blue's proofs and the shared chain's never
+        // show them.
+        let closed = ok(post(app, &g.people.player, &format!("{path}/orders"),
+            &json!({"force_id": red, "stance": "offensive", "attitude": "aggressive", "client_seed": "Red at table 2"})));
+        let red_own: Vec<&Value> = closed["rolls"].as_array().unwrap().iter()
+            .filter(|r| r["force_id"] == red.as_str() && r["source"] == "server").collect();
+        assert!(!red_own.is_empty(), "{closed}");
+        for roll in red_own {
+            let proof = &roll["proof"];
+            assert_eq!(proof["client_seed"], "Red at table 2", "{roll}");
+            let again = faces(proof["seed"].as_str().unwrap(), Some("Red at table 2"), proof["first_die"].as_u64().unwrap(),
+                &[count_and_sides(roll["dice"].as_str().unwrap())]);
+            assert_eq!(json!(again[0]), roll["values"]);
+            verify_with_the_service(app, roll, &json!({"sha256": sha256_hex(proof["seed"].as_str().unwrap())}));
+        }
         let seen = get(app, &g.people.owner, &path);
         for roll in seen["rolls"].as_array().unwrap().iter().filter(|r| r["source"] == "server") {
             let proof = &roll["proof"];
             let chain = if roll["force_id"] == blue.as_str() { &commitments[1] } else if roll["force_id"].is_null() { &commitments[0] } else { continue };
             assert_eq!(proof["commitment_id"], chain["id"], "{roll}");
             assert_eq!(sha256_hex(proof["seed"].as_str().unwrap()), chain["sha256"].as_str().unwrap());
+            assert!(proof.get("client_seed").is_none(), "another side's words never reach {roll}");
             let again = faces(proof["seed"].as_str().unwrap(), None, proof["first_die"].as_u64().unwrap(),
                 &[count_and_sides(roll["dice"].as_str().unwrap())]);
             assert_eq!(json!(again[0]), roll["values"]);

@@ -345,6 +345,15 @@ both_backends! {
         let (body, token) = p.red.page(&page);
         assert!(body.contains("Move markers") && body.contains("Reveal marker") && body.contains(">Pass<"), "{body}");
         assert!(!p.blue.page(&page).0.contains("Move markers"), "not Blue's turn");
+        // "At the table now" opens the page: whose turn, with the rule; the markers numbered as
+        // the recon forms pick them (Red's own to move, Blue's to reveal).
+        let table = &body[body.find("At the table now").expect("the block")..];
+        assert!(body.find("At the table now") < body.find("Your part"), "the block comes first");
+        assert!(table.contains("Your recon turn: move two of your markers") && table.contains(r##"href="/rules#3.7""##), "{table}");
+        assert!(table.contains("Your contact markers") && table.contains("number them 1–"), "{table}");
+        assert!(body.contains(">Red's marker 1<") && body.contains(">Blue's marker 1<"), "{body}");
+        let blue_body = p.blue.page(&page).0;
+        assert!(blue_body.contains("Waiting for Red."), "{blue_body}");
         let version = version_in(&body, &red_id);
         let long = "x".repeat(101);
         let base = [("csrf_token", token.as_str()), ("force_id", red_id.as_str()), ("version", version.as_str())];
@@ -420,7 +429,7 @@ both_backends! {
             .map(|o| o["id"].as_str().unwrap().to_owned())
             .collect();
         let (body, token) = p.red.page(&page);
-        assert!(body.contains("Declare target") && body.contains(&format!(r#"<option value="{0}">{0}</option>"#, far[0])), "{body}");
+        assert!(body.contains("Declare target") && body.contains(&format!(r#"<option value="{0}">Objective {1}</option>"#, far[0], far[0].trim_start_matches('o'))), "{body}");
         assert!(!p.blue.page(&page).0.contains("Declare target"));
         let version = version_in(&body, &red_id);
         let assault = format!("/battles/{}/assault-target", g.battle);

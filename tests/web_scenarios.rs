@@ -120,7 +120,8 @@ both_backends! {
         // Assert
         let (sheet, _) = browser.page(&format!("/scenarios/{id}"));
         assert!(sheet.contains("Scenario: Red Company vs Raiders"), "{sheet}");
-        assert!(sheet.contains("Share this sheet"), "{sheet}");
+        assert!(sheet.contains("A sheet for each side") && sheet.matches("/scenarios/side/").count() >= 2, "{sheet}");
+        assert!(sheet.contains("This sheet shows both sides' secrets"), "{sheet}");
         assert!(sheet.contains("Log in to keep it") && sheet.contains("deleted on"), "{sheet}");
         assert!(sheet.contains("Circumstances of war"), "the narrative was asked for");
         // Anyone with the share link (or the id) reads it, without cookies.

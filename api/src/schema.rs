@@ -283,6 +283,10 @@ diesel::table! {
         created_at -> Timestamp,
         expires_at -> Nullable<Timestamp>,
         client_hash -> Nullable<Text>,
+        /// SHA-256 hex of side 1's sheet token.
+        side1_token_hash -> Nullable<Text>,
+        /// SHA-256 hex of side 2's sheet token.
+        side2_token_hash -> Nullable<Text>,
     }
 }
 

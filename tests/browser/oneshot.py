@@ -69,6 +69,23 @@ def main() -> int:
                 shared = other.new_page()
                 shared.goto(share_url)
                 expect(shared.get_by_role("heading", level=1)).to_have_text("Scenario: Red Company vs Raiders")
+                # A sheet for each side: each shows its own mission, not the other's.
+                sides = page.get_by_role("link", name=re.compile(r"scenarios.side"))
+                check(sides.count() == 2, f"two side sheets linked: {sides.count()}")
+                side_urls = [sides.nth(i).get_attribute("href") or "" for i in range(sides.count())]
+                for i, url in enumerate(side_urls):
+                    shared.goto(url)
+                    expect(shared.get_by_role("heading", level=1)).to_have_text("Scenario: Red Company vs Raiders")
+                    name = ["Red Company", "Raiders"][i]
+                    expect(shared.locator(".banner").first).to_contain_text(f"Sheet for {name}")
+                    # Unless both rolled the same mission (Escalating Engagement reveals it and
+                    # cancels the markers), a side sees its own mission only.
+                    if "Escalating Engagement" not in shared.content():
+                        check(shared.locator("h3", has_text="Mission:").count() == 1, f"side {i + 1}: one mission shown")
+                        check(shared.locator("rect.marker").count() > 0, f"side {i + 1}: numbered markers on the map")
+                    for width in (375, 1280):
+                        shared.set_viewport_size({"width": width, "height": 900})
+                        shared.screenshot(path=str(SHOTS / f"oneshot-03b-side-{i + 1}-{width}.png"), full_page=True)
                 other.close()
 
                 # Signing up from the sheet comes back to it, and Keep makes it the account's.

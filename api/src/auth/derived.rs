@@ -28,6 +28,8 @@ pub enum Purpose {
     BattleSheetLink,
     /// A one-shot scenario's share link.
     ScenarioLink,
+    /// A one-shot scenario's sheet for one side.
+    ScenarioSideLink,
     /// The stored hash of a short invitation code.
     InviteCode,
     /// An invitation's short code itself, from its row id: the organiser's list shows each
@@ -44,6 +46,7 @@ impl Purpose {
         match self {
             Self::BattleSheetLink => b"fad-campaign battle sheet link v1",
             Self::ScenarioLink => b"fad-campaign scenario share link v1",
+            Self::ScenarioSideLink => b"fad-campaign scenario side sheet link v1",
             Self::InviteCode => b"fad-campaign short invite code v1",
             Self::InviteCodeOfRow => b"fad-campaign invite code of a row v1",
             Self::ClientAddress => b"fad-campaign client address v1",

@@ -28,6 +28,11 @@ pub struct ScenarioRow {
     pub expires_at: Option<NaiveDateTime>,
     /// Keyed hash of the client address that generated it signed out (the per-address limit).
     pub client_hash: Option<String>,
+    /// SHA-256 hex of side 1's sheet token (scenarios generated before sheets per side have
+    /// none).
+    pub side1_token_hash: Option<String>,
+    /// SHA-256 hex of side 2's sheet token.
+    pub side2_token_hash: Option<String>,
 }
 
 /// Rows not yet expired at `now`.
@@ -126,6 +131,27 @@ pub fn find_by_share_hash(conn: &mut Db, token_hash: &str) -> QueryResult<Option
         .select(ScenarioRow::as_select())
         .first(conn)
         .optional()
+}
+
+/// The live scenario whose side sheet token hashes to `token_hash`, with that side's index.
+pub fn find_by_side_hash(
+    conn: &mut Db,
+    token_hash: &str,
+) -> QueryResult<Option<(ScenarioRow, usize)>> {
+    let row = scenarios::table
+        .filter(
+            scenarios::side1_token_hash
+                .eq(token_hash)
+                .or(scenarios::side2_token_hash.eq(token_hash)),
+        )
+        .filter(live(crate::store::now()))
+        .select(ScenarioRow::as_select())
+        .first(conn)
+        .optional()?;
+    Ok(row.map(|r| {
+        let side = usize::from(r.side1_token_hash.as_deref() != Some(token_hash));
+        (r, side)
+    }))
 }
 
 /// Up to `limit` of the scenarios `user_id` generated, newest first (ties by id), after the one

@@ -287,6 +287,11 @@ pub async fn logout(
     .map_err(|_| PageError::Refused)?;
     accounts::logout(&state, &user).await?;
     let mut response = see_other("/");
+    // The pages kept for offline reading are this person's: a shared phone forgets them.
+    response.headers_mut().insert(
+        actix_web::http::header::HeaderName::from_static("clear-site-data"),
+        actix_web::http::header::HeaderValue::from_static("\"cache\", \"storage\""),
+    );
     if let Ok(value) = session::set_cookie(&state, SESSION_COOKIE, "", 0).parse() {
         response
             .headers_mut()

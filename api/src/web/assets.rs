@@ -45,7 +45,63 @@ pub static INVITES_JS_PATH: LazyLock<String> = LazyLock::new(|| {
     format!("/static/invites-{}.js", &digest[..12])
 });
 
+/// Every page's script: registers the service worker, guards forms sent offline (ours).
+pub const APP_JS: &str = include_str!("../../static/app.js");
+
+/// Path of every page's script, named by its hash like the stylesheet.
+pub static APP_JS_PATH: LazyLock<String> = LazyLock::new(|| {
+    let digest = hex::encode(Sha256::digest(APP_JS.as_bytes()));
+    format!("/static/app-{}.js", &digest[..12])
+});
+
+/// The service worker (ours): served at the root so its scope is the whole site.
+pub const SERVICE_WORKER: &str = include_str!("../../static/sw.js");
+
+/// The app's icon.
+pub const ICON_SVG: &str = include_str!("../../static/icon.svg");
+/// Path of the icon.
+pub const ICON_PATH: &str = "/static/icon.svg";
+
+/// The web app manifest: installable from the browser's menu, opening at home.
+pub const MANIFEST: &str = r##"{
+  "name": "fad-campaign",
+  "short_name": "FAD campaign",
+  "description": "Campaigns for Fast And Dirty and other miniatures wargames: rosters, battles, post-battle sequences.",
+  "start_url": "/",
+  "scope": "/",
+  "display": "standalone",
+  "background_color": "#f4f1e8",
+  "theme_color": "#1f3d2b",
+  "icons": [{"src": "/static/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any"}]
+}
+"##;
+
 const FOREVER: &str = "public, max-age=31536000, immutable";
+
+/// `GET /sw.js`: the service worker, always checked again so a new version takes over.
+#[get("/sw.js")]
+pub async fn service_worker() -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header(("Content-Type", "text/javascript; charset=utf-8"))
+        .insert_header(("Cache-Control", "no-cache"))
+        .insert_header(("X-Content-Type-Options", "nosniff"))
+        // A worker runs under its script's policy: it fetches this site's pages, nothing else.
+        .insert_header((
+            "Content-Security-Policy",
+            "default-src 'none'; connect-src 'self'",
+        ))
+        .body(SERVICE_WORKER)
+}
+
+/// `GET /manifest.webmanifest`: the web app manifest.
+#[get("/manifest.webmanifest")]
+pub async fn manifest() -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header(("Content-Type", "application/manifest+json"))
+        .insert_header(("Cache-Control", "public, max-age=86400"))
+        .insert_header(("X-Content-Type-Options", "nosniff"))
+        .body(MANIFEST)
+}
 
 /// `GET /static/{name}`: the stylesheet and the scripts under their current names; anything else 404.
 #[get("/static/{name}")]
@@ -59,6 +115,10 @@ pub async fn static_file(name: web::Path<String>) -> HttpResponse {
         (BATTLE_JS.as_bytes(), "text/javascript; charset=utf-8")
     } else if path == *INVITES_JS_PATH {
         (INVITES_JS.as_bytes(), "text/javascript; charset=utf-8")
+    } else if path == *APP_JS_PATH {
+        (APP_JS.as_bytes(), "text/javascript; charset=utf-8")
+    } else if path == ICON_PATH {
+        (ICON_SVG.as_bytes(), "image/svg+xml")
     } else {
         return HttpResponse::NotFound()
             .content_type(ContentType::plaintext())

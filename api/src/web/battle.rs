@@ -23,6 +23,7 @@ use serde_json::Value;
 use crate::AppState;
 use crate::app::accounts::SessionUser;
 use crate::app::battles::scenario::BattleScenarioResponse;
+use crate::app::battles::scenario::non_player;
 use crate::app::battles::scenario::read::read_scenario;
 use crate::app::battles::{BattleResponse, reads, watch};
 use crate::app::force_pages;
@@ -92,6 +93,16 @@ pub async fn load(
             my_units.push((force_id.to_owned(), units));
         }
     }
+    // A non-player side's units are named in its description (ids `s<side>-u<n>`).
+    for (i, side) in battle.sides.iter().enumerate() {
+        if let Some(parsed) = side
+            .non_player
+            .as_ref()
+            .and_then(|np| non_player::parse(i, np).ok())
+        {
+            unit_names.extend(parsed.force.units().map(|u| (u.id.clone(), u.name.clone())));
+        }
+    }
     // Recording a result belongs after the scenario; from then on the panel shows it.
     let result_panel = if battle.state != BattleState::Scenario
         || scenario.scenario.state == ScenarioState::Ready
@@ -156,14 +167,14 @@ pub fn label(text: &str) -> String {
     capitalised(&words(text))
 }
 
-fn side_name(view: &BattleView, i: usize) -> String {
+pub(super) fn side_name(view: &BattleView, i: usize) -> String {
     view.scenario
         .forces
         .get(i)
         .map_or_else(|| format!("Side {}", i + 1), |f| f.name.clone())
 }
 
-fn name_of_force(view: &BattleView, force_id: &str) -> String {
+pub(super) fn name_of_force(view: &BattleView, force_id: &str) -> String {
     view.scenario
         .forces
         .iter()
@@ -385,7 +396,7 @@ fn scenario_section(view: &BattleView) -> Markup {
                 h3 { "Objectives" }
                 ul {
                     @for o in &sc.objectives {
-                        li { strong { (o.id) } ": placed by " (name_of_force(view, &o.placed_by))
+                        li { strong { "Objective " (super::battle_table::objective_number(&o.id)) } ": placed by " (name_of_force(view, &o.placed_by))
                             @for (force, sector) in &o.sector {
                                 "; " (words(&serde_json::to_value(sector).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default())) " for " (name_of_force(view, force))
                             }
@@ -819,6 +830,20 @@ fn recon_forms(
             input type="hidden" name="action" value=(act);
         }
     };
+    // Markers are picked by the numbers the sheet and the "At the table now" block give them;
+    // before the sides have counted their markers a label is typed.
+    let pick = |name: &str, label_text: &str, own: bool, optional: bool| {
+        let choices = super::battle_table::marker_choices(view, side, own);
+        if choices.is_empty() {
+            return None;
+        }
+        let blank = if optional { "None" } else { "Choose a marker" };
+        let options: Vec<(String, String)> = std::iter::once((String::new(), blank.to_owned()))
+            .chain(choices)
+            .collect();
+        let picked = shown(attempt, kind, side, name, "");
+        Some(select(side, name, label_text, &options, &picked, &errors, None))
+    };
     let text = |name: &str, label_text: &str| {
         let key = key(side, name);
         let id = field_id(&key);
@@ -840,13 +865,13 @@ fn recon_forms(
                 p { "Your turn: spend a recon point to move or reveal, or pass." }
                 form.stack.step-form method="post" action=(action) novalidate {
                     (hidden("move"))
-                    (text("marker_1", "First marker moved"))
-                    (text("marker_2", "Second marker moved"))
+                    (pick("marker_1", "First marker moved", true, false).unwrap_or_else(|| text("marker_1", "First marker moved")))
+                    (pick("marker_2", "Second marker moved", true, true).unwrap_or_else(|| text("marker_2", "Second marker moved")))
                     div.actions { button type="submit" { "Move markers" } }
                 }
                 form.stack.step-form method="post" action=(action) novalidate {
                     (hidden("reveal"))
-                    (text("marker", "Enemy marker revealed"))
+                    (pick("marker", "Enemy marker revealed", false, false).unwrap_or_else(|| text("marker", "Enemy marker revealed")))
                     div.actions { button type="submit" { "Reveal marker" } }
                 }
             }
@@ -890,7 +915,7 @@ fn assault_form(
                             .and_then(|s| serde_json::to_value(s).ok())
                             .is_some_and(|v| v == "far")
                     })
-                    .map(|o| (o.id.clone(), o.id.clone())),
+                    .map(|o| (o.id.clone(), format!("Objective {}", super::battle_table::objective_number(&o.id)))),
             )
             .collect();
     let picked = shown(attempt, kind, side, "objective_id", "");
@@ -1006,6 +1031,7 @@ pub fn render(
             p { strong { "State: " } (battle_state_text(view.battle.state, view.scenario.scenario.state))
                 @if view.battle.night_fighting { " · night fighting" } }
             p.live-status.muted id="live-status" role="status" {}
+            (super::battle_table::at_the_table(view))
             @if !mine.is_empty() && view.battle.state == BattleState::Scenario {
                 section aria-labelledby="yours-title" {
                     h2 id="yours-title" { "Your part" }

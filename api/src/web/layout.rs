@@ -29,6 +29,10 @@ pub fn page(state: &AppState, user: Option<&SessionUser>, title: &str, body: Mar
                 title { (title) " · fad-campaign" }
                 link rel="stylesheet" href=(assets::CSS_PATH.as_str());
                 script src=(assets::HTMX_PATH) defer {}
+                script src=(assets::APP_JS_PATH.as_str()) defer {}
+                link rel="manifest" href="/manifest.webmanifest";
+                link rel="icon" href=(assets::ICON_PATH) type="image/svg+xml";
+                meta name="theme-color" content="#1f3d2b";
             }
             body {
                 header.site {

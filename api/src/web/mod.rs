@@ -11,6 +11,7 @@ pub mod battle;
 pub mod battle_events;
 pub mod battle_new;
 pub mod battle_steps;
+pub mod battle_table;
 pub mod campaigns;
 pub mod dice;
 pub mod edit;
@@ -46,7 +47,7 @@ use crate::error::ApiError;
 pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /// The app pages: scripts and styles only from this server, no inline script or style.
-pub const APP_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+pub const APP_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; manifest-src 'self'; worker-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /// Registers the page routes at the root. Only `/rules` is part of the API document; the app
 /// pages are for browsers and stay out of it.
@@ -57,6 +58,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         app.service(forces::show)
             .service(battle::show)
             .service(assets::static_file)
+            .service(assets::service_worker)
+            .service(assets::manifest)
             .service(home::home)
             .service(dice::verify_page)
             .service(accounts::register_form)

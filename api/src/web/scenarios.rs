@@ -539,15 +539,28 @@ pub fn sheet_panel(
 ) -> Markup {
     let row = &record.row;
     let here = format!("/scenarios/{}", row.id);
+    let side_names: Vec<String> = crate::app::scenarios::document::ScenarioDocument::of_row(row)
+        .map(|d| d.forces.into_iter().map(|f| f.name).collect())
+        .unwrap_or_default();
     // A failed derivation shows no Keep button: keeping is then refused anyway.
     let claimed = scenarios::holds_claim(state, &row.id, claim_of(req).as_deref()).unwrap_or(false);
     html! {
         nav aria-label="Site" {
             a href="/" { "Home" } " · " a href="/scenarios/new" { "Generate another" }
         }
+        @if !record.side_links.is_empty() {
+            h2 { "A sheet for each side" }
+            p { "Hand each player the link to their own sheet: it shows their side's mission and of the other side only what the rules reveal." }
+            ul.side-links {
+                @for (i, url) in record.side_links.iter().enumerate() {
+                    @let link = absolute(req, url);
+                    li { "Sheet for " strong { (side_names.get(i).cloned().unwrap_or_else(|| format!("side {}", i + 1))) } ": " a href=(link) { (link) } }
+                }
+            }
+        }
         @if let Some(links) = &record.links {
             @let link = absolute(req, &links.sheet);
-            p { "Share this sheet: " a href=(link) { (link) } }
+            p { "This sheet shows both sides' secrets. Share it only where both players agreed to see everything: " a href=(link) { (link) } }
         }
         @if let Some(expires) = row.expires_at {
             p { "Generated without an account: deleted on "

@@ -157,13 +157,15 @@ pub async fn create_scenario(
     let doc: ScenarioDocument =
         crate::db::in_request_span(move || generate::run(prepared, server)).await??;
     let row = ScenarioRow {
-        id,
+        id: id.clone(),
         created_by: user_id.clone(),
         share_token_hash: token.as_deref().map(hash_secret),
         document: crate::store::doc::encode(&doc)?,
         created_at,
         expires_at,
         client_hash: client_hash.clone(),
+        side1_token_hash: Some(hash_secret(&super::side_token(state, &id, 0)?)),
+        side2_token_hash: Some(hash_secret(&super::side_token(state, &id, 1)?)),
     };
     let mut response = ScenarioResponse::new(&row, doc);
     // The stored replay never holds the share link (the token is kept hashed only).
@@ -174,6 +176,7 @@ pub async fn create_scenario(
     if let Some(token) = &token {
         response.set_share_links(super::share_links(state, token));
     }
+    response.side_sheet_urls = super::side_links(state, &row)?;
     let quotas = state.config.quotas;
     let replayed = state
         .db

@@ -51,6 +51,11 @@ pub struct ScenarioResponse {
     /// The same scenario as JSON through the share link.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub share_api_url: Option<String>,
+    /// Each side's own printable sheet, in side order: that side's secrets, and of the other
+    /// side only what the rules reveal (hand each player their own; empty for scenarios
+    /// generated before sheets per side).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub side_sheet_urls: Vec<String>,
     /// The sides' forces, in side order.
     pub forces: Vec<ForceRef>,
     /// The whole scenario: `state`, `night_fighting`, `escalating_engagement`,
@@ -96,6 +101,7 @@ impl ScenarioResponse {
         if let Some(links) = scenario.links.clone() {
             response.set_share_links(links);
         }
+        response.side_sheet_urls = scenario.side_links.clone();
         Ok(response)
     }
 
@@ -112,6 +118,7 @@ impl ScenarioResponse {
             shared: row.share_token_hash.is_some(),
             share_url: None,
             share_api_url: None,
+            side_sheet_urls: Vec::new(),
             forces: doc.forces,
             scenario: doc.scenario.view_for(Viewer::Everything),
             narrative: doc.narrative,

@@ -34,6 +34,8 @@ pub struct ScenarioRecord {
     pub row: ScenarioRow,
     /// Its share links (`None`: not shared, or shared before links could be read again).
     pub links: Option<ShareLinks>,
+    /// Each side's sheet, in side order (empty for scenarios generated before sheets per side).
+    pub side_links: Vec<String>,
 }
 
 /// The share token of scenario `id`: derived from the id with the service secret, never stored
@@ -41,6 +43,48 @@ pub struct ScenarioRecord {
 /// leaked table gives nothing usable (see [`crate::auth::derived`]).
 pub fn share_token(state: &AppState, id: &str) -> Result<String, ApiError> {
     link_token(state.jwt_secret.expose(), Purpose::ScenarioLink, id)
+}
+
+/// The token of side `side`'s sheet of scenario `id` (0 or 1), derived like [`share_token`].
+pub fn side_token(state: &AppState, id: &str, side: usize) -> Result<String, ApiError> {
+    link_token(
+        state.jwt_secret.expose(),
+        Purpose::ScenarioSideLink,
+        &format!("{id}/side/{}", side + 1),
+    )
+}
+
+/// The links to each side's sheet, in side order, when the row has them and they can be made
+/// again (under the secret they were made with).
+pub fn side_links(state: &AppState, row: &ScenarioRow) -> Result<Vec<String>, ApiError> {
+    let stored = [&row.side1_token_hash, &row.side2_token_hash];
+    let mut links = Vec::new();
+    for (side, hash) in stored.into_iter().enumerate() {
+        let Some(hash) = hash else {
+            return Ok(Vec::new());
+        };
+        let token = side_token(state, &row.id, side)?;
+        if hash_secret(&token) != *hash {
+            return Ok(Vec::new());
+        }
+        links.push(state.config.link(&format!("/scenarios/side/{token}")));
+    }
+    Ok(links)
+}
+
+/// Reads a scenario through one side's sheet token: the row and that side's index.
+pub async fn read_side_sheet(
+    state: &AppState,
+    token: &str,
+) -> Result<(ScenarioRow, usize), ApiError> {
+    let hash = hash_secret(token);
+    state
+        .db
+        .run(move |conn| {
+            scenarios::find_by_side_hash(conn, &hash)?
+                .ok_or_else(|| ApiError::not_found("scenario"))
+        })
+        .await
 }
 
 /// The share token of a shared row, when it can be recomputed (rows shared before tokens were
@@ -68,7 +112,12 @@ pub fn share_links(state: &AppState, token: &str) -> ShareLinks {
 
 fn record(state: &AppState, row: ScenarioRow) -> Result<ScenarioRecord, ApiError> {
     let links = current_share_token(state, &row)?.map(|t| share_links(state, &t));
-    Ok(ScenarioRecord { row, links })
+    let side_links = side_links(state, &row)?;
+    Ok(ScenarioRecord {
+        row,
+        links,
+        side_links,
+    })
 }
 
 /// Reads a scenario the caller created, with its share links (anyone else gets 404).

@@ -31,6 +31,10 @@ pub struct ScenarioSummary {
     /// The same scenario as JSON through the share link.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub share_api_url: Option<String>,
+    /// Each side's own printable sheet, in side order (absent for scenarios generated before
+    /// sheets per side).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub side_sheet_urls: Vec<String>,
 }
 
 /// A page of the caller's scenarios.
@@ -50,7 +54,11 @@ struct Sides {
 
 impl ScenarioSummary {
     fn new(scenario: ScenarioRecord) -> Result<Self, ApiError> {
-        let ScenarioRecord { row, links } = scenario;
+        let ScenarioRecord {
+            row,
+            links,
+            side_links,
+        } = scenario;
         let sides: Sides = serde_json::from_str(&row.document)
             .map_err(|e| ApiError::Internal(anyhow::anyhow!("stored scenario {}: {e}", row.id)))?;
         let (share_url, share_api_url) = links.map(|l| (l.sheet, l.api)).unzip();
@@ -61,6 +69,7 @@ impl ScenarioSummary {
             shared: row.share_token_hash.is_some(),
             share_url,
             share_api_url,
+            side_sheet_urls: side_links,
         })
     }
 }

@@ -44,6 +44,14 @@ pub fn render(view: &ScenarioView, names: &[String; 2], platoons: u32) -> Markup
             .and_then(|s| s.field_defences.as_ref())
             .map_or(0, |f| f.max_field_defences)
     };
+    let markers = |i: usize| -> u32 {
+        view.sides.get(i).map_or(0, |s| {
+            s.contact_markers
+                .map(|m| m.total())
+                .or(s.contact_marker_total)
+                .unwrap_or(0)
+        })
+    };
     // Objectives: in side 1's sector, spread across the width in placement order.
     let side0 = view
         .sides
@@ -102,6 +110,14 @@ pub fn render(view: &ScenarioView, names: &[String; 2], platoons: u32) -> Markup
                     rect class="defence" x=(x) y=(y - 5) width="40" height="10" fill="#6b4f2a" {}
                 }
             }
+            // Contact markers, numbered as the battle page's recon forms pick them: a row of
+            // squares along each side's own edge, to copy onto the tokens.
+            @for i in 0..2usize {
+                @for (x, y, n) in marker_slots(markers(i), w, d, i) {
+                    rect class="marker" x=(x - 14) y=(y - 14) width="28" height="28" fill="#fff" stroke=(SIDE_COLOURS[i]) stroke-width="3" {}
+                    text x=(x) y=(y + 6) font-size="16" text-anchor="middle" fill=(SIDE_COLOURS[i]) { (n) }
+                }
+            }
             // Objectives.
             @for (x, y, id, needed) in &objectives {
                 circle class="objective" cx=(x) cy=(y) r="16" fill="#fff" stroke="#222" stroke-width=(if *needed { 5 } else { 2 }) {}
@@ -111,5 +127,41 @@ pub fn render(view: &ScenarioView, names: &[String; 2], platoons: u32) -> Markup
             text x=(w / 2) y=(d + 30) font-size="20" text-anchor="middle" fill=(SIDE_COLOURS[0]) { (names[0]) " edge" }
             text x=(w / 2) y="-14" font-size="20" text-anchor="middle" fill=(SIDE_COLOURS[1]) { (names[1]) " edge" }
         }
+    }
+}
+
+/// Where side `side`'s numbered markers go: rows of squares 36 units apart in the right half
+/// of its own edge (side 1 the south, side 2 the north; the zone's label takes the left), the
+/// next row further in.
+fn marker_slots(count: u32, w: u32, d: u32, side: usize) -> Vec<(u32, u32, u32)> {
+    let per_row = ((w / 2).saturating_sub(20) / 36).max(1);
+    (0..count.min(60))
+        .map(|k| {
+            let (row, col) = (k / per_row, k % per_row);
+            let x = w - 34 - (per_row - 1 - col) * 36;
+            let y = if side == 0 {
+                d - 24 - row * 36
+            } else {
+                24 + row * 36
+            };
+            (x, y, k + 1)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_are_numbered_from_one_along_each_edge() {
+        // A 4' table (480 units) holds 6 a row in its right half.
+        let south = marker_slots(3, 480, 480, 0);
+        assert_eq!(south, [(266, 456, 1), (302, 456, 2), (338, 456, 3)]);
+        let north = marker_slots(2, 480, 480, 1);
+        assert_eq!(north, [(266, 24, 1), (302, 24, 2)]);
+        let many = marker_slots(7, 480, 480, 0);
+        assert_eq!(many[5], (446, 456, 6));
+        assert_eq!(many[6], (266, 420, 7), "the 7th starts the next row further in");
     }
 }

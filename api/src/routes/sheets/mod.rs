@@ -23,6 +23,7 @@ pub const FORM_CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-s
 /// Registers the sheet routes at the root. The literal `shared` path comes first.
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(read::get_shared_sheet)
+        .service(read::get_side_sheet)
         .service(read::get_sheet)
         .service(shared_battle::get_shared_battle_sheet);
 }

@@ -33,6 +33,7 @@ th { background: #eee; } .map { width: 100%; max-height: 120mm; display: block; 
 .side-0 h3 { color: #c0392b; } .side-1 h3 { color: #1f5fa8; }
 .rolls { font-size: 8pt; } .rolls td { padding: 0.3mm 1mm; }
 section { break-inside: avoid; page-break-inside: avoid; }
+h1, h2, h3 { break-after: avoid; page-break-after: avoid; } .side { break-inside: avoid; page-break-inside: avoid; }
 @media print { body { padding: 0; max-width: none; } .rolls-section { break-before: page; } }
 .panel { font: 11pt/1.4 system-ui, sans-serif; border: 1px solid #999; padding: 2mm 3mm; margin: 2mm 0 4mm; overflow-wrap: anywhere; }
 .panel p { margin: 1mm 0; } .panel a, .panel button { min-height: 44px; display: inline-flex; align-items: center; }
@@ -181,6 +182,25 @@ pub fn render_shared(created: &str, doc: &ScenarioDocument) -> String {
         },
         None,
     )
+}
+
+/// Side `side`'s own sheet of a one-shot scenario: its secrets, and of the other side only
+/// what the rules reveal.
+pub fn render_side(created: &str, doc: &ScenarioDocument, side: usize) -> String {
+    let name = doc
+        .forces
+        .get(side)
+        .map_or_else(|| format!("Side {}", side + 1), |f| f.name.clone());
+    render_sheet(&Sheet {
+        label: "a one-shot scenario".to_owned(),
+        created,
+        scenario: &doc.scenario,
+        viewer: Viewer::Side(side),
+        forces: &doc.forces,
+        narrative: doc.narrative.as_ref(),
+        rolls: &doc.rolls,
+        seen_by: Some(name),
+    })
 }
 
 /// [`render`], with a screen-only `panel` (links and actions, never printed) under the title.

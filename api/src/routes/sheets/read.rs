@@ -143,3 +143,25 @@ pub async fn get_shared_sheet(
         .await?;
     render(&row)
 }
+
+/// One side's printable sheet of a one-shot scenario: that side's secrets, and of the other
+/// side only what the rules reveal (no credentials needed; the token is the link).
+#[utoipa::path(
+    tag = "scenarios",
+    operation_id = "get_scenario_side_sheet",
+    params(("token" = String, Path, description = "The token at the end of a `side_sheet_urls` link")),
+    responses(
+        (status = 200, description = "The printable sheet as that side sees it", body = String, content_type = "text/html"),
+        (status = 404, description = "No scenario has a side sheet with this token (or it has expired)", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", description = "Server error", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/scenarios/side/{token}")]
+pub async fn get_side_sheet(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let (row, side) = app::read_side_sheet(&state, &path.into_inner()).await?;
+    let (doc, created) = document(&row)?;
+    Ok(html(page::render_side(&created, &doc, side)))
+}

@@ -49,17 +49,23 @@ pub struct Seeds {
 }
 
 impl Seeds {
-    /// Takes each chain's open commitment (issuing the first) and builds `dice` on them.
+    /// Takes each chain's open commitment (issuing the first) and builds `dice` on them;
+    /// `client` is the submitting side and its words, mixed into that side's chain only (the
+    /// other side's proofs never show them).
     pub fn take(
         conn: &mut Db,
         battle_id: &str,
         sides: &[String],
         dice: SideDice,
+        client: Option<(&str, &str)>,
     ) -> Result<(Self, SideDice), ApiError> {
         let mut dice = dice;
         let mut chains_out = Vec::new();
         for (force, scope) in chains(battle_id, sides) {
-            let seed = seed_for_roll(conn, &scope, None)?;
+            let words = client
+                .filter(|(side, _)| force.as_deref() == Some(*side))
+                .map(|(_, words)| words);
+            let seed = seed_for_roll(conn, &scope, words)?;
             let server = fad_domain::dice::ServerDice::committed(seed.clone());
             dice = match &force {
                 Some(f) => dice.with_side_server(f, server),

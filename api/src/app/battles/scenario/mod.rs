@@ -519,6 +519,8 @@ pub trait Submission: Send + 'static {
     fn non_player_dice(&self) -> &RawDice;
     /// The scenario version the client saw, if it sends one.
     fn version(&self) -> Option<i64>;
+    /// Words the caller mixes into the seed of its own side's server rolls.
+    fn client_seed(&self) -> Option<&str>;
     /// Applies the step to the machine for side `side`.
     fn apply(
         self,
@@ -542,6 +544,7 @@ pub async fn submit<S: Submission>(
     let seed = os_seed()?;
     idempotency::run(state, write, move |conn| {
         let (_, access) = authorize_battle(conn, &caller, &battle_id, Need::Write)?;
+        crate::app::dice::check_client_seed(submission.client_seed())?;
         let battle = lock_battle_quietly(conn, &battle_id)?;
         let (row, mut doc) = load(conn, &battle)?;
         let row_version = row.as_ref().map_or(0, |r| r.version);
@@ -621,7 +624,11 @@ pub async fn submit<S: Submission>(
             doc.scenario.sides[0].force_id.clone(),
             doc.scenario.sides[1].force_id.clone(),
         ];
-        let (seeds, mut dice) = dice_commitments::Seeds::take(conn, &battle_id, &side_ids, dice)?;
+        let client = submission
+            .client_seed()
+            .map(|words| (force_id.as_str(), words));
+        let (seeds, mut dice) =
+            dice_commitments::Seeds::take(conn, &battle_id, &side_ids, dice, client)?;
         let before = versions::Sight::of(&battle_id, &doc)?;
         let was_ready = doc.scenario.state == ScenarioState::Ready;
         submission

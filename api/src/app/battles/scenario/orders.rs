@@ -45,6 +45,10 @@ pub struct OrdersRequest {
     /// The scenario `version` the client saw (optional): a stale one is 409.
     #[serde(default)]
     pub version: Option<i64>,
+    /// Words of yours mixed into the seed of this side's server rolls in this step (1–128
+    /// characters; `/rules#dice`): the roll's `proof` records them.
+    #[serde(default)]
+    pub client_seed: Option<String>,
     /// Player-entered dice for this side's rolls: step → subject → values.
     #[serde(default)]
     #[schema(value_type = DiceEntries)]
@@ -68,6 +72,9 @@ impl Submission for OrdersRequest {
     }
     fn version(&self) -> Option<i64> {
         self.version
+    }
+    fn client_seed(&self) -> Option<&str> {
+        self.client_seed.as_deref()
     }
     fn apply(
         self,

@@ -55,6 +55,10 @@ pub struct ReconActionRequest {
     /// The scenario `version` the client saw (optional): a stale one is 409.
     #[serde(default)]
     pub version: Option<i64>,
+    /// Words of yours mixed into the seed of this side's server rolls in this step (1–128
+    /// characters; `/rules#dice`): the roll's `proof` records them.
+    #[serde(default)]
+    pub client_seed: Option<String>,
     /// Player-entered dice for this side's rolls (e.g. `{"recon_block": {"<force id>": [5]}}`).
     #[serde(default)]
     #[schema(value_type = DiceEntries)]
@@ -114,6 +118,9 @@ impl Submission for ReconActionRequest {
     }
     fn version(&self) -> Option<i64> {
         self.version
+    }
+    fn client_seed(&self) -> Option<&str> {
+        self.client_seed.as_deref()
     }
     fn apply(
         self,
