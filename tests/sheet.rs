@@ -92,7 +92,11 @@ both_backends! {
     fn a_one_shot_scenario_gives_each_side_its_own_sheet(app: &TestApp) {
         let user = register(app, "sidesheets");
         // Not shared: the overview link is opt-in, the side sheets always there.
-        let r = app.post_json_with_token("/api/v1/scenarios", &crate::sheet::body(false), &user.token);
+        // Rolled from a committed seed, so its server dice carry proofs.
+        let commitment: Value = app.post_json_with_token("/api/v1/dice/commitments", &json!({}), &user.token).json().unwrap();
+        let mut request = crate::sheet::body(false);
+        request["dice_commitment_id"] = commitment["id"].clone();
+        let r = app.post_json_with_token("/api/v1/scenarios", &request, &user.token);
         assert_eq!(r.status(), 201, "{}", r.text().unwrap());
         let v: Value = r.json().unwrap();
         assert!(v.get("share_url").is_none());
@@ -119,6 +123,8 @@ both_backends! {
         assert_eq!(again["side_sheet_urls"], v["side_sheet_urls"]);
         // Numbered contact markers on both sides' maps.
         assert!(first.contains("class=\"marker\""));
+        // Server dice on the sheet carry their Verify link.
+        assert!(first.contains("/dice/verify?seed="), "{first}");
         assert_problem(app.get(&format!("/scenarios/side/{}", "ab".repeat(32))), 404);
     }
 }

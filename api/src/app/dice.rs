@@ -411,3 +411,38 @@ pub fn spend(conn: &mut Db, commitment_id: Option<&str>) -> Result<(), ApiError>
         None => Ok(()),
     }
 }
+
+/// The address of the page that recomputes server roll `roll` from its revealed seed
+/// (`/dice/verify?...`), if it has a proof.
+pub fn verify_path(roll: &fad_domain::dice::Roll) -> Option<String> {
+    let proof = roll
+        .proof
+        .as_ref()
+        .filter(|_| roll.source == fad_domain::dice::RollSource::Server)?;
+    let values = roll
+        .values
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let mut href = format!(
+        "/dice/verify?seed={}&first_die={}&dice={}&values={}",
+        proof.seed, proof.first_die, roll.dice, values
+    );
+    if let Some(client) = &proof.client_seed {
+        href.push_str("&client_seed=");
+        href.push_str(&url_encode(client));
+    }
+    Some(href)
+}
+
+fn url_encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                char::from(b).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}

@@ -842,7 +842,9 @@ fn recon_forms(
             .chain(choices)
             .collect();
         let picked = shown(attempt, kind, side, name, "");
-        Some(select(side, name, label_text, &options, &picked, &errors, None))
+        Some(select(
+            side, name, label_text, &options, &picked, &errors, None,
+        ))
     };
     let text = |name: &str, label_text: &str| {
         let key = key(side, name);
@@ -915,7 +917,12 @@ fn assault_form(
                             .and_then(|s| serde_json::to_value(s).ok())
                             .is_some_and(|v| v == "far")
                     })
-                    .map(|o| (o.id.clone(), format!("Objective {}", super::battle_table::objective_number(&o.id)))),
+                    .map(|o| {
+                        (
+                            o.id.clone(),
+                            format!("Objective {}", super::battle_table::objective_number(&o.id)),
+                        )
+                    }),
             )
             .collect();
     let picked = shown(attempt, kind, side, "objective_id", "");

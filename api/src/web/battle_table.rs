@@ -240,7 +240,13 @@ pub fn marker_choices(view: &BattleView, side: usize, own: bool) -> Vec<(String,
         (side, count)
     } else {
         let j = usize::from(side == 0);
-        (j, sc.sides.get(j).and_then(|s| s.contact_marker_total).unwrap_or(0))
+        (
+            j,
+            sc.sides
+                .get(j)
+                .and_then(|s| s.contact_marker_total)
+                .unwrap_or(0),
+        )
     };
     let name = side_name(view, owner);
     (1..=count)

@@ -3,7 +3,7 @@
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, get, web};
-use fad_domain::dice::{Roll, RollSource};
+use fad_domain::dice::Roll;
 use maud::{Markup, html};
 use serde::Deserialize;
 
@@ -26,36 +26,8 @@ pub struct VerifyQuery {
 
 /// The `Verify` link of a server roll with a proof, if it has one.
 pub fn verify_link(roll: &Roll) -> Option<Markup> {
-    let proof = roll
-        .proof
-        .as_ref()
-        .filter(|_| roll.source == RollSource::Server)?;
-    let values = roll
-        .values
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(",");
-    let mut href = format!(
-        "/dice/verify?seed={}&first_die={}&dice={}&values={}",
-        proof.seed, proof.first_die, roll.dice, values
-    );
-    if let Some(client) = &proof.client_seed {
-        href.push_str("&client_seed=");
-        href.push_str(&url_encode(client));
-    }
+    let href = crate::app::dice::verify_path(roll)?;
     Some(html! { a.verify href=(href) { "Verify" } })
-}
-
-fn url_encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                char::from(b).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 /// The check of one roll, in words.

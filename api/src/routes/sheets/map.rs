@@ -162,6 +162,10 @@ mod tests {
         assert_eq!(north, [(266, 24, 1), (302, 24, 2)]);
         let many = marker_slots(7, 480, 480, 0);
         assert_eq!(many[5], (446, 456, 6));
-        assert_eq!(many[6], (266, 420, 7), "the 7th starts the next row further in");
+        assert_eq!(
+            many[6],
+            (266, 420, 7),
+            "the 7th starts the next row further in"
+        );
     }
 }

@@ -365,7 +365,8 @@ pub fn render_sheet_with(sheet: &Sheet<'_>, panel: Option<Markup>) -> String {
                                 td { (r.force_id.as_deref().map(&name_of).unwrap_or_default()) }
                                 td { (subject_name(&r.subject)) } td { (r.dice) }
                                 td { (r.values.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")) }
-                                td { (label(&r.source)) }
+                                td { (label(&r.source))
+                                    @if let Some(href) = crate::app::dice::verify_path(r) { " · " a href=(href) { "Verify" } } }
                             }
                         }
                     }
