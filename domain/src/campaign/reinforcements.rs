@@ -212,7 +212,7 @@ pub fn new_squad_unit(
         branch: None,
         leader_experience: typical
             .leader_experience
-            .map(|_| LeaderExperience::Inexperienced),
+            .map(|_| rule.leader_experience.unwrap_or(LeaderExperience::Inexperienced)),
         aptitude: None,
         psionic_strength: None,
         vehicle: None,
