@@ -404,8 +404,7 @@ impl Ruleset {
                 .filter(|e| !e.added)
                 .filter_map(|e| Personality::parse(&e.name).ok())
                 .collect(),
-            vehicle_resolve_required: (self.decisions.vehicle_resolve
-                == VehicleResolve::Required)
+            vehicle_resolve_required: (self.decisions.vehicle_resolve == VehicleResolve::Required)
                 .then(|| fad_basic_advanced::VEHICLE_RESOLVE_RULE.to_owned()),
         }
     }

@@ -27,7 +27,12 @@ fn dice(values: &[(RollStep, &str, &[u8])]) -> TableDice {
     TableDice::new(&entered, ServerDice::seeded(7)).unwrap()
 }
 
-fn losses(unit: &str, figures: u32, eliminated: bool, damage: Option<VehicleDamage>) -> BattleReport {
+fn losses(
+    unit: &str,
+    figures: u32,
+    eliminated: bool,
+    damage: Option<VehicleDamage>,
+) -> BattleReport {
     BattleReport {
         losses: vec![UnitLosses {
             unit_id: unit.into(),
@@ -125,7 +130,10 @@ fn ladders_quality_resolve_and_the_squad_leader_shifts() {
             s("veteran", Some(2))
         ]
     );
-    assert_eq!(r.ladder("leader_experience").unwrap().role, LadderRole::Leader);
+    assert_eq!(
+        r.ladder("leader_experience").unwrap().role,
+        LadderRole::Leader
+    );
 }
 
 #[test]
@@ -217,7 +225,10 @@ fn b1_b2_b3_roster_limits_and_fad5e_keeps_its_own() {
     assert!(problems_under(&force_of(vec![vec![rated]])).is_empty());
 
     // Squad leaders: regular here, inexperienced under FAD 5e, each refused by the other.
-    let f = force_of(vec![vec![led(Quality::Rabble, LeaderExperience::Inexperienced)]]);
+    let f = force_of(vec![vec![led(
+        Quality::Rabble,
+        LeaderExperience::Inexperienced,
+    )]]);
     let got = problems_under(&f);
     assert_eq!(got[0].0, "platoons[0].units[0].leader_experience");
     assert!(got[0].1.contains("B2"), "{}", got[0].1);
@@ -275,15 +286,26 @@ fn b1_a_damaged_vehicle_rolls_vehicle_replacement_then_resolve_change() {
 /// 4 figures, quality loss is due and 1 drops its natural Quality to Rabble: effective Conscript.
 #[test]
 fn b2_the_wiped_out_conscript_squad_loses_natural_quality() {
-    let roster = force_of(vec![vec![led(Quality::Conscript, LeaderExperience::Experienced)]]);
+    let roster = force_of(vec![vec![led(
+        Quality::Conscript,
+        LeaderExperience::Experienced,
+    )]]);
     let report = losses("s", 8, true, None);
     let mut d = dice(&[
         (RollStep::Replacement, "s", &[3]),
         (RollStep::QualityLoss, "s", &[1]),
         (RollStep::Reinforcements, F, &[1, 1]),
     ]);
-    let a = Aftermath::roll(F, &roster, &report, 0, &mut d, &HouseRules::default(), &v1())
-        .unwrap();
+    let a = Aftermath::roll(
+        F,
+        &roster,
+        &report,
+        0,
+        &mut d,
+        &HouseRules::default(),
+        &v1(),
+    )
+    .unwrap();
     let s = a.after_rolls.unit("s").unwrap();
     assert_eq!(s.strength, 4);
     assert_eq!(s.quality, Quality::Rabble);
@@ -361,7 +383,12 @@ fn b6_pricing_is_none_unless_borrowed_and_unpriced_items_are_listed() {
 #[test]
 fn the_vocabulary_shows_this_ruleset_s_words() {
     let v = crate::rulesets::ruleset_vocabulary(&v1(), &HouseRules::default());
-    let leaders: Vec<&str> = v.words.leader_experience.iter().map(|t| t.term.name).collect();
+    let leaders: Vec<&str> = v
+        .words
+        .leader_experience
+        .iter()
+        .map(|t| t.term.name)
+        .collect();
     assert_eq!(leaders, ["regular", "experienced", "veteran"]);
     let personalities: Vec<&str> = v.words.personalities.iter().map(|t| t.term.name).collect();
     assert!(personalities.contains(&"anti_armour_expert"));
