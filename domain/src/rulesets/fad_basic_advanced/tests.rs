@@ -69,6 +69,14 @@ fn problems_under(force: &Force) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Version 1 is frozen: a change to its document ships as version 2 instead.
+const V1_HASH: &str = "b894156d9f9c8935ba8b3641abbed31b4e1ddc919fdd3a5908dd6a9b050d0925";
+
+#[test]
+fn version_1_is_frozen() {
+    assert_eq!(v1().hash(), V1_HASH);
+}
+
 #[test]
 fn it_is_a_built_in_of_the_fad_family_from_both_seeds() {
     let r = v1();
