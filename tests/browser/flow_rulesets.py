@@ -76,7 +76,7 @@ def main() -> int:
                 expect(page.locator("#B2")).to_contain_text("Experienced")
                 audit(page, "85-basic-advanced-rules")
                 page.locator("#B2").get_by_role("link").click()
-                expect(page.locator("#B2")).to_be_visible()
+                expect(page.get_by_role("heading", name="B2 · Squad leaders raise Quality")).to_be_visible()
                 check(page.url.endswith("/rules#B2"), f"the reading links to the reference: {page.url}")
                 page.goto(base + "/campaigns/new")
                 page.get_by_label("Name").fill("Operation Basic")
