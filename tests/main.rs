@@ -48,6 +48,7 @@ mod roster_lock;
 mod round_trips;
 mod rules_audit;
 mod rules_reference;
+mod ruleset_fad_basic_advanced;
 mod rulesets;
 mod scenario_rules;
 mod scenarios;

@@ -71,6 +71,18 @@ both_backends! {
 
     fn the_document_enums_are_the_vocabulary(app: &TestApp) {
         let body = vocabulary(app);
+        // A word another built-in ruleset of the FAD family adds (the basic and advanced
+        // rules' `regular` squad leader, `anti_armour_expert`) is documented after FAD 5e's.
+        let other: Value = app.get("/api/v1/rulesets/fad-basic-advanced").json().unwrap();
+        let family_names = |list: &str| {
+            let mut all = names(&body[list]);
+            for extra in names(&other[list]) {
+                if !all.contains(&extra) {
+                    all.push(extra);
+                }
+            }
+            all
+        };
         let doc: Value = app.get("/api-docs/openapi.json").json().unwrap();
         let schemas = &doc["components"]["schemas"];
         for (schema, list) in [
@@ -98,7 +110,7 @@ both_backends! {
                 .iter()
                 .map(|v| v.as_str().unwrap().to_owned())
                 .collect();
-            assert_eq!(documented, names(&body[list]), "{schema}");
+            assert_eq!(documented, family_names(list), "{schema}");
         }
         let settings = &body["house_rules"];
         assert_eq!(names(settings).len(), body["house_rule_defaults"].as_object().unwrap().len());

@@ -90,6 +90,10 @@ pub struct HouseRules {
     pub squad_strength_roll: SquadStrengthRoll,
     /// F3: squad-leader morale modifier.
     pub morale_modifier: MoraleModifier,
+    /// B6: under a ruleset without points (`fad-basic-advanced`), `fad5e` prices forces by FAD
+    /// 5e's point system; absent, they stay unpriced. A ruleset with its own pricing ignores it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pricing: Option<crate::rulesets::Pricing>,
 }
 
 impl Default for HouseRules {
@@ -105,6 +109,7 @@ impl Default for HouseRules {
             npf_recon_reading: NpfReconReading::OffensiveStance,
             squad_strength_roll: SquadStrengthRoll::PerPlayer,
             morale_modifier: MoraleModifier::PerDie,
+            pricing: None,
         }
     }
 }

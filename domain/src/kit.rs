@@ -380,15 +380,39 @@ named_enum! {
         Intruder = "intruder",
         /// +1.
         ForwardObserver = "forward_observer",
+        /// +1 AP with the figure's weapons. The F.A.D. basic and advanced rules' personality;
+        /// FAD 5e has no price for it (0 points, listed as unpriced).
+        AntiArmourExpert = "anti_armour_expert" ["anti_armor_expert"],
     }
 }
 
 impl Personality {
+    /// FAD 5e's eleven, in its table order (docs/rules.md §1.12).
+    pub const FAD5E: [Self; 11] = [
+        Self::Brawler,
+        Self::Comms,
+        Self::KnifeFighter,
+        Self::Lucky,
+        Self::Medic,
+        Self::Motivator,
+        Self::Sharpshooter,
+        Self::TriggerHappy,
+        Self::Tech,
+        Self::Intruder,
+        Self::ForwardObserver,
+    ];
+
+    /// Whether FAD 5e's point system has a price for it.
+    pub fn priced_by_fad5e(self) -> bool {
+        self != Self::AntiArmourExpert
+    }
+
     /// Points (docs/rules.md §1.12).
     pub fn points(self) -> f64 {
         match self {
             Self::Comms | Self::Medic | Self::Motivator | Self::Intruder => 2.0,
             Self::Sharpshooter => 3.0,
+            Self::AntiArmourExpert => 0.0,
             _ => 1.0,
         }
     }
@@ -461,8 +485,13 @@ mod tests {
 
     #[test]
     fn personality_table_matches_rules_1_12() {
-        assert_eq!(Personality::ALL.len(), 11);
-        let pts: Vec<f64> = Personality::ALL.iter().map(|p| p.points()).collect();
+        assert_eq!(Personality::FAD5E.len(), 11);
+        assert_eq!(Personality::FAD5E, Personality::ALL[..11]);
+        let pts: Vec<f64> = Personality::FAD5E.iter().map(|p| p.points()).collect();
         assert_eq!(pts, [1.0, 2.0, 1.0, 1.0, 2.0, 2.0, 3.0, 1.0, 1.0, 2.0, 1.0]);
+        // The basic and advanced rules' twelfth has no FAD 5e price (B6).
+        assert_eq!(Personality::AntiArmourExpert.points(), 0.0);
+        assert!(!Personality::AntiArmourExpert.priced_by_fad5e());
+        assert!(Personality::FAD5E.iter().all(|p| p.priced_by_fad5e()));
     }
 }

@@ -211,6 +211,10 @@ named_enum! {
         Experienced = "experienced",
         /// +1 to the squad's Morale Tests. A "good" squad leader is read as Veteran (F20).
         Veteran = "veteran" ["good"],
+        /// The F.A.D. basic and advanced rules' lowest squad leader (their Table 20): no shift.
+        /// Last in the list so FAD 5e's rungs keep their places; [`LeaderExperience::rank`]
+        /// orders it below Experienced.
+        Regular = "regular",
     }
 }
 impl Ladder for LeaderExperience {}
@@ -224,9 +228,32 @@ impl LeaderExperience {
             _ => Self::Veteran,
         }
     }
-    /// Morale-test modifier applied to each die (docs/rules.md F3).
+    /// Morale-test modifier applied to each die (docs/rules.md F3); Regular, not a FAD 5e
+    /// rung, has none.
     pub fn morale_modifier(self) -> i8 {
-        [-1, 0, 1][self.index()]
+        [-1, 0, 1, 0][self.index()]
+    }
+
+    /// FAD 5e's rungs, lowest first (docs/rules.md §1.4).
+    pub const FAD5E: [Self; 3] = [Self::Inexperienced, Self::Experienced, Self::Veteran];
+
+    /// Position among the squad-leader rungs of any FAD ruleset: Inexperienced and Regular are
+    /// each the bottom of their own ruleset's three.
+    pub fn rank(self) -> usize {
+        match self {
+            Self::Inexperienced | Self::Regular => 0,
+            Self::Experienced => 1,
+            Self::Veteran => 2,
+        }
+    }
+
+    /// One rung up (C19's purchase), `None` at Veteran, the top of every ruleset's ladder.
+    pub fn raised(self) -> Option<Self> {
+        match self {
+            Self::Inexperienced | Self::Regular => Some(Self::Experienced),
+            Self::Experienced => Some(Self::Veteran),
+            Self::Veteran => None,
+        }
     }
 }
 

@@ -60,7 +60,7 @@ fn leader_raise(before: &Unit, after: &Unit, at: &str) -> Option<Problem> {
         level(before.leader_experience),
         level(after.leader_experience),
     );
-    (to.index() > from.index()).then(|| {
+    (to.rank() > from.rank()).then(|| {
         raise(
             format!("{at}.leader_experience"),
             "the squad leader's experience",

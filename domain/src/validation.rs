@@ -14,8 +14,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::kit::VehicleState;
-use crate::ladder::{Quality, Resolve};
+use crate::kit::{Personality, VehicleState};
+use crate::ladder::{LeaderExperience, Quality, Resolve};
+use crate::names::Named;
 use crate::points::validate_gear;
 use crate::roster::{Force, Problem, Unit, UnitKind, UnitStatus, VehicleProfile};
 use crate::traits::Trait;
@@ -54,9 +55,44 @@ pub const LEADER_KINDS: [UnitKind; 2] = [UnitKind::Character, UnitKind::CommandS
 /// Unit kinds led by a squad leader with an experience rating (docs/rules.md §1.4).
 pub const SQUAD_LEADER_KINDS: [UnitKind; 2] = [UnitKind::Squad, UnitKind::CommandSquad];
 
-/// Checks a whole force; `Err` lists every problem found, in roster order.
+/// What one ruleset of the FAD family allows on top of the family's own checks: its rungs of
+/// the squad-leader ladder, its personalities, and whether every vehicle's crew has a Resolve.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RulesetLimits {
+    /// The ruleset's name, as messages say it.
+    pub name: String,
+    /// The squad-leader experience rungs it has, lowest first.
+    pub leader_experience: Vec<LeaderExperience>,
+    /// Where its squad-leader rungs come from, for messages.
+    pub leader_experience_rule: String,
+    /// Its personalities.
+    pub personalities: Vec<Personality>,
+    /// The rule requiring every vehicle to carry its crew's Resolve, where one does.
+    pub vehicle_resolve_required: Option<String>,
+}
+
+impl RulesetLimits {
+    /// FAD 5e's limits: its own three squad-leader rungs and eleven personalities; a vehicle's
+    /// crew may go unrated (C15).
+    pub fn fad5e() -> Self {
+        Self {
+            name: "FAD 5e".to_owned(),
+            leader_experience: LeaderExperience::FAD5E.to_vec(),
+            leader_experience_rule: "docs/rules.md §1.4".to_owned(),
+            personalities: Personality::FAD5E.to_vec(),
+            vehicle_resolve_required: None,
+        }
+    }
+}
+
+/// Checks a whole force under FAD 5e; `Err` lists every problem found, in roster order.
 pub fn validate_force(force: &Force) -> Result<(), Vec<Problem>> {
-    let problems = force_problems(force);
+    validate_force_under(force, &RulesetLimits::fad5e())
+}
+
+/// Checks a whole force under a FAD-family ruleset's `limits`.
+pub fn validate_force_under(force: &Force, limits: &RulesetLimits) -> Result<(), Vec<Problem>> {
+    let problems = force_problems_under(force, limits);
     if problems.is_empty() {
         Ok(())
     } else {
@@ -64,8 +100,13 @@ pub fn validate_force(force: &Force) -> Result<(), Vec<Problem>> {
     }
 }
 
-/// Every problem of a force, in roster order (empty when the force is valid).
+/// Every problem of a force under FAD 5e, in roster order (empty when the force is valid).
 pub fn force_problems(force: &Force) -> Vec<Problem> {
+    force_problems_under(force, &RulesetLimits::fad5e())
+}
+
+/// Every problem of a force under a FAD-family ruleset's `limits`, in roster order.
+pub fn force_problems_under(force: &Force, limits: &RulesetLimits) -> Vec<Problem> {
     let mut out = Vec::new();
     check_name(&force.name, "name", &mut out);
     if force.platoons.is_empty() {
@@ -106,6 +147,7 @@ pub fn force_problems(force: &Force) -> Vec<Problem> {
         for (u, unit) in platoon.units.iter().enumerate().take(MAX_UNITS_PER_PLATOON) {
             let unit_path = format!("{path}.units[{u}]");
             out.extend(unit_problems(unit, &unit_path));
+            out.extend(limit_problems(unit, &unit_path, limits));
             if let Some(first) = seen.get(unit.id.as_str()) {
                 if !unit.id.is_empty() {
                     out.push(Problem::new(
@@ -119,6 +161,60 @@ pub fn force_problems(force: &Force) -> Vec<Problem> {
         }
     }
     out
+}
+
+/// What a unit breaks of a ruleset's `limits`, with paths under `path`.
+pub fn limit_problems(unit: &Unit, path: &str, limits: &RulesetLimits) -> Vec<Problem> {
+    let mut out = Vec::new();
+    if let Some(e) = unit.leader_experience
+        && !limits.leader_experience.contains(&e)
+    {
+        out.push(Problem::new(
+            format!("{path}.leader_experience"),
+            format!(
+                "{} has no {} squad leader ({}); use one of: {}",
+                limits.name,
+                e.words(),
+                limits.leader_experience_rule,
+                words_of(&limits.leader_experience)
+            ),
+        ));
+    }
+    for (i, p) in unit.personalities.iter().enumerate() {
+        if !limits.personalities.contains(p) {
+            out.push(Problem::new(
+                format!("{path}.personalities[{i}]"),
+                format!(
+                    "{} is not a personality of {}; use one of: {}",
+                    p.words(),
+                    limits.name,
+                    words_of(&limits.personalities)
+                ),
+            ));
+        }
+    }
+    if let Some(rule) = &limits.vehicle_resolve_required
+        && unit.kind == UnitKind::Vehicle
+        && unit.resolve.is_none()
+    {
+        out.push(Problem::new(
+            format!("{path}.resolve"),
+            format!(
+                "every vehicle's crew has a Resolve under {} ({rule}); use one of: {}",
+                limits.name,
+                words_of(Resolve::ALL)
+            ),
+        ));
+    }
+    out
+}
+
+fn words_of<T: Named>(values: &[T]) -> String {
+    values
+        .iter()
+        .map(|v| v.words())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Every problem of one unit, with paths under `path` (e.g. `platoons[0].units[2]`).

@@ -291,7 +291,18 @@ fn priced<T: Named>(
     points: impl Fn(T) -> f64,
     restrictions: impl Fn(T) -> Vec<String>,
 ) -> Vec<PricedTerm> {
-    T::ALL
+    priced_of(T::ALL, rules_id, points, restrictions)
+}
+
+/// [`priced`] over some of an enumeration's values (FAD 5e's own, where a value belongs to
+/// another ruleset).
+fn priced_of<T: Named>(
+    values: &[T],
+    rules_id: &'static str,
+    points: impl Fn(T) -> f64,
+    restrictions: impl Fn(T) -> Vec<String>,
+) -> Vec<PricedTerm> {
+    values
         .iter()
         .map(|v| PricedTerm {
             term: Term::of(*v, rules_id),
@@ -300,6 +311,24 @@ fn priced<T: Named>(
             restrictions: restrictions(*v),
         })
         .collect()
+}
+
+/// Puts a FAD-family ruleset's own squad-leader rungs and personalities in place of FAD 5e's.
+pub(crate) fn use_family_words(
+    words: &mut Vocabulary,
+    leaders: &[LeaderExperience],
+    personalities: &[Personality],
+) {
+    words.leader_experience = leaders
+        .iter()
+        .map(|l| LeaderExperienceTerm {
+            term: Term::of(*l, "1.4"),
+            morale_modifier: l.morale_modifier(),
+        })
+        .collect();
+    words.personalities = priced_of(personalities, "1.12", Personality::points, |_| {
+        vec!["at most one per member of the unit (§1.12)".to_owned()]
+    });
 }
 
 fn trait_restrictions(t: Trait) -> Vec<String> {
@@ -337,7 +366,7 @@ pub fn vocabulary() -> Vocabulary {
                 points: l.points(),
             })
             .collect(),
-        leader_experience: LeaderExperience::ALL
+        leader_experience: LeaderExperience::FAD5E
             .iter()
             .map(|l| LeaderExperienceTerm {
                 term: Term::of(*l, "1.4"),
@@ -382,7 +411,7 @@ pub fn vocabulary() -> Vocabulary {
                 restrictions: trait_restrictions(*t),
             })
             .collect(),
-        personalities: priced::<Personality>("1.12", Personality::points, |_| {
+        personalities: priced_of(&Personality::FAD5E, "1.12", Personality::points, |_| {
             vec!["at most one per member of the unit (§1.12)".to_owned()]
         }),
         experience_menu: PurchaseItem::ALL

@@ -1,7 +1,8 @@
 """Browser test of house rules: an organiser writes a house ruleset through the form (a bad
 value first: the form comes back with the error beside its control and the input kept), reads
 its page with the changed rows marked, and creates a campaign under it from the Rules select;
-the campaign page names it. Every page gets flow.py's audit (axe, no sideways scrolling, tap
+the campaign page names it. The built-in F.A.D. basic and advanced rules show their ladders and
+readings (linked to the rules reference) and a campaign is created under them. Every page gets flow.py's audit (axe, no sideways scrolling, tap
 targets, screenshots at 360, 375 and 1280 px).
 
 Run through tests/browser/run.
@@ -66,6 +67,23 @@ def main() -> int:
                 audit(page, "84-campaign-under-house-rules")
                 page.get_by_role("link", name="Stockholm club FAD (version 1)").click()
                 expect(page.get_by_role("heading", level=1)).to_have_text("Stockholm club FAD")
+
+                # The built-in F.A.D. basic and advanced rules: their ladders and readings, each
+                # reading linked to the rules reference, and the campaign form offers them.
+                page.goto(base + "/rules/fad-basic-advanced")
+                expect(page.get_by_role("heading", level=1)).to_have_text("F.A.D. basic and advanced rules")
+                expect(page.get_by_role("heading", name="Leader experience")).to_be_visible()
+                expect(page.locator("#B2")).to_contain_text("Experienced")
+                audit(page, "85-basic-advanced-rules")
+                page.locator("#B2").get_by_role("link").click()
+                expect(page.get_by_role("heading", name="B2 · Squad leaders raise Quality")).to_be_visible()
+                check(page.url.endswith("/rules#B2"), f"the reading links to the reference: {page.url}")
+                page.goto(base + "/campaigns/new")
+                page.get_by_label("Name").fill("Operation Basic")
+                page.get_by_label("Rules").select_option("fad-basic-advanced")
+                page.get_by_role("button", name="Create campaign").click()
+                expect(page.get_by_role("link", name="F.A.D. basic and advanced rules (version 1)")).to_be_visible()
+                audit(page, "86-campaign-under-basic-advanced")
                 browser.close()
         finally:
             server.terminate()

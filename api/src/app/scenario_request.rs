@@ -15,6 +15,7 @@ use fad_domain::ladder::{Quality, Resolve};
 use fad_domain::names::Named;
 use fad_domain::orders::{Attitude, Mission, Stance};
 use fad_domain::roster::{Force, Platoon, Unit, UnitKind};
+use fad_domain::rulesets::{Family, RulesetPin, ScenarioSupport};
 use fad_domain::scenario::contact_markers::MAX_HOLO_PROJECTORS;
 use fad_domain::scenario::non_player::NonPlayerSetup;
 use fad_domain::scenario::one_shot::OneShotSide;
@@ -68,6 +69,11 @@ pub struct CreateScenarioRequest {
     /// Text mixed into the committed seed (1–128 characters; needs `dice_commitment_id`).
     #[serde(default)]
     pub client_seed: Option<String>,
+    /// The built-in ruleset the scenario is played under (its id, or `{"id", "version"}`);
+    /// default `fad5e`. Only rulesets whose scenario generation is FAD 5e's, as written
+    /// (`fad5e`, `fad-basic-advanced`); the scenario then names it.
+    #[serde(default)]
+    pub ruleset: Option<crate::routes::rulesets::RulesetChoice>,
 }
 
 /// `platoons`: a list of platoons, or how many platoons the force has (P).
@@ -182,6 +188,39 @@ pub struct Prepared {
     pub config: ScenarioConfig,
     /// Roll the narrative.
     pub narrative: bool,
+    /// The ruleset the scenario is played under.
+    pub ruleset: RulesetPin,
+}
+
+/// The built-in ruleset a one-shot request names: one whose scenario generation is FAD 5e's as
+/// written (the machine then runs unchanged).
+fn scenario_ruleset(
+    choice: Option<crate::routes::rulesets::RulesetChoice>,
+    errors: &mut Vec<FieldError>,
+) -> RulesetPin {
+    let Some(choice) = choice else {
+        return RulesetPin::default();
+    };
+    let choice = crate::app::rulesets::Choice::from(choice);
+    match fad_domain::rulesets::builtin(&choice.id, choice.version) {
+        Some(r) if r.decisions.scenario == ScenarioSupport::Native && r.family == Family::Fad => {
+            r.pin()
+        }
+        Some(r) => {
+            errors.push(FieldError::new(
+                "ruleset",
+                format!("{} has no scenario generation of FAD 5e's kind", r.name),
+            ));
+            RulesetPin::default()
+        }
+        None => {
+            errors.push(FieldError::new(
+                "ruleset",
+                "no built-in ruleset with this id and version; see GET /api/v1/rulesets",
+            ));
+            RulesetPin::default()
+        }
+    }
 }
 
 fn default_strength(kind: UnitKind) -> u32 {
@@ -383,6 +422,7 @@ pub fn prepare(
             "the two sides need different forces",
         ));
     }
+    let ruleset = scenario_ruleset(body.ruleset, &mut errors);
     if !errors.is_empty() || built.len() != 2 {
         return Err(errors);
     }
@@ -462,6 +502,7 @@ pub fn prepare(
         entered,
         config,
         narrative: body.narrative,
+        ruleset,
     })
 }
 

@@ -14,7 +14,6 @@ use fad_domain::campaign::Purchase;
 use fad_domain::campaign::changes::{UnitEvent, UnitSnapshot};
 use fad_domain::campaign::vehicle_replacements::VehicleFate;
 use fad_domain::dice::{RollSource, RollStep};
-use fad_domain::kit::Personality;
 use fad_domain::lifecycle::{AftermathStage, BattleState};
 use fad_domain::names::Named;
 use fad_domain::traits::Trait;
@@ -569,7 +568,11 @@ fn purchases_form(
             )
         })
         .collect();
-    let personalities: Vec<(String, String)> = Personality::ALL
+    // The personalities this ruleset grants (FAD 5e's eleven, or another ruleset's list).
+    let personalities: Vec<(String, String)> = view
+        .ruleset
+        .tables
+        .grantable()
         .iter()
         .map(|p| (p.name().to_owned(), words(p.name())))
         .collect();

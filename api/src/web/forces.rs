@@ -73,7 +73,11 @@ fn stats(unit: &UnitResponse) -> Vec<(String, String)> {
         .collect()
 }
 
-pub(super) fn points(value: f64) -> String {
+/// Points as people read them; "unpriced" where the ruleset prices nothing.
+pub(super) fn points(value: impl Into<Option<f64>>) -> String {
+    let Some(value) = value.into() else {
+        return "unpriced".to_owned();
+    };
     let text = format!("{value:.2}");
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }

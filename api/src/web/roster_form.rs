@@ -174,7 +174,19 @@ options_fn!(kinds, UnitKind);
 options_fn!(qualities, Quality);
 options_fn!(resolves, Resolve);
 options_fn!(leaderships, Leadership);
-options_fn!(leader_experiences, LeaderExperience);
+// FAD 5e's rungs, then the basic and advanced rules' own, marked as theirs (the ruleset
+// checks the choice when the roster is saved).
+options_fn!(
+    leader_experiences =>
+    LeaderExperience::FAD5E
+        .iter()
+        .map(|v| (v.name().to_owned(), words(v.name())))
+        .chain(std::iter::once((
+            LeaderExperience::Regular.name().to_owned(),
+            format!("{} (basic and advanced rules)", LeaderExperience::Regular.words()),
+        )))
+        .collect()
+);
 options_fn!(aptitudes, Aptitude);
 options_fn!(branches, Branch);
 options_fn!(statuses, UnitStatus);
@@ -226,12 +238,20 @@ options_fn!(
 );
 options_fn!(
     personalities =>
-    priced(
-        vocabulary()
-            .personalities
-            .into_iter()
-            .map(|t| (t.term.name, t.points))
-    )
+    {
+        let mut options = priced(
+            vocabulary()
+                .personalities
+                .into_iter()
+                .map(|t| (t.term.name, t.points)),
+        );
+        let aae = fad_domain::kit::Personality::AntiArmourExpert;
+        options.push((
+            aae.name().to_owned(),
+            format!("{} (basic and advanced rules)", aae.words()),
+        ));
+        options
+    }
 );
 options_fn!(
     traits =>

@@ -162,14 +162,29 @@ fn ruleset_markup(read: &Read) -> Markup {
                 }
             } }
         } }
+        @if ruleset.lists.personalities != fad5e_personalities() {
+            h2 id="personalities" { "Personalities" }
+            ul { @for p in &ruleset.lists.personalities {
+                li { strong { (capitalised(&words(&p.name))) } ": " (p.description) }
+            } }
+        }
         @if !vocab.readings.is_empty() {
             h2 id="readings" { "Readings" }
             @for r in &vocab.readings {
-                p id=(r.id) { strong { (r.id) } " " (r.text) }
+                p id=(r.id) {
+                    strong { (r.id) } " " (r.text)
+                    // A built-in ruleset's readings are also in the rules reference, with anchors.
+                    @if ruleset.builtin { " " a href={ "/rules#" (r.id) } { "(" (r.id) " in the rules reference)" } }
+                }
             }
         }
         p.muted { "The full rules text of FAD 5e and the service's settled readings: " a href="/rules" { "the rules reference" } "." }
     }
+}
+
+/// FAD 5e's personalities, which its page and its house rulesets' pages leave unlisted.
+fn fad5e_personalities() -> Vec<fad_domain::rulesets::ListEntry> {
+    fad_domain::rulesets::Ruleset::fad5e().lists.personalities
 }
 
 async fn ruleset_page(

@@ -234,6 +234,24 @@ pub fn apply_purchases(
             problems.append(&mut local);
             continue;
         };
+        if let Some(personality) = p.personality
+            && p.item == PurchaseItem::GrantPersonality
+            && !tables.grants(personality)
+        {
+            local.push(Problem::new(
+                at("personality"),
+                format!(
+                    "{} is not a personality of {ruleset}; grant one of: {}",
+                    personality.words(),
+                    tables
+                        .grantable()
+                        .iter()
+                        .map(|g| g.words())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
         let mut next = unit.clone();
         match apply_one(&mut next, p, rules) {
             Ok(()) if local.is_empty() => {
@@ -372,10 +390,10 @@ fn apply_one(
                 rules.squad_leader_experience_purchasable,
                 unit.leader_experience,
             ) {
-                if experience.is_top() {
+                let Some(raised) = experience.raised() else {
                     return fail("the squad leader is already a Veteran");
-                }
-                unit.leader_experience = Some(experience.up());
+                };
+                unit.leader_experience = Some(raised);
             } else {
                 return fail("only a character's Leadership can be improved (C19)");
             }

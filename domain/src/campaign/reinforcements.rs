@@ -210,9 +210,10 @@ pub fn new_squad_unit(
         personalities: Vec::new(),
         leadership: None,
         branch: None,
-        leader_experience: typical
-            .leader_experience
-            .map(|_| LeaderExperience::Inexperienced),
+        leader_experience: typical.leader_experience.map(|_| {
+            rule.leader_experience
+                .unwrap_or(LeaderExperience::Inexperienced)
+        }),
         aptitude: None,
         psionic_strength: None,
         vehicle: None,

@@ -14,7 +14,8 @@ use super::replacements::{INFANTRY_REPLACEMENTS, InfantryReplacement};
 use super::resolve_change::{RESOLVE_CHANGE, ResolveChange};
 use super::roll_steps::UNKNOWN_RESOLVE;
 use super::vehicle_replacements::{VEHICLE_REPLACEMENTS, VehicleReplacement};
-use crate::ladder::{Quality, Resolve};
+use crate::kit::Personality;
+use crate::ladder::{LeaderExperience, Quality, Resolve};
 
 /// The one new squad reinforcements may form (C10): its size range, Quality and Resolve.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -28,6 +29,10 @@ pub struct NewSquadRule {
     pub quality: Quality,
     /// Its Resolve.
     pub resolve: Resolve,
+    /// Its squad leader's experience where the squad it copies has one; absent: FAD 5e's
+    /// Inexperienced (left out of FAD 5e's document so its bytes stay as they were).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leader_experience: Option<LeaderExperience>,
 }
 
 /// Every number of the post-battle sequence a ruleset decides.
@@ -52,6 +57,10 @@ pub struct CampaignTables {
     pub new_squad: NewSquadRule,
     /// The experience menu, in table order.
     pub menu: Vec<MenuRow>,
+    /// The personalities `grant_personality` may grant; empty: FAD 5e's eleven (left out of
+    /// FAD 5e's document so its bytes stay as they were).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub personalities: Vec<Personality>,
 }
 
 impl CampaignTables {
@@ -71,8 +80,28 @@ impl CampaignTables {
                 max: *NEW_SQUAD_SIZE.end(),
                 quality: NEW_SQUAD_QUALITY,
                 resolve: NEW_SQUAD_RESOLVE,
+                leader_experience: None,
             },
             menu: EXPERIENCE_MENU.to_vec(),
+            personalities: Vec::new(),
+        }
+    }
+
+    /// Whether `grant_personality` may grant `personality` under these tables.
+    pub fn grants(&self, personality: Personality) -> bool {
+        if self.personalities.is_empty() {
+            Personality::FAD5E.contains(&personality)
+        } else {
+            self.personalities.contains(&personality)
+        }
+    }
+
+    /// The personalities `grant_personality` may grant, in table order.
+    pub fn grantable(&self) -> &[Personality] {
+        if self.personalities.is_empty() {
+            &Personality::FAD5E
+        } else {
+            &self.personalities
         }
     }
 

@@ -716,8 +716,8 @@ fn generate_platoon(
                 break 'raise;
             }
             let s = &mut squads[*j];
-            if let Some(e) = s.leader_experience.filter(|e| !e.is_top()) {
-                s.leader_experience = Some(e.up());
+            if let Some(up) = s.leader_experience.and_then(|e| e.raised()) {
+                s.leader_experience = Some(up);
                 left -= 1;
                 raised = true;
             }

@@ -11,6 +11,7 @@
 //! shipped, and [`Ruleset::hash`] names the exact document.
 
 pub mod fad5e;
+pub mod fad_basic_advanced;
 pub mod house;
 pub mod vocabulary;
 
@@ -371,6 +372,53 @@ impl Ruleset {
         self.ladders.iter().find(|l| l.ladder == name)
     }
 
+    /// What a roster may hold under this ruleset beyond the family's checks: the squad-leader
+    /// rungs of its ladder, the personalities of its list and, where its decision says so, a
+    /// Resolve on every vehicle.
+    pub fn limits(&self) -> crate::validation::RulesetLimits {
+        use crate::kit::Personality;
+        use crate::ladder::LeaderExperience;
+        use crate::names::Named;
+        let shifts = self.decisions.leader_effect == LeaderEffect::QualityShift;
+        crate::validation::RulesetLimits {
+            name: self.name.clone(),
+            leader_experience: self
+                .ladder("leader_experience")
+                .map(|l| {
+                    l.rungs
+                        .iter()
+                        .filter_map(|r| LeaderExperience::parse(&r.key).ok())
+                        .collect()
+                })
+                .unwrap_or_else(|| LeaderExperience::FAD5E.to_vec()),
+            leader_experience_rule: if shifts {
+                fad_basic_advanced::LEADER_RULE
+            } else {
+                "docs/rules.md §1.4"
+            }
+            .to_owned(),
+            personalities: self
+                .lists
+                .personalities
+                .iter()
+                .filter(|e| !e.added)
+                .filter_map(|e| Personality::parse(&e.name).ok())
+                .collect(),
+            vehicle_resolve_required: (self.decisions.vehicle_resolve == VehicleResolve::Required)
+                .then(|| fad_basic_advanced::VEHICLE_RESOLVE_RULE.to_owned()),
+        }
+    }
+
+    /// How a campaign under this ruleset with `options` prices its forces: the ruleset's own
+    /// decision, or FAD 5e's point system where the ruleset has none and the campaign borrows
+    /// it (B6). A ruleset that prices keeps its pricing whatever the option says.
+    pub fn pricing(&self, options: &HouseRules) -> Pricing {
+        match self.decisions.pricing {
+            Pricing::None => options.pricing.unwrap_or(Pricing::None),
+            own => own,
+        }
+    }
+
     /// Hex SHA-256 of the canonical document (sorted keys, no whitespace).
     pub fn hash(&self) -> String {
         sha256_hex(&canonical_json(self))
@@ -381,13 +429,14 @@ impl Ruleset {
 pub fn builtin(id: &str, version: Option<u32>) -> Option<Ruleset> {
     match (id, version) {
         (FAD5E, None | Some(1)) => Some(fad5e::v1()),
+        (fad_basic_advanced::ID, None | Some(1)) => Some(fad_basic_advanced::v1()),
         _ => None,
     }
 }
 
 /// The latest version of every built-in ruleset.
 pub fn builtins() -> Vec<Ruleset> {
-    vec![fad5e::v1()]
+    vec![fad5e::v1(), fad_basic_advanced::v1()]
 }
 
 /// The canonical JSON of a value: object keys sorted, no whitespace. Built from the value tree
@@ -462,7 +511,7 @@ mod tests {
         assert_eq!(builtin("fad5e", Some(2)), None);
         assert_eq!(builtin("club/x", None), None);
         let all = builtins();
-        assert_eq!(all.len(), 1);
+        assert!(all.iter().any(|r| r.id == FAD5E));
         assert!(all.iter().all(|r| r.builtin && r.extends.is_none()));
         assert_eq!(Ruleset::fad5e().pin(), RulesetPin::default());
     }

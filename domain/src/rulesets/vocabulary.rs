@@ -154,6 +154,18 @@ fn roll_steps(ruleset: &Ruleset) -> Vec<RollStepTerm> {
         .collect()
 }
 
+/// The `pricing` switch, offered only by a ruleset without points of its own (B6).
+fn pricing_option(ruleset: &Ruleset, options: &HouseRules) -> Option<OptionTerm> {
+    (ruleset.decisions.pricing == super::Pricing::None).then(|| OptionTerm {
+        name: "pricing",
+        description: "Price forces by FAD 5e's point system (fad5e); left out, forces are unpriced",
+        values: vec!["fad5e"],
+        default: Value::Null,
+        value: serde_json::to_value(options.pricing).unwrap_or(Value::Null),
+        rules_id: "B6",
+    })
+}
+
 /// The vocabulary of `ruleset` for a campaign whose switches are `options`.
 pub fn ruleset_vocabulary(ruleset: &Ruleset, options: &HouseRules) -> RulesetVocabulary {
     let t = &ruleset.tables;
@@ -162,6 +174,16 @@ pub fn ruleset_vocabulary(ruleset: &Ruleset, options: &HouseRules) -> RulesetVoc
         if let Ok(item) = PurchaseItem::parse(term.term.name) {
             term.cost = t.cost(item);
         }
+    }
+    let limits = ruleset.limits();
+    if limits.leader_experience != crate::ladder::LeaderExperience::FAD5E
+        || limits.personalities != crate::kit::Personality::FAD5E
+    {
+        crate::vocabulary::use_family_words(
+            &mut words,
+            &limits.leader_experience,
+            &limits.personalities,
+        );
     }
     words.house_rule_defaults = ruleset.options;
     let defaults = serde_json::to_value(ruleset.options).unwrap_or(Value::Null);
@@ -196,6 +218,7 @@ pub fn ruleset_vocabulary(ruleset: &Ruleset, options: &HouseRules) -> RulesetVoc
                 value: values.get(row.name).cloned().unwrap_or(Value::Null),
                 rules_id: row.rules_id,
             })
+            .chain(pricing_option(ruleset, options))
             .collect(),
         lists: ruleset.lists.clone(),
         readings: ruleset

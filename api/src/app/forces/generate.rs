@@ -11,6 +11,7 @@ use fad_domain::dice::{EnteredDice, RollLog, RollStep, TableDice, parse_steps};
 use fad_domain::forcegen::{
     GenerationChoices, PendingAward, PlatoonEffect, generate, subject_allowed,
 };
+use fad_domain::rulesets::ForceGeneration;
 use fad_domain::validation::validate_force;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -99,16 +100,24 @@ pub async fn generate_force(
 
     // Authorize (and read the house rules) before rolling.
     let (reader, id) = (caller.clone(), campaign_id.to_owned());
-    let settings = state
+    let (settings, rules) = state
         .db
         .read(move |conn| {
             campaign_access(conn, &reader, &id, Need::Write)?;
             let campaign = campaigns::find_by_id(conn, &id)?.ok_or_else(campaign_not_found)?;
-            campaign
+            let settings = campaign
                 .settings()
-                .map_err(|e| ApiError::Internal(e.into()))
+                .map_err(|e| ApiError::Internal(e.into()))?;
+            Ok((settings, super::ruled::ForceRules::of_campaign(conn, &id)?))
         })
         .await?;
+    if rules.ruleset.decisions.force_generation != ForceGeneration::Fad5e {
+        return Err(ApiError::Conflict(format!(
+            "The campaign plays {}, which has no force generation (docs/rules.md B9): build the force unit by unit.",
+            rules.ruleset.name
+        )));
+    }
+    let shown = (!rules.reads_as_fad5e()).then_some(rules);
     // Generation is pure CPU: it runs on the blocking pool, not on an async worker.
     let (generated, dice) = crate::db::in_request_span(move || {
         let generated = generate(&choices, &settings.house_rules, &mut dice);
@@ -154,7 +163,7 @@ pub async fn generate_force(
         Ok((
             StatusCode::CREATED,
             GenerateForceResponse {
-                force: ForceResponse::new(force)?,
+                force: ForceResponse::under(force, shown.as_ref())?,
                 rolls: generated.rolls,
                 effects: generated.effects,
                 pending: generated.pending,

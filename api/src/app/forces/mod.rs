@@ -7,6 +7,7 @@ pub mod generate;
 pub mod history;
 pub mod response;
 pub mod roster;
+pub mod ruled;
 
 use fad_domain::dice::RollLog;
 use fad_domain::roster::Force as Roster;
@@ -140,6 +141,19 @@ pub async fn store_new_force(
     Ok(force)
 }
 
+/// What a roster of `campaign_id` may hold under its ruleset (read before the roster, which is
+/// checked before anything is written).
+async fn campaign_limits(
+    state: &AppState,
+    campaign_id: &str,
+) -> Result<fad_domain::validation::RulesetLimits, ApiError> {
+    let id = campaign_id.to_owned();
+    state
+        .db
+        .read(move |conn| Ok(ruled::ForceRules::of_campaign(conn, &id)?.limits()))
+        .await
+}
+
 /// Creates a force from a roster a player wrote (every unit gets a fresh id).
 pub async fn create_force(
     state: &AppState,
@@ -148,7 +162,8 @@ pub async fn create_force(
     roster: RosterRequest,
 ) -> Result<forces::Force, ApiError> {
     let actor = person(caller)?.to_owned();
-    let roster = parse_roster(roster, IdMode::Renew, None)?;
+    let limits = campaign_limits(state, campaign_id).await?;
+    let roster = parse_roster(roster, IdMode::Renew, None, &limits)?;
     let cause = HistoryCause::new("create", Some(&actor));
     store_new_force(state, caller, campaign_id, roster, cause, Vec::new()).await
 }
@@ -194,7 +209,8 @@ pub async fn import_force(
             format!("must be {EXPORT_FORMAT_VERSION}"),
         ));
     }
-    let roster = parse_roster(roster, IdMode::Renew, None)?;
+    let limits = campaign_limits(state, campaign_id).await?;
+    let roster = parse_roster(roster, IdMode::Renew, None, &limits)?;
     let cause = HistoryCause::new("import", Some(&actor));
     store_new_force(state, caller, campaign_id, roster, cause, Vec::new()).await
 }
@@ -330,7 +346,8 @@ pub async fn replace_force(
                 return Err(archived());
             }
             let before = current.roster().map_err(|e| ApiError::Internal(e.into()))?;
-            let roster = parse_roster(request, IdMode::Replace, Some(&before))?;
+            let limits = ruled::ForceRules::of_campaign(conn, &current.campaign_id)?.limits();
+            let roster = parse_roster(request, IdMode::Replace, Some(&before), &limits)?;
             let raised = roster_lock::raises(&before, &roster)
                 .into_iter()
                 .map(|p| FieldError::new(p.field, p.message))

@@ -2,13 +2,17 @@
 //! JSON handlers and the pages show the same values.
 
 use chrono::{DateTime, Utc};
+use fad_domain::ladder::Quality;
 use fad_domain::points::{force_points, platoon_points, round_points, unit_points};
 use fad_domain::roster::{Force as Roster, Unit};
+use fad_domain::rulesets::{Pricing, fad_basic_advanced};
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::ApiError;
 use crate::store::forces;
+
+use super::ruled::ForceRules;
 
 /// A unit with its points.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -16,9 +20,14 @@ pub struct UnitResponse {
     /// The unit.
     #[serde(flatten)]
     pub unit: Unit,
-    /// Its points (docs/rules.md §4.3), 2 decimals.
+    /// Its points (docs/rules.md §4.3), 2 decimals; `null` under a ruleset without points.
     #[schema(read_only)]
-    pub points: f64,
+    pub points: Option<f64>,
+    /// The Quality the squad fights at while its leader lives, where the ruleset's squad
+    /// leaders raise it (`fad-basic-advanced`, B2); `quality` stays its natural one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(read_only)]
+    pub effective_quality: Option<Quality>,
 }
 
 /// A platoon with its points.
@@ -26,9 +35,9 @@ pub struct UnitResponse {
 pub struct PlatoonResponse {
     /// Name.
     pub name: String,
-    /// Its points: the sum of its units', 2 decimals.
+    /// Its points: the sum of its units', 2 decimals; `null` when unpriced.
     #[schema(read_only)]
-    pub points: f64,
+    pub points: Option<f64>,
     /// Units.
     pub units: Vec<UnitResponse>,
 }
@@ -38,30 +47,56 @@ pub struct PlatoonResponse {
 pub struct RosterResponse {
     /// The force's name.
     pub name: String,
-    /// The force's points, 2 decimals.
-    pub points: f64,
+    /// The force's points, 2 decimals; `null` under a ruleset without points.
+    pub points: Option<f64>,
+    /// Why `points` is `null`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unpriced_reason: Option<String>,
+    /// Items of the roster the borrowed FAD 5e point system has no price for (counted as 0).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unpriced_items: Vec<String>,
     /// Platoons.
     pub platoons: Vec<PlatoonResponse>,
 }
 
 impl RosterResponse {
-    /// The roster with its points.
+    /// The roster with its points, as FAD 5e prices it.
     pub fn new(roster: Roster) -> Self {
-        let points = round_points(force_points(&roster));
+        Self::under(roster, None)
+    }
+
+    /// The roster as the campaign's ruleset shows it (`None`: FAD 5e).
+    pub fn under(roster: Roster, rules: Option<&ForceRules>) -> Self {
+        let priced = rules.is_none_or(|r| r.pricing() == Pricing::Fad5e);
+        let shifts = rules.is_some_and(ForceRules::shifts_quality);
+        let price = |p: f64| priced.then(|| round_points(p));
+        let (unpriced_reason, unpriced_items) = match rules {
+            None => (None, Vec::new()),
+            Some(_) if !priced => (
+                Some(fad_basic_advanced::UNPRICED_REASON.to_owned()),
+                Vec::new(),
+            ),
+            Some(_) => (None, fad_basic_advanced::unpriced_items(&roster)),
+        };
         Self {
+            points: price(force_points(&roster)),
+            unpriced_reason,
+            unpriced_items,
             name: roster.name,
-            points,
             platoons: roster
                 .platoons
                 .into_iter()
                 .map(|p| PlatoonResponse {
                     name: p.name.clone(),
-                    points: round_points(platoon_points(&p)),
+                    points: price(platoon_points(&p)),
                     units: p
                         .units
                         .into_iter()
                         .map(|u| UnitResponse {
-                            points: round_points(unit_points(&u)),
+                            points: price(unit_points(&u)),
+                            effective_quality: shifts
+                                .then(|| fad_basic_advanced::effective_quality(&u))
+                                .flatten(),
                             unit: u,
                         })
                         .collect(),
@@ -89,9 +124,17 @@ pub struct ForceResponse {
     pub owner_name: Option<String>,
     /// The force's name.
     pub name: String,
-    /// Its points (docs/rules.md §4.3), 2 decimals.
+    /// Its points (docs/rules.md §4.3), 2 decimals; `null` under a ruleset without points.
     #[schema(read_only)]
-    pub points: f64,
+    pub points: Option<f64>,
+    /// Why `points` is `null` (a ruleset without points, docs/rules.md B6).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(read_only)]
+    pub unpriced_reason: Option<String>,
+    /// Items FAD 5e's point system, borrowed by a ruleset without its own, has no price for.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(read_only)]
+    pub unpriced_items: Vec<String>,
     /// Platoons with their units and points.
     pub platoons: Vec<PlatoonResponse>,
     /// Optimistic-concurrency version (also the `ETag`).
@@ -112,14 +155,21 @@ pub struct ForceResponse {
 }
 
 impl ForceResponse {
-    /// The response for a stored force.
+    /// The response for a stored force, as FAD 5e shows it.
     pub fn new(force: forces::Force) -> Result<Self, ApiError> {
+        Self::under(force, None)
+    }
+
+    /// The response for a stored force under its campaign's rules (`None`: FAD 5e's).
+    pub fn under(force: forces::Force, rules: Option<&ForceRules>) -> Result<Self, ApiError> {
         let roster = force.roster().map_err(|e| ApiError::Internal(e.into()))?;
         let RosterResponse {
             name,
             points,
+            unpriced_reason,
+            unpriced_items,
             platoons,
-        } = RosterResponse::new(roster);
+        } = RosterResponse::under(roster, rules);
         Ok(Self {
             id: force.id,
             campaign_id: force.campaign_id,
@@ -127,6 +177,8 @@ impl ForceResponse {
             owner_name: None,
             name,
             points,
+            unpriced_reason,
+            unpriced_items,
             platoons,
             version: force.version,
             archived: force.archived_at.is_some(),

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use fad_domain::roster::{Force as Roster, Platoon, Unit};
-use fad_domain::validation::validate_force;
+use fad_domain::validation::{RulesetLimits, validate_force_under};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -63,6 +63,7 @@ pub fn parse_roster(
     request: RosterRequest,
     mode: IdMode,
     existing: Option<&Roster>,
+    limits: &RulesetLimits,
 ) -> Result<Roster, ApiError> {
     let mut errors = Vec::new();
     let known: HashSet<&str> = existing
@@ -130,7 +131,7 @@ pub fn parse_roster(
     };
     // Rule problems are only meaningful once every unit could be read.
     if errors.is_empty()
-        && let Err(problems) = validate_force(&roster)
+        && let Err(problems) = validate_force_under(&roster, limits)
     {
         errors.extend(
             problems

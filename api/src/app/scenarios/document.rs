@@ -7,6 +7,7 @@
 use chrono::{DateTime, Utc};
 use fad_domain::dice::RollLog;
 use fad_domain::narrative::Narrative;
+use fad_domain::rulesets::RulesetPin;
 use fad_domain::scenario::side_dice::EnteredBySide;
 use fad_domain::scenario::{Scenario, ScenarioView, Viewer};
 use serde::{Deserialize, Serialize};
@@ -33,6 +34,10 @@ pub struct ScenarioDocument {
     /// Entered values no roll used, per force id.
     #[serde(default)]
     pub unused_dice: EnteredBySide,
+    /// The ruleset it is played under; left out for FAD 5e version 1, so documents stored
+    /// before rulesets existed keep their bytes.
+    #[serde(default, skip_serializing_if = "RulesetPin::is_fad5e_v1")]
+    pub ruleset: RulesetPin,
 }
 
 /// A scenario as its creator (or a share-link holder) sees it.
@@ -74,6 +79,9 @@ pub struct ScenarioResponse {
     /// Entered values no roll used: force id → step → subject → values.
     #[schema(value_type = BTreeMap<String, fad_domain::dice::EnteredDiceSchema>)]
     pub unused_dice: EnteredBySide,
+    /// The ruleset it is played under, when not FAD 5e version 1 (`{"id", "version"}`).
+    #[serde(skip_serializing_if = "RulesetPin::is_fad5e_v1")]
+    pub ruleset: RulesetPin,
 }
 
 impl StoredDoc for ScenarioDocument {
@@ -124,6 +132,7 @@ impl ScenarioResponse {
             narrative: doc.narrative,
             rolls: doc.rolls,
             unused_dice: doc.unused_dice,
+            ruleset: doc.ruleset,
         }
     }
 }

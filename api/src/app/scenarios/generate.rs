@@ -72,6 +72,7 @@ pub fn run(prepared: Prepared, server: ServerDice) -> Result<ScenarioDocument, A
         narrative,
         rolls: dice.take_log(),
         unused_dice,
+        ruleset: prepared.ruleset,
     })
 }
 

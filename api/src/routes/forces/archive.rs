@@ -58,7 +58,8 @@ pub async fn archive_force(
     let if_match = if_match(req.headers());
     let updated =
         forces::archive_force(&state, &user.caller(), &path, body.version, if_match).await?;
+    let rules = forces::ruled::campaign_force_rules(&state, &updated.campaign_id).await?;
     Ok(HttpResponse::Ok()
         .insert_header(etag(updated.version))
-        .json(ForceResponse::new(updated)?))
+        .json(ForceResponse::under(updated, rules.as_ref())?))
 }

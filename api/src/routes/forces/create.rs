@@ -12,12 +12,16 @@ use crate::store;
 use super::{ForceResponse, RosterRequest, etag};
 
 /// The 201 for a newly stored force: its URL, version and body.
-pub fn created(force: store::forces::Force) -> Result<HttpResponse, ApiError> {
+pub async fn created(
+    state: &AppState,
+    force: store::forces::Force,
+) -> Result<HttpResponse, ApiError> {
     let location = format!("/api/v1/forces/{}", force.id);
+    let rules = forces::ruled::campaign_force_rules(state, &force.campaign_id).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", location))
         .insert_header(etag(force.version))
-        .json(ForceResponse::new(force)?))
+        .json(ForceResponse::under(force, rules.as_ref())?))
 }
 
 /// Creates a force in a campaign, owned by the caller (any member). The server assigns every
@@ -48,5 +52,5 @@ pub async fn create_force(
     body: Json<RosterRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let force = forces::create_force(&state, &user.caller(), &path, body.into_inner()).await?;
-    created(force)
+    created(&state, force).await
 }

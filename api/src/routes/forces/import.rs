@@ -75,5 +75,5 @@ pub async fn import_force(
         roster: RosterRequest { name, platoons },
     };
     let force = forces::import_force(&state, &user.caller(), &path, import).await?;
-    created(force)
+    created(&state, force).await
 }

@@ -57,6 +57,7 @@ pub async fn list_forces(
     page: Page,
 ) -> Result<HttpResponse, ApiError> {
     let listed = forces::list_forces(&state, &caller, &path, query.include_archived, page).await?;
+    let rules = forces::ruled::campaign_force_rules(&state, &path).await?;
     // The rosters come from the rendered-roster cache, already JSON: the list is assembled
     // around them rather than serialised again.
     let mut body = String::from(r#"{"forces":["#);
@@ -64,11 +65,11 @@ pub async fn list_forces(
         if i > 0 {
             body.push(',');
         }
-        body.push_str(
-            &state
-                .rosters
-                .force_json(&named.force, Some(&named.owner_name))?,
-        );
+        body.push_str(&state.rosters.force_json_under(
+            &named.force,
+            Some(&named.owner_name),
+            rules.as_ref(),
+        )?);
     }
     body.push_str(r#"],"next":"#);
     body.push_str(&serde_json::to_string(&listed.next).map_err(|e| ApiError::Internal(e.into()))?);

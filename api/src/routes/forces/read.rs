@@ -32,12 +32,13 @@ pub async fn get_force(
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let named = forces::read_named_force(&state, &caller, &path).await?;
+    let rules = forces::ruled::campaign_force_rules(&state, &named.force.campaign_id).await?;
     Ok(HttpResponse::Ok()
         .insert_header(etag(named.force.version))
         .content_type(ContentType::json())
-        .body(
-            state
-                .rosters
-                .force_json(&named.force, Some(&named.owner_name))?,
-        ))
+        .body(state.rosters.force_json_under(
+            &named.force,
+            Some(&named.owner_name),
+            rules.as_ref(),
+        )?))
 }

@@ -131,6 +131,22 @@ impl RenderedRosters {
         })
     }
 
+    /// The `ForceResponse` JSON of a stored force under its campaign's rules: `None` (FAD 5e's)
+    /// from the cache, else serialized afresh (the ruleset can change, the stored text not).
+    pub fn force_json_under(
+        &self,
+        force: &forces::Force,
+        owner_name: Option<&str>,
+        rules: Option<&crate::app::forces::ruled::ForceRules>,
+    ) -> Result<String, ApiError> {
+        let Some(rules) = rules else {
+            return self.force_json(force, owner_name);
+        };
+        let mut response = super::ForceResponse::under(force.clone(), Some(rules))?;
+        response.owner_name = owner_name.map(str::to_owned);
+        to_json(&response)
+    }
+
     /// The `ForceResponse` JSON of a stored force, byte for byte what serializing
     /// [`super::ForceResponse::new`] gives.
     pub fn force_json(

@@ -127,7 +127,8 @@ pub async fn replace_force(
         reason,
     };
     let updated = forces::replace_force(&state, &user.caller(), &path, edit).await?;
+    let rules = forces::ruled::campaign_force_rules(&state, &updated.campaign_id).await?;
     Ok(HttpResponse::Ok()
         .insert_header(etag(updated.version))
-        .json(ForceResponse::new(updated)?))
+        .json(ForceResponse::under(updated, rules.as_ref())?))
 }

@@ -63,7 +63,12 @@ pub(crate) fn display_name(key: &str) -> String {
 }
 
 fn rungs<T: Named>(number: impl Fn(T) -> Option<i32>) -> Vec<Rung> {
-    T::ALL
+    rungs_of(T::ALL, number)
+}
+
+/// The rungs of a ladder made of `values` (a ruleset's own subset of an enumeration).
+pub(crate) fn rungs_of<T: Named>(values: &[T], number: impl Fn(T) -> Option<i32>) -> Vec<Rung> {
+    values
         .iter()
         .map(|v| Rung {
             key: v.name().to_owned(),
@@ -73,7 +78,7 @@ fn rungs<T: Named>(number: impl Fn(T) -> Option<i32>) -> Vec<Rung> {
         .collect()
 }
 
-fn ladders() -> Vec<LadderNames> {
+pub(crate) fn ladders() -> Vec<LadderNames> {
     vec![
         LadderNames {
             ladder: "quality".to_owned(),
@@ -99,7 +104,9 @@ fn ladders() -> Vec<LadderNames> {
             ladder: "leader_experience".to_owned(),
             role: LadderRole::Leader,
             number_meaning: Some("Modifier to each die of the squad's Morale Tests".to_owned()),
-            rungs: rungs::<LeaderExperience>(|l| Some(i32::from(l.morale_modifier()))),
+            rungs: rungs_of(&LeaderExperience::FAD5E, |l| {
+                Some(i32::from(l.morale_modifier()))
+            }),
         },
         LadderNames {
             ladder: "aptitude".to_owned(),
@@ -110,9 +117,9 @@ fn ladders() -> Vec<LadderNames> {
     ]
 }
 
-fn lists() -> Lists {
+pub(crate) fn lists() -> Lists {
     Lists {
-        personalities: Personality::ALL
+        personalities: Personality::FAD5E
             .iter()
             .map(|p| ListEntry {
                 name: p.name().to_owned(),
@@ -192,7 +199,7 @@ mod tests {
             [Some(-1), Some(0), Some(1)]
         );
         assert_eq!(r.lists.traits.len(), 65);
-        assert_eq!(r.lists.personalities.len(), Personality::ALL.len());
+        assert_eq!(r.lists.personalities.len(), Personality::FAD5E.len());
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod update;
 use fad_domain::house_rules::{
     FullStrength, HouseRules, LoneFigureReturn, MoraleModifier, NpfReconReading, SquadStrengthRoll,
 };
+use fad_domain::rulesets::Pricing;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -100,6 +101,18 @@ pub struct HouseRulesBody {
     pub squad_strength_roll: SquadStrengthRollSetting,
     /// F3: squad-leader morale modifier. Default `per_die`.
     pub morale_modifier: MoraleModifierSetting,
+    /// B6: under a ruleset without points (`fad-basic-advanced`), `fad5e` prices its forces by
+    /// FAD 5e's point system; absent, they are unpriced. A ruleset with points ignores it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pricing: Option<PricingSetting>,
+}
+
+/// B6: the point system a ruleset without points borrows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PricingSetting {
+    /// FAD 5e's point value system (docs/rules.md §4.3).
+    Fad5e,
 }
 
 impl Default for HouseRulesBody {
@@ -121,6 +134,7 @@ impl From<HouseRules> for HouseRulesBody {
             npf_recon_reading,
             squad_strength_roll,
             morale_modifier,
+            pricing,
         } = rules;
         Self {
             full_strength: match full_strength {
@@ -148,6 +162,11 @@ impl From<HouseRules> for HouseRulesBody {
                 MoraleModifier::PerDie => MoraleModifierSetting::PerDie,
                 MoraleModifier::PerSuccess => MoraleModifierSetting::PerSuccess,
             },
+            // "none" is the absence of the switch: the ruleset's own pricing.
+            pricing: match pricing {
+                Some(Pricing::Fad5e) => Some(PricingSetting::Fad5e),
+                Some(Pricing::None) | None => None,
+            },
         }
     }
 }
@@ -165,6 +184,7 @@ impl From<HouseRulesBody> for HouseRules {
             npf_recon_reading,
             squad_strength_roll,
             morale_modifier,
+            pricing,
         } = body;
         Self {
             full_strength: match full_strength {
@@ -192,6 +212,7 @@ impl From<HouseRulesBody> for HouseRules {
                 MoraleModifierSetting::PerDie => MoraleModifier::PerDie,
                 MoraleModifierSetting::PerSuccess => MoraleModifier::PerSuccess,
             },
+            pricing: pricing.map(|PricingSetting::Fad5e| Pricing::Fad5e),
         }
     }
 }
@@ -253,6 +274,7 @@ mod tests {
             npf_recon_reading: NpfReconReading::AggressiveAttitude,
             squad_strength_roll: SquadStrengthRoll::PerSquad,
             morale_modifier: MoraleModifier::PerSuccess,
+            pricing: Some(Pricing::Fad5e),
         };
         let body = HouseRulesBody::from(domain);
         assert_eq!(HouseRules::from(body), domain);
