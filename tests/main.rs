@@ -48,6 +48,7 @@ mod roster_lock;
 mod round_trips;
 mod rules_audit;
 mod rules_reference;
+mod ruleset_one_page_skirmish;
 mod rulesets;
 mod scenario_rules;
 mod scenarios;

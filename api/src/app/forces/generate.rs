@@ -104,9 +104,18 @@ pub async fn generate_force(
         .read(move |conn| {
             campaign_access(conn, &reader, &id, Need::Write)?;
             let campaign = campaigns::find_by_id(conn, &id)?.ok_or_else(campaign_not_found)?;
-            campaign
+            let settings = campaign
                 .settings()
-                .map_err(|e| ApiError::Internal(e.into()))
+                .map_err(|e| ApiError::Internal(e.into()))?;
+            // Generation makes FAD rosters; a ruleset without it builds forces by hand.
+            let ruleset = crate::app::rulesets::load(conn, &settings.ruleset)?;
+            if ruleset.decisions.force_generation == fad_domain::rulesets::ForceGeneration::None {
+                return Err(ApiError::Conflict(format!(
+                    "{} has no force generation: build the force unit by unit.",
+                    ruleset.name
+                )));
+            }
+            Ok(settings)
         })
         .await?;
     // Generation is pure CPU: it runs on the blocking pool, not on an async worker.

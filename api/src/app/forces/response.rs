@@ -9,6 +9,7 @@ use utoipa::ToSchema;
 
 use crate::error::ApiError;
 use crate::store::forces;
+use fad_domain::rulesets::one_page_skirmish::UNPRICED_REASON;
 
 /// A unit with its points.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -16,9 +17,9 @@ pub struct UnitResponse {
     /// The unit.
     #[serde(flatten)]
     pub unit: Unit,
-    /// Its points (docs/rules.md §4.3), 2 decimals.
+    /// Its points (docs/rules.md §4.3), 2 decimals; `null` under an unpriced ruleset.
     #[schema(read_only)]
-    pub points: f64,
+    pub points: Option<f64>,
 }
 
 /// A platoon with its points.
@@ -26,9 +27,9 @@ pub struct UnitResponse {
 pub struct PlatoonResponse {
     /// Name.
     pub name: String,
-    /// Its points: the sum of its units', 2 decimals.
+    /// Its points: the sum of its units', 2 decimals; `null` under an unpriced ruleset.
     #[schema(read_only)]
-    pub points: f64,
+    pub points: Option<f64>,
     /// Units.
     pub units: Vec<UnitResponse>,
 }
@@ -38,8 +39,11 @@ pub struct PlatoonResponse {
 pub struct RosterResponse {
     /// The force's name.
     pub name: String,
-    /// The force's points, 2 decimals.
-    pub points: f64,
+    /// The force's points, 2 decimals; `null` under an unpriced ruleset.
+    pub points: Option<f64>,
+    /// Why it has no points, when it has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unpriced_reason: Option<String>,
     /// Platoons.
     pub platoons: Vec<PlatoonResponse>,
 }
@@ -47,21 +51,25 @@ pub struct RosterResponse {
 impl RosterResponse {
     /// The roster with its points.
     pub fn new(roster: Roster) -> Self {
-        let points = round_points(force_points(&roster));
+        // A one-page roster has no points (O7): its units are priced by texts the service lacks.
+        let priced = !super::roster::is_one_page(&roster);
+        let price = |points: f64| priced.then(|| round_points(points));
+        let points = price(force_points(&roster));
         Self {
             name: roster.name,
             points,
+            unpriced_reason: (!priced).then(|| UNPRICED_REASON.to_owned()),
             platoons: roster
                 .platoons
                 .into_iter()
                 .map(|p| PlatoonResponse {
                     name: p.name.clone(),
-                    points: round_points(platoon_points(&p)),
+                    points: price(platoon_points(&p)),
                     units: p
                         .units
                         .into_iter()
                         .map(|u| UnitResponse {
-                            points: round_points(unit_points(&u)),
+                            points: price(unit_points(&u)),
                             unit: u,
                         })
                         .collect(),
@@ -89,9 +97,13 @@ pub struct ForceResponse {
     pub owner_name: Option<String>,
     /// The force's name.
     pub name: String,
-    /// Its points (docs/rules.md §4.3), 2 decimals.
+    /// Its points (docs/rules.md §4.3), 2 decimals; `null` under an unpriced ruleset.
     #[schema(read_only)]
-    pub points: f64,
+    pub points: Option<f64>,
+    /// Why it has no points, when it has none (an unpriced ruleset).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(read_only)]
+    pub unpriced_reason: Option<String>,
     /// Platoons with their units and points.
     pub platoons: Vec<PlatoonResponse>,
     /// Optimistic-concurrency version (also the `ETag`).
@@ -118,6 +130,7 @@ impl ForceResponse {
         let RosterResponse {
             name,
             points,
+            unpriced_reason,
             platoons,
         } = RosterResponse::new(roster);
         Ok(Self {
@@ -127,6 +140,7 @@ impl ForceResponse {
             owner_name: None,
             name,
             points,
+            unpriced_reason,
             platoons,
             version: force.version,
             archived: force.archived_at.is_some(),
