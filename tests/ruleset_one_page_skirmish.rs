@@ -337,4 +337,38 @@ both_backends! {
             assert!(!page.contains("one_page") && !page.contains("force_projection"), "no snake_case keys");
         }
     }
+
+    fn o8_the_opt_in_scenario_sheet_gives_deployment_zones_in_cm(app: &TestApp) {
+        // Arrange: a battle's scenario is opt-in: it is played only if the sides give orders.
+        let organiser = register(app, "organiser");
+        let player = register(app, "player");
+        let campaign_id = one_page_campaign(app, &organiser);
+        let code = invite_code(app, &organiser, &campaign_id);
+        assert_eq!(join(app, &player, &code).status(), 201);
+        let blue = crate::forces::create_force(app, &organiser, &campaign_id, &blue_roster());
+        let red = crate::forces::create_force(app, &player, &campaign_id, &roster("Red", vec![infantry("Raiders", "conscript", 3)]));
+        let (blue_id, red_id) = (blue["id"].as_str().unwrap(), red["id"].as_str().unwrap());
+        let battle = ok(post(app, &organiser, &format!("/api/v1/campaigns/{campaign_id}/battles"),
+            &json!({"sides": [{"force_id": blue_id}, {"force_id": red_id}]})))["id"]
+            .as_str().unwrap().to_owned();
+        let orders = format!("/api/v1/battles/{battle}/scenario/orders");
+
+        // Act
+        ok(post(app, &organiser, &orders, &json!({"force_id": blue_id, "stance": "defensive",
+            "attitude": "cautious", "dice": {"table_edge": {blue_id: [3]}}})));
+        let scenario = ok(post(app, &player, &orders, &json!({"force_id": red_id, "stance": "offensive",
+            "attitude": "aggressive", "dice": {"table_edge": {red_id: [4]}}})));
+        let sheet = app.get_with_token(&format!("/api/v1/battles/{battle}/scenario/sheet"), &organiser.token);
+
+        // Assert: FAD 5e's 18" and 6" in the state, 15 cm and 5 cm on the sheet (× 5/6).
+        let zones: Vec<&Value> = scenario["sides"].as_array().unwrap().iter().map(|s| &s["deployment_zone_inches"]).collect();
+        assert_eq!(zones, [&json!(18), &json!(6)], "{scenario}");
+        assert_eq!(sheet.status(), 200);
+        let sheet = sheet.text().unwrap();
+        assert!(sheet.contains("<td>15 cm</td>") && sheet.contains("<td>5 cm</td>"), "{sheet}");
+        assert!(sheet.contains("deployment zone 15 cm") && sheet.contains("deployment zone 5 cm"));
+        // The zones and the table are in cm (mission texts keep the rules' own words).
+        assert!(!sheet.contains("<td>18\"</td>") && !sheet.contains("deployment zone 6\""), "{sheet}");
+        assert!(sheet.contains("table 40 cm×40 cm"), "{sheet}");
+    }
 }

@@ -44,6 +44,11 @@ pub const POOL_DICE: u8 = 1;
 /// scenario's (O8: FAD 5e's 6"/12"/18" × 5/6 in cm).
 pub const DEPLOYMENT_ZONES_CM: [u32; 3] = [5, 10, 15];
 
+/// A FAD 5e distance in inches as this game's in cm (O8: × 5/6, Walk 5 cm against FAD's 6").
+pub fn scaled_cm(inches: u32) -> u32 {
+    inches * 5 / 6
+}
+
 /// Its decisions.
 pub const DECISIONS: Decisions = Decisions {
     casualties: Casualties::ReplacementTable,

@@ -164,6 +164,8 @@ fn o5_o6_o7_tables_pool_cp_new_unit_and_decisions() {
         ]
     );
     assert_eq!(DEPLOYMENT_ZONES_CM, [5, 10, 15]);
+    // O8: FAD 5e's Offensive, Neutral and Defensive zones (6", 12", 18") in cm.
+    assert_eq!([6, 12, 18].map(scaled_cm), DEPLOYMENT_ZONES_CM);
     assert_eq!(r.readings.len(), 9);
 }
 
