@@ -320,6 +320,8 @@ both_backends! {
         let (roster_page, _) = browser.page(&format!("/forces/{id}"));
         let (cards, _) = browser.page(&format!("/forces/{id}/cards"));
         let reference = browser.get("/rules").text().unwrap();
+        let editor = browser.get(&format!("/forces/{id}/edit")).status();
+        let history = browser.get(&format!("/forces/{id}/history")).status();
 
         // Assert
         for reading in ["O1", "O2", "O3", "O4", "O5", "O6", "O7", "O8", "O9"] {
@@ -333,6 +335,7 @@ both_backends! {
         assert!(roster_page.contains("Unpriced"));
         assert!(roster_page.contains("Carries"));
         assert!(cards.contains("1/3/2/2/0 [AT1]"));
+        assert_eq!((editor.as_u16(), history.as_u16()), (200, 200), "the editor and history open");
         for page in [&roster_page, &cards] {
             assert!(!page.contains("one_page") && !page.contains("force_projection"), "no snake_case keys");
         }
