@@ -15,6 +15,7 @@ use crate::points::gear::{
     Ability, ArmourAddon, Bot, FireControl, Gadget, Grenade, Munition, PoweredArmourUpgrade,
     VehicleProperty, WeaponTrait,
 };
+use crate::rulesets::one_page_skirmish::OnePageProfile;
 use crate::traits::{Trait, effective_traits};
 
 named_enum! {
@@ -221,6 +222,11 @@ pub struct Unit {
     /// Vehicle fire control (vehicles only; free unless a house table prices it, F17).
     #[serde(default)]
     pub fire_control: Option<FireControl>,
+    /// The one-page skirmish profile (docs/rules.md O2): present on every unit of a
+    /// `one-page-skirmish` roster and on no other. Such a unit counts bases (or vehicle models)
+    /// in `strength`, holds its training in `quality` by rung (O1) and has no Resolve (O3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub one_page: Option<OnePageProfile>,
 }
 
 impl Default for Unit {
@@ -267,6 +273,7 @@ impl Default for Unit {
             trait_options: TraitOptions::default(),
             vehicle_properties: Vec::new(),
             fire_control: None,
+            one_page: None,
         }
     }
 }
@@ -280,9 +287,10 @@ fn default_status() -> UnitStatus {
 }
 
 impl Unit {
-    /// A lone figure: establishment of one figure (C5).
+    /// A lone figure: establishment of one figure (C5). A one-page unit of one base is not:
+    /// that text has no lone figures (O2).
     pub fn is_lone_figure(&self) -> bool {
-        self.kind.is_infantry_type() && self.starting_strength == 1
+        self.kind.is_infantry_type() && self.starting_strength == 1 && self.one_page.is_none()
     }
     /// Traits with the implied ones (Zombie → Relentless, Fanatic; self-less Droid Troopers →
     /// Relentless).

@@ -173,28 +173,50 @@ pub struct Vocabulary {
     /// Troop Quality, lowest first.
     pub quality: Vec<QualityTerm>,
     /// Resolve, lowest first.
+    // Left out only by a family without it (never in FAD 5e's answer).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resolve: Vec<Term>,
     /// Character Leadership, lowest first.
+    // Left out only by a family without it (never in FAD 5e's answer).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub leadership: Vec<LeadershipTerm>,
     /// Squad-leader experience, lowest first.
+    // Left out only by a family without it (never in FAD 5e's answer).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub leader_experience: Vec<LeaderExperienceTerm>,
     /// Skill and psionic aptitude, lowest first.
+    // Left out only by a family without it (never in FAD 5e's answer).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aptitude: Vec<Term>,
     /// Unit kinds.
     pub unit_kinds: Vec<Term>,
     /// Personal armour.
+    // Left out only by a family without it (never in FAD 5e's answer).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub armour: Vec<ArmourTerm>,
     /// Squad basic weapons (small arms).
+    // Left out only by a family without it (never in FAD 5e's answer).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub basic_weapons: Vec<PricedTerm>,
     /// Support weapons.
+    // Left out only by a family without it (never in FAD 5e's answer).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub support_weapons: Vec<PricedTerm>,
     /// Heavy weapons.
+    // Left out only by a family without it (never in FAD 5e's answer).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub heavy_weapons: Vec<PricedTerm>,
     /// Vehicle mobility.
+    // Left out only by a family without it (never in FAD 5e's answer).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mobility: Vec<PricedTerm>,
     /// Unit traits.
+    // Left out only by a family without it (never in FAD 5e's answer).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub traits: Vec<TraitTerm>,
     /// Personalities.
+    // Left out only by a family without it (never in FAD 5e's answer).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub personalities: Vec<PricedTerm>,
     /// The experience menu (post-battle purchases).
     pub experience_menu: Vec<PurchaseTerm>,

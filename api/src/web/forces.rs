@@ -67,9 +67,23 @@ fn stats(unit: &UnitResponse) -> Vec<(String, String)> {
     let Ok(Value::Object(map)) = serde_json::to_value(&unit.unit) else {
         return Vec::new();
     };
+    let one_page = unit.unit.one_page.is_some();
     map.iter()
         .filter(|(k, v)| !matches!(k.as_str(), "id" | "name") && !is_empty(v))
-        .map(|(k, v)| (words(k), value_text(v)))
+        .filter(|(k, _)| !(one_page && k.as_str() == "armour"))
+        .map(|(k, v)| match (one_page, k.as_str()) {
+            // Stored on FAD's rungs and fields (O1, O2); shown in the game's own words.
+            (true, "quality") => (
+                "training".to_owned(),
+                words(
+                    fad_domain::rulesets::one_page_skirmish::Training::of(unit.unit.quality).name(),
+                ),
+            ),
+            (true, "strength") => ("bases".to_owned(), value_text(v)),
+            (true, "starting_strength") => ("starting bases".to_owned(), value_text(v)),
+            (true, "one_page") => ("profile".to_owned(), value_text(v)),
+            _ => (words(k), value_text(v)),
+        })
         .collect()
 }
 
@@ -80,6 +94,14 @@ pub(super) fn points(value: impl Into<Option<f64>>) -> String {
     };
     let text = format!("{value:.2}");
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+/// Points in words: "12 points", or "unpriced" for a roster whose ruleset has no points (O7).
+pub(super) fn points_words(value: Option<f64>) -> String {
+    value.map_or_else(
+        || "unpriced".to_owned(),
+        |v| format!("{} points", points(v)),
+    )
 }
 
 /// What the force page shows of a roster: derived from the stored text alone, so
@@ -99,7 +121,7 @@ impl RosterPage {
         let roster = force.roster().map_err(|e| ApiError::Internal(e.into()))?;
         let roster = RosterResponse::new(roster);
         let page = Self {
-            points: points(roster.points),
+            points: roster.points.map_or_else(|| "Unpriced".to_owned(), points),
             sections: roster_sections(&roster).into_string(),
             name: roster.name,
         };
@@ -144,7 +166,7 @@ pub(super) fn roster_sections(roster: &RosterResponse) -> Markup {
     html! {
         @for platoon in &roster.platoons {
             section aria-labelledby={ "p-" (slug(&platoon.name)) } {
-                h2 id={ "p-" (slug(&platoon.name)) } { (platoon.name) " · " (points(platoon.points)) " points" }
+                h2 id={ "p-" (slug(&platoon.name)) } { (platoon.name) " · " (points_words(platoon.points)) }
                 div.roster-grid {
                     @for unit in &platoon.units {
                         div {
@@ -343,6 +365,9 @@ fn break_text(point: BreakPoint) -> String {
 /// and personalities with their effects; status and damage as badges.
 fn unit_card(platoon: Option<&str>, unit: &UnitResponse) -> Markup {
     let u = &unit.unit;
+    if let Some(profile) = &u.one_page {
+        return one_page_card(platoon, unit, profile);
+    }
     let quality = u.quality.row();
     let titles = |traits: &[fad_domain::points::gear::WeaponTrait]| -> Vec<String> {
         traits.iter().map(|t| t.title()).collect()
@@ -351,7 +376,7 @@ fn unit_card(platoon: Option<&str>, unit: &UnitResponse) -> Markup {
         article.card {
             // On the roster the platoon is the heading above; a printed card names it.
             @if platoon.is_some() { h2 { (u.name) } } @else { h3 { (u.name) } }
-            p { @if let Some(platoon) = platoon { (platoon) " · " } (u.kind.title()) " · " strong { (points(unit.points)) " points" }
+            p { @if let Some(platoon) = platoon { (platoon) " · " } (u.kind.title()) " · " strong { (points_words(unit.points)) }
                 @if u.status != UnitStatus::Active { " " span.badge { (u.status.title()) } }
                 @if let Some(state) = u.vehicle_state { @if state != VehicleState::Operational { " " span.badge { (state.title()) } } }
             }
@@ -409,6 +434,53 @@ fn unit_card(platoon: Option<&str>, unit: &UnitResponse) -> Markup {
     }
 }
 
+/// A one-page skirmish unit's card (docs/rules.md §10): training with its rating, bases now and
+/// starting, armour with the hits it ignores, force projection by range.
+fn one_page_card(
+    platoon: Option<&str>,
+    unit: &UnitResponse,
+    profile: &fad_domain::rulesets::one_page_skirmish::OnePageProfile,
+) -> Markup {
+    use fad_domain::rulesets::one_page_skirmish::Training;
+    let u = &unit.unit;
+    let training = Training::of(u.quality);
+    let (what, noun) = if u.kind == fad_domain::roster::UnitKind::Vehicle {
+        ("Vehicles", "models")
+    } else {
+        ("Infantry", "bases")
+    };
+    let fp = &profile.force_projection;
+    html! {
+        article.card {
+            @if platoon.is_some() { h2 { (u.name) } } @else { h3 { (u.name) } }
+            p { @if let Some(platoon) = platoon { (platoon) " · " } (what) " · " strong { (points_words(unit.points)) }
+                @if u.status != UnitStatus::Active { " " span.badge { (u.status.title()) } }
+            }
+            p.line { (training.title()) " (" (training.rating()) ") · " (u.strength) " " (noun) " · " (profile.armour.title()) " · " (fp.summary()) }
+            table {
+                tbody {
+                    tr { th scope="row" { "Training" } td { (training.title()) ", rated " (training.rating()) } }
+                    tr { th scope="row" { "Bases" } td { strong { (u.strength) " / " (u.starting_strength) } " (now / starting)" } }
+                    tr { th scope="row" { "Armour" } td { (profile.armour.title()) ", ignores " (profile.armour.ignores()) " hits" } }
+                    @if profile.carried_bases > 0 {
+                        tr { th scope="row" { "Carries" } td { (profile.carried_bases) " infantry bases" } }
+                    }
+                }
+            }
+            table.weapons {
+                caption { "Force projection, dice per base" }
+                thead { tr { th scope="col" { "Point blank" } th scope="col" { "Short" } th scope="col" { "Medium" } th scope="col" { "Long" } th scope="col" { "Very long" } th scope="col" { "Anti-tank" } } }
+                tbody { tr { @for d in fp.dice() { td.num { (d) } } td.num { (fp.at) } } }
+            }
+            div.ticks role="img" aria-label={ (u.strength) " of " (u.starting_strength) " " (noun) ": casualty boxes" } {
+                @for k in 0..u.starting_strength.min(40) {
+                    @if k < u.strength { span.tick {} } @else { span.tick.lost {} }
+                }
+            }
+        }
+    }
+}
+
 fn cards_markup(state: &AppState, user: &SessionUser, force: &ForceView) -> Markup {
     let roster = &force.roster;
     let units: Vec<(&str, &UnitResponse)> = roster
@@ -442,9 +514,9 @@ fn cards_markup(state: &AppState, user: &SessionUser, force: &ForceView) -> Mark
                 table {
                     tbody {
                         @for platoon in &roster.platoons {
-                            tr { th scope="row" { (platoon.name) } td.num { (points(platoon.points)) } }
+                            tr { th scope="row" { (platoon.name) } td.num { (platoon.points.map_or_else(|| "unpriced".to_owned(), points)) } }
                         }
-                        tr { th scope="row" { "Total points" } td.num { strong { (points(roster.points)) } } }
+                        tr { th scope="row" { "Total points" } td.num { strong { (roster.points.map_or_else(|| "unpriced".to_owned(), points)) } } }
                     }
                 }
             }

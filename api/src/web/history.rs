@@ -193,7 +193,7 @@ pub async fn history_entry_page(
             a href={ "/forces/" (force.id) "/history" } { "Back to the history" }
             " · " a href={ "/forces/" (force.id) } { "The roster now" }
         }
-        dl.stats { dt { "Points" } dd { (points(roster.points)) } }
+        dl.stats { dt { "Points" } dd { (roster.points.map_or_else(|| "Unpriced".to_owned(), points)) } }
         section aria-labelledby="what-changed" {
             h2 id="what-changed" { "What changed" }
             (diff_markup(&diff))

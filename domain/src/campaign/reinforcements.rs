@@ -140,6 +140,7 @@ pub fn typical_squad(platoon: &Platoon) -> Option<&Unit> {
         .collect();
     let same_kit = |a: &Unit, b: &Unit| {
         a.armour == b.armour
+            && a.one_page == b.one_page
             && a.basic_weapon == b.basic_weapon
             && a.support_weapons == b.support_weapons
     };
@@ -202,7 +203,8 @@ pub fn new_squad_unit(
         name,
         kind: UnitKind::Squad,
         quality: rule.quality,
-        resolve: Some(rule.resolve),
+        // A one-page unit has no Resolve (O3).
+        resolve: typical.one_page.is_none().then_some(rule.resolve),
         strength: troopers,
         starting_strength: troopers,
         support_weapons: support,
@@ -229,7 +231,9 @@ pub fn new_squad_unit(
 
 /// Whether troopers can join `unit` at all: a multi-figure infantry-type unit (C6, C9).
 pub fn can_take_troopers(unit: &Unit) -> bool {
-    unit.kind.is_infantry_type() && unit.starting_strength > 1
+    // A one-page unit of one base is no lone figure and takes bases too (O2).
+    unit.kind.is_infantry_type()
+        && (unit.starting_strength > 1 || (unit.one_page.is_some() && unit.starting_strength > 0))
 }
 
 /// Troopers `unit` may still receive before it reaches its establishment E (C9).

@@ -129,9 +129,14 @@ pub fn check_report(
             continue;
         }
         let wiped_out = line.eliminated || line.destroyed_on_recon;
+        // A one-page vehicle unit counts its models like bases (O4).
+        let by_models = is_vehicle && unit.one_page.is_some();
         // A wiped-out unit lost every figure (C2, C4); a lower count contradicts it. 0 is a
         // count left out (the field's default), which means all of them.
-        if wiped_out && !is_vehicle && line.figures_lost != 0 && line.figures_lost != unit.strength
+        if wiped_out
+            && (!is_vehicle || by_models)
+            && line.figures_lost != 0
+            && line.figures_lost != unit.strength
         {
             problems.push(Problem::new(
                 at("figures_lost"),
@@ -162,7 +167,18 @@ pub fn check_report(
             problems.push(Problem::new(at(field), sat_out(unit)));
             continue;
         }
-        let (figures, vehicle_damage) = if is_vehicle {
+        let (figures, vehicle_damage) = if by_models {
+            // O4: an immobilised model is fine by the next turn; a destroyed one is lost.
+            let all = wiped_out || line.vehicle_damage == Some(VehicleDamage::Destroyed);
+            (
+                if all {
+                    unit.strength
+                } else {
+                    line.figures_lost
+                },
+                None,
+            )
+        } else if is_vehicle {
             let damage = if wiped_out {
                 Some(VehicleDamage::Destroyed)
             } else {
@@ -194,7 +210,7 @@ pub fn check_report(
 fn reports_all_lost(unit: &Unit, line: &UnitLosses) -> bool {
     line.eliminated
         || line.destroyed_on_recon
-        || if unit.kind == UnitKind::Vehicle {
+        || if unit.kind == UnitKind::Vehicle && unit.one_page.is_none() {
             line.vehicle_damage == Some(VehicleDamage::Destroyed)
         } else {
             line.figures_lost >= unit.strength
@@ -246,7 +262,7 @@ pub fn apply_losses(roster: &Force, losses: &BTreeMap<String, AppliedLoss>) -> F
         let Some(loss) = losses.get(&unit.id) else {
             continue;
         };
-        if unit.kind == UnitKind::Vehicle {
+        if unit.kind == UnitKind::Vehicle && unit.one_page.is_none() {
             match loss.vehicle_damage {
                 // A vehicle destroyed earlier and not replaced cannot be "damaged" again.
                 Some(VehicleDamage::Damaged)

@@ -80,6 +80,8 @@ pub fn resolve_roll_due(unit: &Unit, loss: AppliedLoss, rules: &HouseRules) -> b
         && rolling_resolve(unit, loss, rules).is_some()
         && !unit.resolve_frozen()
         && unit.kind != UnitKind::OffBoardArtillery
+        // No Resolve in the one-page family, whatever the house rules say (O3).
+        && unit.one_page.is_none()
 }
 
 #[cfg(test)]

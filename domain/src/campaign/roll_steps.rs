@@ -61,6 +61,8 @@ pub fn resolve_unknown(unit: &Unit) -> bool {
     unit.resolve.is_none()
         && !matches!(unit.kind, UnitKind::Vehicle | UnitKind::OffBoardArtillery)
         && !unit.resolve_frozen()
+        // A one-page unit has no Resolve at all (O3).
+        && unit.one_page.is_none()
 }
 
 /// The Resolve rolled for a unit whose Resolve was unknown.
@@ -178,6 +180,9 @@ impl Aftermath {
             RollStep::VehicleReplacement => units
                 .filter_map(|u| {
                     let table = &t.vehicle_replacement;
+                    if u.one_page.is_some() {
+                        return self.models_due(u, loss(&u.id).figures);
+                    }
                     let why = match (u.kind, u.vehicle_state) {
                         (UnitKind::Vehicle, Some(VehicleState::Damaged)) => format!(
                             "damaged: vehicle replacements ({} repaired)",
@@ -279,6 +284,17 @@ impl Aftermath {
                     .map_err(|e| vec![dice_problem(&e)])?;
                 continue;
             }
+            if step == RollStep::VehicleReplacement && self.is_one_page(id) {
+                let count = self.losses.get(id).map_or(0, |l| l.figures);
+                let rolls = dice
+                    .roll(
+                        RollRequest::d6(step, id, usize::try_from(count).unwrap_or(0))
+                            .for_force(&force_id),
+                    )
+                    .map_err(|e| vec![dice_problem(&e)])?;
+                self.replace_models(id, &rolls);
+                continue;
+            }
             let roll = roll_one(dice, step, id, &force_id)?;
             self.apply(step, id, roll);
         }
@@ -303,6 +319,60 @@ impl Aftermath {
                 return;
             }
             self.next_roll = ROLL_STEPS.get(position(step) + 1).copied();
+        }
+    }
+
+    fn is_one_page(&self, id: &str) -> bool {
+        self.after_rolls
+            .unit(id)
+            .is_some_and(|u| u.one_page.is_some())
+    }
+
+    /// O4: a one-page vehicle unit rolls one die per destroyed model.
+    fn models_due(&self, unit: &Unit, lost: u32) -> Option<DueRoll> {
+        if unit.kind != UnitKind::Vehicle || lost == 0 {
+            return None;
+        }
+        let replaced = faces(&self.tables.vehicle_replacement, |r| {
+            r == VehicleReplacement::RepairedOrReplaced
+        })
+        .unwrap_or_else(|| "never".to_owned());
+        Some(DueRoll {
+            dice: format!("{lost}d6"),
+            why: format!(
+                "lost {lost} vehicle model(s): one die each on vehicle replacements ({replaced} replaces the model; O4)"
+            ),
+            ..self.unit_due(RollStep::VehicleReplacement, unit, String::new())
+        })
+    }
+
+    /// Applies a one-page vehicle unit's dice, one per destroyed model (O4): each die on the
+    /// replacing row brings a model back; the replaced models count for quality loss (O1, C7).
+    fn replace_models(&mut self, id: &str, rolls: &[u8]) {
+        let Some(unit) = self.after_rolls.unit_mut(id) else {
+            return;
+        };
+        let mut back = 0;
+        for &roll in rolls {
+            let row = d6_row(&self.tables.vehicle_replacement, roll);
+            let fate = if row == VehicleReplacement::RepairedOrReplaced {
+                back += 1;
+                VehicleFate::Replaced
+            } else {
+                VehicleFate::Eliminated
+            };
+            self.roll_events.push(UnitEventRecord::new(
+                id,
+                UnitEvent::VehicleReplacement { roll, fate },
+            ));
+        }
+        unit.strength = (unit.strength + back).min(unit.starting_strength);
+        if unit.strength > 0 {
+            unit.status = UnitStatus::Active;
+        }
+        if back > 0 {
+            self.replaced
+                .insert(id.to_owned(), (back, unit.starting_strength));
         }
     }
 

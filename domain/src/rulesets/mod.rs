@@ -13,6 +13,7 @@
 pub mod fad5e;
 pub mod fad_basic_advanced;
 pub mod house;
+pub mod one_page_skirmish;
 pub mod vocabulary;
 
 use serde::{Deserialize, Serialize};
@@ -78,6 +79,8 @@ impl std::fmt::Display for RulesetPin {
 pub enum Family {
     /// Fast And Dirty: squads, vehicles and characters on the Quality and Resolve ladders.
     Fad,
+    /// The one-page skirmish game: units of one to four bases on a training ladder, no Resolve.
+    OnePage,
 }
 
 /// How a unit's lost figures come back after a battle.
@@ -430,13 +433,18 @@ pub fn builtin(id: &str, version: Option<u32>) -> Option<Ruleset> {
     match (id, version) {
         (FAD5E, None | Some(1)) => Some(fad5e::v1()),
         (fad_basic_advanced::ID, None | Some(1)) => Some(fad_basic_advanced::v1()),
+        (one_page_skirmish::ID, None | Some(1)) => Some(one_page_skirmish::v1()),
         _ => None,
     }
 }
 
 /// The latest version of every built-in ruleset.
 pub fn builtins() -> Vec<Ruleset> {
-    vec![fad5e::v1(), fad_basic_advanced::v1()]
+    vec![
+        fad5e::v1(),
+        fad_basic_advanced::v1(),
+        one_page_skirmish::v1(),
+    ]
 }
 
 /// The canonical JSON of a value: object keys sorted, no whitespace. Built from the value tree
@@ -505,13 +513,14 @@ mod tests {
     }
 
     #[test]
-    fn builtin_finds_fad5e_version_1_and_nothing_else() {
+    fn builtin_finds_each_builtin_at_version_1_and_nothing_else() {
         assert_eq!(builtin("fad5e", None), Some(Ruleset::fad5e()));
         assert_eq!(builtin("fad5e", Some(1)), Some(Ruleset::fad5e()));
         assert_eq!(builtin("fad5e", Some(2)), None);
         assert_eq!(builtin("club/x", None), None);
         let all = builtins();
         assert!(all.iter().any(|r| r.id == FAD5E));
+        assert_eq!(all.len(), 3);
         assert!(all.iter().all(|r| r.builtin && r.extends.is_none()));
         assert_eq!(Ruleset::fad5e().pin(), RulesetPin::default());
     }

@@ -105,6 +105,9 @@ pub struct RulesetVocabulary {
     pub lists: Lists,
     /// The readings.
     pub readings: Vec<ReadingTerm>,
+    /// The one-page skirmish unit model's words (that family only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub one_page: Option<super::one_page_skirmish::vocabulary::OnePageWords>,
 }
 
 fn rows<T: Serialize>(table: &[T; 6]) -> Vec<String> {
@@ -119,8 +122,12 @@ fn rows<T: Serialize>(table: &[T; 6]) -> Vec<String> {
 
 fn roll_steps(ruleset: &Ruleset) -> Vec<RollStepTerm> {
     let t = &ruleset.tables;
+    let no_resolve = ruleset.decisions.resolve == super::ResolveRule::Absent;
     ROLL_STEPS
         .iter()
+        .filter(|step| {
+            !(no_resolve && matches!(step, RollStep::UnknownResolve | RollStep::ResolveChange))
+        })
         .map(|step| {
             let (label, die, rows) = match step {
                 RollStep::Replacement => (
@@ -186,6 +193,8 @@ pub fn ruleset_vocabulary(ruleset: &Ruleset, options: &HouseRules) -> RulesetVoc
         );
     }
     words.house_rule_defaults = ruleset.options;
+    let one_page = (ruleset.family == Family::OnePage)
+        .then(|| super::one_page_skirmish::vocabulary::narrow(&mut words));
     let defaults = serde_json::to_value(ruleset.options).unwrap_or(Value::Null);
     let values = serde_json::to_value(options).unwrap_or(Value::Null);
     RulesetVocabulary {
@@ -221,6 +230,7 @@ pub fn ruleset_vocabulary(ruleset: &Ruleset, options: &HouseRules) -> RulesetVoc
             .chain(pricing_option(ruleset, options))
             .collect(),
         lists: ruleset.lists.clone(),
+        one_page,
         readings: ruleset
             .readings
             .iter()

@@ -103,6 +103,19 @@ fn edit_cause(
     }
 }
 
+/// The ruleset the campaign `campaign_id` plays (the caller's access is already checked).
+pub fn campaign_ruleset(
+    conn: &mut Db,
+    campaign_id: &str,
+) -> Result<fad_domain::rulesets::Ruleset, ApiError> {
+    let settings = campaigns::find_by_id(conn, campaign_id)?
+        .map(|c| c.settings())
+        .transpose()
+        .map_err(|e| ApiError::Internal(e.into()))?
+        .unwrap_or_default();
+    crate::app::rulesets::load(conn, &settings.ruleset)
+}
+
 /// Stores a validated roster as a new force of `campaign_id` owned by the caller, in one
 /// transaction with its first history entry (`cause`, with the `rolls` that made it).
 pub async fn store_new_force(
@@ -132,6 +145,7 @@ pub async fn store_new_force(
         .db
         .transaction(move |conn| {
             campaign_access(conn, &caller, &stored.campaign_id, Need::Write)?;
+            roster::check_family(&roster, &campaign_ruleset(conn, &stored.campaign_id)?)?;
             quotas.check_forces(conn, &stored.campaign_id)?;
             forces::insert(conn, &stored, &roster, &cause, &rolls)?;
             events::append(conn, &Event::force_created(&stored.campaign_id, &stored.id))
@@ -346,8 +360,9 @@ pub async fn replace_force(
                 return Err(archived());
             }
             let before = current.roster().map_err(|e| ApiError::Internal(e.into()))?;
-            let limits = ruled::ForceRules::of_campaign(conn, &current.campaign_id)?.limits();
-            let roster = parse_roster(request, IdMode::Replace, Some(&before), &limits)?;
+            let rules = ruled::ForceRules::of_campaign(conn, &current.campaign_id)?;
+            let roster = parse_roster(request, IdMode::Replace, Some(&before), &rules.limits())?;
+            roster::check_family(&roster, &rules.ruleset)?;
             let raised = roster_lock::raises(&before, &roster)
                 .into_iter()
                 .map(|p| FieldError::new(p.field, p.message))

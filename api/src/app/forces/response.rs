@@ -11,6 +11,7 @@ use utoipa::ToSchema;
 
 use crate::error::ApiError;
 use crate::store::forces;
+use fad_domain::rulesets::one_page_skirmish::UNPRICED_REASON;
 
 use super::ruled::ForceRules;
 
@@ -67,10 +68,13 @@ impl RosterResponse {
 
     /// The roster as the campaign's ruleset shows it (`None`: FAD 5e).
     pub fn under(roster: Roster, rules: Option<&ForceRules>) -> Self {
-        let priced = rules.is_none_or(|r| r.pricing() == Pricing::Fad5e);
+        let one_page = super::roster::is_one_page(&roster);
+        let priced = !one_page && rules.is_none_or(|r| r.pricing() == Pricing::Fad5e);
         let shifts = rules.is_some_and(ForceRules::shifts_quality);
         let price = |p: f64| priced.then(|| round_points(p));
         let (unpriced_reason, unpriced_items) = match rules {
+            // A one-page roster has no points (O7): its units are priced by texts the service lacks.
+            _ if one_page => (Some(UNPRICED_REASON.to_owned()), Vec::new()),
             None => (None, Vec::new()),
             Some(_) if !priced => (
                 Some(fad_basic_advanced::UNPRICED_REASON.to_owned()),

@@ -5,6 +5,8 @@
 use std::collections::HashSet;
 
 use fad_domain::roster::{Force as Roster, Platoon, Unit};
+use fad_domain::rulesets::one_page_skirmish::validate_one_page;
+use fad_domain::rulesets::{Family, Ruleset};
 use fad_domain::validation::{RulesetLimits, validate_force_under};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -129,9 +131,15 @@ pub fn parse_roster(
         name: request.name,
         platoons,
     };
-    // Rule problems are only meaningful once every unit could be read.
+    // Rule problems are only meaningful once every unit could be read. A roster of one-page
+    // units is checked by its own family's rules; `check_family` then holds it to the
+    // campaign's ruleset.
     if errors.is_empty()
-        && let Err(problems) = validate_force_under(&roster, limits)
+        && let Err(problems) = if is_one_page(&roster) {
+            validate_one_page(&roster)
+        } else {
+            validate_force_under(&roster, limits)
+        }
     {
         errors.extend(
             problems
@@ -143,6 +151,42 @@ pub fn parse_roster(
         Ok(roster)
     } else {
         Err(ApiError::Validation(errors))
+    }
+}
+
+/// Whether a roster is written in the one-page skirmish family's unit model (any unit with its
+/// profile; [`validate_one_page`] then requires it of every unit).
+pub fn is_one_page(roster: &Roster) -> bool {
+    roster.units().any(|u| u.one_page.is_some())
+}
+
+/// Holds a roster to the family of the campaign's ruleset: a FAD campaign's units carry no
+/// one-page profile, and a one-page campaign's units all do (O2). 422 at the first unit that
+/// does not fit.
+pub fn check_family(roster: &Roster, ruleset: &Ruleset) -> Result<(), ApiError> {
+    match ruleset.family {
+        Family::Fad => {
+            for (p, platoon) in roster.platoons.iter().enumerate() {
+                if let Some(u) = platoon.units.iter().position(|u| u.one_page.is_some()) {
+                    return Err(ApiError::validation(
+                        format!("platoons[{p}].units[{u}].one_page"),
+                        format!(
+                            "this campaign plays {}: its units have no one-page profile",
+                            ruleset.name
+                        ),
+                    ));
+                }
+            }
+            Ok(())
+        }
+        Family::OnePage => validate_one_page(roster).map_err(|problems| {
+            ApiError::Validation(
+                problems
+                    .into_iter()
+                    .map(|p| FieldError::new(p.field, p.message))
+                    .collect(),
+            )
+        }),
     }
 }
 

@@ -24,7 +24,21 @@ pub fn table_width(platoons: u32) -> u32 {
 const SIDE_COLOURS: [&str; 2] = ["#c0392b", "#1f5fa8"];
 
 /// Draws the map.
-pub fn render(view: &ScenarioView, names: &[String; 2], platoons: u32) -> Markup {
+/// A distance as the sheet prints it: FAD 5e's inches, or for a one-page skirmish battle the
+/// same distance × 5/6 in cm (docs/rules.md O8).
+pub fn distance(inches: u32, metric: bool) -> String {
+    if metric {
+        format!(
+            "{} cm",
+            fad_domain::rulesets::one_page_skirmish::scaled_cm(inches)
+        )
+    } else {
+        format!("{inches}\"")
+    }
+}
+
+/// Draws the map; `metric` prints its distances in cm (docs/rules.md O8).
+pub fn render(view: &ScenarioView, names: &[String; 2], platoons: u32, metric: bool) -> Markup {
     let w = table_width(platoons) * SCALE;
     let d = DEPTH * SCALE;
     let third = d / 3;
@@ -76,7 +90,7 @@ pub fn render(view: &ScenarioView, names: &[String; 2], platoons: u32) -> Markup
         .collect();
     html! {
         svg xmlns="http://www.w3.org/2000/svg" class="map" viewBox=(vb) role="img"
-            aria-label={ "Table map, " (w / SCALE) "\" by " (d / SCALE) "\"" } {
+            aria-label={ "Table map, " (distance(w / SCALE, metric)) " by " (distance(d / SCALE, metric)) } {
             title { "Table map: " (w / SCALE / 12) "' × " (d / SCALE / 12) "'" }
             rect x="0" y="0" width=(w) height=(d) fill="#f4f1e8" stroke="#333" stroke-width="3" {}
             // Deployment zones: side 1 at the south edge, side 2 at the north.
@@ -84,14 +98,14 @@ pub fn render(view: &ScenarioView, names: &[String; 2], platoons: u32) -> Markup
                 rect class="zone" x="0" y=(d - zone(0)) width=(w) height=(zone(0))
                     fill=(SIDE_COLOURS[0]) fill-opacity="0.15" stroke=(SIDE_COLOURS[0]) stroke-dasharray="8 4" {}
                 text x="8" y=(d - zone(0) + 22) font-size="18" fill=(SIDE_COLOURS[0]) {
-                    (names[0]) " deployment zone " (zone(0) / SCALE) "\""
+                    (names[0]) " deployment zone " (distance(zone(0) / SCALE, metric))
                 }
             }
             @if zone(1) > 0 {
                 rect class="zone" x="0" y="0" width=(w) height=(zone(1))
                     fill=(SIDE_COLOURS[1]) fill-opacity="0.15" stroke=(SIDE_COLOURS[1]) stroke-dasharray="8 4" {}
                 text x="8" y=(zone(1) - 8) font-size="18" fill=(SIDE_COLOURS[1]) {
-                    (names[1]) " deployment zone " (zone(1) / SCALE) "\""
+                    (names[1]) " deployment zone " (distance(zone(1) / SCALE, metric))
                 }
             }
             // The three equal thirds (S7), named from side 1's edge.

@@ -78,7 +78,13 @@ pub fn objective_name(id: &str) -> String {
     }
 }
 
-fn side_section(i: usize, side: &SideView, force_ref: Option<&ForceRef>, force: &Force) -> Markup {
+fn side_section(
+    i: usize,
+    side: &SideView,
+    force_ref: Option<&ForceRef>,
+    force: &Force,
+    metric: bool,
+) -> Markup {
     let name = force_ref.map_or(side.force_id.as_str(), |f| f.name.as_str());
     html! {
         section class={ "side side-" (i) } {
@@ -90,7 +96,7 @@ fn side_section(i: usize, side: &SideView, force_ref: Option<&ForceRef>, force: 
                 @if let Some(roll) = &side.table_edge_roll {
                     tr { th { "Table-edge roll" } td { (roll.total) " (d" "6: " (roll.die) ")" } }
                 }
-                tr { th { "Deployment zone" } td { (side.deployment_zone_inches.map(|z| format!("{z}\"")).unwrap_or_default()) } }
+                tr { th { "Deployment zone" } td { (side.deployment_zone_inches.map(|z| map::distance(z, metric)).unwrap_or_default()) } }
                 @if let Some(fd) = &side.field_defences {
                     tr { th { "Field defences" } td {
                         (fd.max_field_defences)
@@ -294,6 +300,12 @@ pub fn render_sheet_with(sheet: &Sheet<'_>, panel: Option<Markup>) -> String {
         .max()
         .unwrap_or(1);
     let title = format!("{} vs {}", names[0], names[1]);
+    // A battle of one-page skirmish forces is played in cm (docs/rules.md O8).
+    let metric = sheet
+        .scenario
+        .sides
+        .iter()
+        .any(|s| s.force.units().any(|u| u.one_page.is_some()));
     let markup = html! {
         (DOCTYPE)
         html lang="en" {
@@ -309,7 +321,8 @@ pub fn render_sheet_with(sheet: &Sheet<'_>, panel: Option<Markup>) -> String {
                 @if let Some(panel) = panel { div class="panel" { (panel) } }
                 @if let Some(side) = &sheet.seen_by { p class="banner" { "Sheet for " (side) ": the other side is shown only as far as the rules have revealed it." } }
                 p class="meta" { "Generated " (created) " · " (id) " · table "
-                    (map::table_width(platoons) / 12) "'×" (map::DEPTH / 12) "'" }
+                    @if metric { (map::distance(map::table_width(platoons), true)) "×" (map::distance(map::DEPTH, true)) }
+                    @else { (map::table_width(platoons) / 12) "'×" (map::DEPTH / 12) "'" } }
                 @if view.night_fighting {
                     p class="banner" { "Night fighting: each side adds 1d6 dummy contact markers (docs/rules.md §3.6)." }
                 }
@@ -317,7 +330,7 @@ pub fn render_sheet_with(sheet: &Sheet<'_>, panel: Option<Markup>) -> String {
                     p class="banner" { "Escalating Engagement: both sides rolled the same mission. Orders are cancelled; recon forces have collided (docs/rules.md §3.10, S19)." }
                 }
                 section {
-                    (map::render(&view, &names, platoons))
+                    (map::render(&view, &names, platoons, metric))
                     table {
                         @if let Some(c) = &view.table_edge_chooser { tr { th { "Chooses the table edge" } td { (name_of(c)) } } }
                         @if let Some(f) = &view.first_to_place_markers { tr { th { "Places markers first" } td { (name_of(f)) } } }
@@ -340,7 +353,7 @@ pub fn render_sheet_with(sheet: &Sheet<'_>, panel: Option<Markup>) -> String {
                 div class="sides" {
                     @for (i, side) in view.sides.iter().enumerate() {
                         @if let Some(state) = sheet.scenario.sides.get(i) {
-                            (side_section(i, side, sheet.forces.get(i), &state.force))
+                            (side_section(i, side, sheet.forces.get(i), &state.force, metric))
                         }
                     }
                 }
