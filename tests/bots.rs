@@ -29,6 +29,14 @@ fn stored(app: &TestApp, event_type: &str) -> Vec<Value> {
         .collect()
 }
 
+/// The `scenario.step_changed` events of `battle`.
+fn steps_of(app: &TestApp, battle: &str) -> Vec<Value> {
+    stored(app, "scenario.step_changed")
+        .into_iter()
+        .filter(|d| d["battle_id"] == battle)
+        .collect()
+}
+
 /// `(step, [force ids waited for])` of a `scenario.step_changed` payload.
 fn turn(data: &Value) -> (String, Vec<String>) {
     let waiting = data["waiting_for"]
@@ -98,7 +106,7 @@ both_backends! {
         let (blue, red) = (g.blue_id(), g.red_id());
 
         // Act + Assert: the first step waits for both sides' orders.
-        let first = stored(app, "scenario.step_changed");
+        let first = steps_of(app, &g.battle);
         assert_eq!(first.len(), 1, "{first:?}");
         assert_eq!(turn(&first[0]), ("orders".to_owned(), vec![blue.clone(), red.clone()]));
         let names: Vec<&str> = first[0]["waiting_for"].as_array().unwrap().iter().map(|w| w["owner_name"].as_str().unwrap()).collect();
@@ -110,37 +118,37 @@ both_backends! {
 
         // Blue's secret orders tell nobody anything: no new step event.
         g.step(app, &g.people.owner, "orders", &blue_orders(&g));
-        assert_eq!(stored(app, "scenario.step_changed").len(), 1);
+        assert_eq!(steps_of(app, &g.battle).len(), 1);
 
         // Red's orders close the step: both are asked for mission bonuses.
         g.step(app, &g.people.player, "orders", &red_orders(&g));
-        let after_orders = stored(app, "scenario.step_changed");
+        let after_orders = steps_of(app, &g.battle);
         assert_eq!(after_orders.len(), 2);
         assert_eq!(turn(&after_orders[1]), ("mission_bonuses".to_owned(), vec![blue.clone(), red.clone()]));
         g.step(app, &g.people.owner, "mission-bonuses", &blue_bonuses(&g));
-        assert_eq!(stored(app, "scenario.step_changed").len(), 2, "a secret bonus choice shows");
+        assert_eq!(steps_of(app, &g.battle).len(), 2, "a secret bonus choice shows");
         g.step(app, &g.people.player, "mission-bonuses", &red_bonuses(&g));
 
         // Recon: one side's turn at a time, each turn an event naming that side.
-        let recon = stored(app, "scenario.step_changed");
+        let recon = steps_of(app, &g.battle);
         assert_eq!(turn(recon.last().unwrap()), ("recon".to_owned(), vec![red.clone()]));
         assert_eq!(recon.last().unwrap()["recon_prompt"], "turn");
         assert_eq!(recon.last().unwrap()["waiting_for"][0]["force_name"], g.red["name"]);
         g.step(app, &g.people.player, "recon-actions", &json!({"force_id": red, "action": "pass"}));
-        let passed = stored(app, "scenario.step_changed");
+        let passed = steps_of(app, &g.battle);
         assert_eq!(turn(passed.last().unwrap()), ("recon".to_owned(), vec![blue.clone()]));
         g.step(app, &g.people.owner, "recon-actions", &json!({"force_id": blue, "action": "pass"}));
 
         // Ready is `battle.scenario_ready`, not another turn.
-        assert_eq!(stored(app, "scenario.step_changed").len(), passed.len());
-        let ready = stored(app, "battle.scenario_ready");
+        assert_eq!(steps_of(app, &g.battle).len(), passed.len());
+        let ready: Vec<Value> = stored(app, "battle.scenario_ready").into_iter().filter(|d| d["battle_id"] == g.battle.as_str()).collect();
         assert_eq!(ready.len(), 1);
         assert_documented(app, "battle.scenario_ready", &ready[0]);
         let sides: Vec<&str> = ready[0]["sides"].as_array().unwrap().iter().map(|s| s["owner_name"].as_str().unwrap()).collect();
         assert_eq!(sides, ["owner", "player"]);
 
         // No payload names a hidden choice.
-        for data in stored(app, "scenario.step_changed") {
+        for data in steps_of(app, &g.battle) {
             let text = data.to_string();
             for secret in ["defensive", "passive", "offensive", "aggressive", "hold", "strike", "interfere", "sweep"] {
                 assert!(!text.contains(secret), "step event shows {secret}: {text}");
@@ -159,7 +167,7 @@ both_backends! {
         let force_id = force["id"].as_str().unwrap().to_owned();
 
         // Act: edit the roster (a rename), adjust the ledger, leave.
-        let mut edit = as_written(&force);
+        let mut edit = force.clone();
         edit["name"] = json!("Blue Guard");
         let edited = app.put_json_with_token(
             &format!("/api/v1/forces/{force_id}"),

@@ -232,7 +232,7 @@ both_backends! {
             assert_eq!(body["version"], 1);
             assert_eq!(
                 body["settings"],
-                json!({"version": 1, "results_need_confirmation": true, "lock_rosters_after_play": true, "house_rules": {
+                json!({"version": 1, "results_need_confirmation": true, "lock_rosters_after_play": true, "public_standings": false, "house_rules": {
                     "full_strength": "establishment", "lone_figure_return": "on_five_or_six",
                     "bank_campaign_points": true, "vehicle_resolve_change": false,
                     "squad_leader_experience_purchasable": false,
