@@ -74,7 +74,7 @@ def main() -> int:
                 page.get_by_label("What it may do").select_option("read write")
                 page.get_by_role("button", name="Make token").click()
                 expect(page.get_by_role("heading", name="New token: Club chat bot")).to_be_visible()
-                token = page.get_by_label("Token").input_value()
+                token = page.get_by_role("textbox", name="Token").input_value()
                 check(token.startswith("fadp_") and len(token) == 69, f"a whole token is shown: {len(token)}")
                 copy = page.get_by_role("button", name="Copy token")
                 expect(copy).to_be_visible()

@@ -36,7 +36,7 @@ fn markup(table: &PublicStandings) -> Markup {
                     @if table.rows.is_empty() {
                         p.muted { "No forces yet." }
                     } @else {
-                        div.table-wrap {
+                        div.table-wrap tabindex="0" role="region" aria-label="Standings table" {
                             table {
                                 caption.muted { "Most wins first, then campaign points earned, then fewest losses." }
                                 thead { tr {
