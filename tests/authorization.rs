@@ -89,6 +89,12 @@ pub const ROWS: &[Row] = &[
     // Accounts.
     row("GET", "/api/v1/me", None, [401, 200, 200, 200, 200, 403, 401, 401]),
     row("PATCH", "/api/v1/me", Some(r#"{"display_name": "Someone"}"#), [401, 200, 200, 200, 200, 403, 401, 401]),
+    // Personal access tokens: each person's own.
+    row("POST", "/api/v1/me/tokens", Some(r#"{"name": "bot", "scopes": ["read"]}"#), [401, 201, 201, 201, 201, 403, 401, 401]),
+    row("GET", "/api/v1/me/tokens", None, [401, 200, 200, 200, 200, 403, 401, 401]),
+    row("DELETE", "/api/v1/me/tokens/none", None, [401, 404, 404, 404, 404, 403, 401, 401]),
+    // Published standings: public, and 404 while the organiser has not published them.
+    row("GET", "/api/v1/public/campaigns/{campaign}/standings", None, [404, 404, 404, 404, 404, 404, 404, 404]),
     // Campaigns.
     row("POST", "/api/v1/campaigns", Some(r#"{"name": "New"}"#), [401, 201, 201, 201, 201, 403, 401, 401]),
     row("GET", "/api/v1/campaigns", None, [401, 200, 200, 200, 200, 403, 401, 401]),

@@ -136,7 +136,7 @@ impl Game {
     }
 
     #[track_caller]
-    fn step(&self, app: &TestApp, user: &TestUser, step: &str, body: &Value) -> Value {
+    pub(crate) fn step(&self, app: &TestApp, user: &TestUser, step: &str, body: &Value) -> Value {
         ok(self.post(app, user, step, body))
     }
 
@@ -149,18 +149,18 @@ impl Game {
 }
 
 /// Blue's and Red's orders, bonuses and dice for the reference workflow.
-fn blue_orders(g: &Game) -> Value {
+pub(crate) fn blue_orders(g: &Game) -> Value {
     json!({"force_id": g.blue_id(), "stance": "defensive", "attitude": "passive",
            "recon_unit_ids": [unit_id(&g.blue, "Alpha")],
            "dice": {"table_edge": {g.blue_id(): [3]}, "recon_return": {unit_id(&g.blue, "Alpha"): [6]}}})
 }
 
-fn red_orders(g: &Game) -> Value {
+pub(crate) fn red_orders(g: &Game) -> Value {
     json!({"force_id": g.red_id(), "stance": "offensive", "attitude": "aggressive",
            "dice": {"table_edge": {g.red_id(): [4]}}})
 }
 
-fn blue_bonuses(g: &Game) -> Value {
+pub(crate) fn blue_bonuses(g: &Game) -> Value {
     let none: Vec<(String, Value)> = ["Alpha", "Bravo", "Charlie"]
         .iter()
         .map(|n| (unit_id(&g.blue, n), json!([1])))
@@ -170,7 +170,7 @@ fn blue_bonuses(g: &Game) -> Value {
                     "pre_battle_event": none.into_iter().collect::<serde_json::Map<_, _>>()}})
 }
 
-fn red_bonuses(g: &Game) -> Value {
+pub(crate) fn red_bonuses(g: &Game) -> Value {
     let mut none: serde_json::Map<String, Value> = ["Delta", "Echo"]
         .iter()
         .map(|n| (unit_id(&g.red, n), json!([1])))

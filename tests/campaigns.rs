@@ -232,7 +232,7 @@ both_backends! {
             assert_eq!(body["version"], 1);
             assert_eq!(
                 body["settings"],
-                json!({"version": 1, "results_need_confirmation": true, "lock_rosters_after_play": true, "house_rules": {
+                json!({"version": 1, "results_need_confirmation": true, "lock_rosters_after_play": true, "public_standings": false, "house_rules": {
                     "full_strength": "establishment", "lone_figure_return": "on_five_or_six",
                     "bank_campaign_points": true, "vehicle_resolve_change": false,
                     "squad_leader_experience_purchasable": false,
@@ -565,12 +565,12 @@ both_backends! {
         let outsider = app.get_with_token(&format!("/api/v1/campaigns/{id}"), &people.outsider.token);
         assert_eq!(
             outsider.text().unwrap(),
-            r#"{"type":"about:blank","title":"Not Found","status":404,"detail":"No such campaign."}"#
+            r#"{"type":"/problems/not-found","title":"Not Found","status":404,"detail":"No such campaign."}"#
         );
         let player = app.get_with_token(&format!("/api/v1/campaigns/{id}/invites"), &people.player.token);
         assert_eq!(
             player.text().unwrap(),
-            r#"{"type":"about:blank","title":"Forbidden","status":403,"detail":"Only the campaign's organiser may do this."}"#
+            r#"{"type":"/problems/forbidden","title":"Forbidden","status":403,"detail":"Only the campaign's organiser may do this."}"#
         );
         let key = send(
             app.request(Method::POST, "/api/v1/campaigns")
@@ -579,13 +579,13 @@ both_backends! {
         );
         assert_eq!(
             key.text().unwrap(),
-            r#"{"type":"about:blank","title":"Forbidden","status":403,"detail":"Integration keys are read-only."}"#
+            r#"{"type":"/problems/forbidden","title":"Forbidden","status":403,"detail":"Integration keys are read-only."}"#
         );
         let anonymous = app.get("/api/v1/campaigns");
         assert_eq!(anonymous.headers().get("www-authenticate").unwrap(), "Bearer");
         assert_eq!(
             anonymous.text().unwrap(),
-            r#"{"type":"about:blank","title":"Unauthorized","status":401,"detail":"Authentication required: send `Authorization: Bearer <token>` with the access token from login."}"#
+            r#"{"type":"/problems/unauthorized","title":"Unauthorized","status":401,"detail":"Authentication required: send `Authorization: Bearer <token>` with the access token from login."}"#
         );
     }
 }

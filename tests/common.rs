@@ -544,7 +544,14 @@ pub fn assert_problem(response: Response, status: u16) -> Value {
     );
     let body: Value = serde_json::from_str(&text).expect("problem body is JSON");
     assert_eq!(body["status"], status, "{body}");
-    assert_eq!(body["type"], "about:blank", "{body}");
+    let kind = fad_api::error::PROBLEM_KINDS
+        .iter()
+        .find(|k| k.status == status)
+        .map_or_else(
+            || "about:blank".to_owned(),
+            |k| format!("/problems/{}", k.slug),
+        );
+    assert_eq!(body["type"], kind.as_str(), "{body}");
     assert!(
         body["title"].is_string() && body["detail"].is_string(),
         "{body}"

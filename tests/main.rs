@@ -15,6 +15,7 @@ mod authorization;
 mod backup;
 mod battle_scenarios;
 mod battles;
+mod bots;
 mod campaign_play;
 mod campaign_rules;
 mod campaigns;

@@ -412,6 +412,10 @@ impl Config {
         }
         let cors_origins = parse_cors_origins(&args.cors_origins)?;
         let public_url = parse_public_url(args.public_url.as_deref())?;
+        let webhooks = crate::webhooks::Settings {
+            public_url: public_url.clone(),
+            ..webhooks
+        };
         // An empty value (e.g. `FAD_JWT_SECRET=` from compose) means "not set".
         let jwt_secret = match args.jwt_secret.as_deref().filter(|s| !s.is_empty()) {
             Some(secret) => JwtSecret::new(secret.as_bytes(), "FAD_JWT_SECRET (--jwt-secret)")?,

@@ -57,7 +57,8 @@ impl FieldError {
 /// An RFC 9457 problem document: the body of every error response.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct Problem {
-    /// Problem type URI; `about:blank` means "see `status` and `title`".
+    /// Problem type: a stable URI per kind of problem (`/problems/validation`,
+    /// `/problems/not-found`, ...), relative to the service, each explained at its address.
     #[serde(rename = "type")]
     pub problem_type: String,
     /// Short summary: the HTTP status phrase.
@@ -75,7 +76,7 @@ impl Problem {
     /// A problem for `status` with `detail` and no field errors.
     pub fn new(status: StatusCode, detail: impl Into<String>) -> Self {
         Self {
-            problem_type: "about:blank".to_owned(),
+            problem_type: problem_type(status),
             title: status.canonical_reason().unwrap_or("Error").to_owned(),
             status: status.as_u16(),
             detail: detail.into(),
@@ -88,7 +89,10 @@ impl Problem {
         // Serialising plain strings and numbers cannot fail; keep a valid body regardless.
         serde_json::to_string(self).unwrap_or_else(|_| {
             format!(
-                r#"{{"type":"about:blank","title":"Error","status":{}}}"#,
+                r#"{{"type":"{}","title":"Error","status":{}}}"#,
+                problem_type(
+                    StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+                ),
                 self.status
             )
         })
@@ -101,6 +105,128 @@ impl Problem {
             .content_type(PROBLEM_JSON)
             .body(self.to_json())
     }
+}
+
+/// One kind of problem: its `type` is `/problems/{slug}`, a page explaining it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProblemKind {
+    /// The last part of its URI.
+    pub slug: &'static str,
+    /// The HTTP status it comes with.
+    pub status: u16,
+    /// Its title.
+    pub title: &'static str,
+    /// What it means.
+    pub meaning: &'static str,
+    /// What a client should do.
+    pub what_to_do: &'static str,
+}
+
+/// Every kind of problem the service answers, one per status.
+pub const PROBLEM_KINDS: [ProblemKind; 13] = [
+    ProblemKind {
+        slug: "bad-request",
+        status: 400,
+        title: "Bad request",
+        meaning: "The request could not be read: malformed JSON, a bad query parameter or header.",
+        what_to_do: "Fix the request as `detail` and `errors` say; sending it again unchanged fails again.",
+    },
+    ProblemKind {
+        slug: "unauthorized",
+        status: 401,
+        title: "Unauthorized",
+        meaning: "No credential, or one that is malformed, expired, revoked or unknown.",
+        what_to_do: "Log in again for a new access token, or use a live integration key or personal access token.",
+    },
+    ProblemKind {
+        slug: "forbidden",
+        status: 403,
+        title: "Forbidden",
+        meaning: "The credential is good, but its owner may not do this: the wrong role, a read-only key or a read-only personal access token.",
+        what_to_do: "Ask the campaign's organiser, or use a credential allowed to do it.",
+    },
+    ProblemKind {
+        slug: "not-found",
+        status: 404,
+        title: "Not found",
+        meaning: "No such resource, or one the caller may not see (the two answers are the same on purpose).",
+        what_to_do: "Check the id, and that the caller belongs to the campaign.",
+    },
+    ProblemKind {
+        slug: "method-not-allowed",
+        status: 405,
+        title: "Method not allowed",
+        meaning: "The path exists, but not with this method.",
+        what_to_do: "Use one of the methods the `Allow` header lists.",
+    },
+    ProblemKind {
+        slug: "conflict",
+        status: 409,
+        title: "Conflict",
+        meaning: "The request conflicts with the current state: a stale `version`, a step already taken, a name in use.",
+        what_to_do: "Read the resource again, redo the change on what it is now, and send it with the current version.",
+    },
+    ProblemKind {
+        slug: "version-conflict",
+        status: 412,
+        title: "Version conflict",
+        meaning: "`If-Match` names a version that is no longer the current one.",
+        what_to_do: "Read the resource again and send its new `ETag` with the change.",
+    },
+    ProblemKind {
+        slug: "too-large",
+        status: 413,
+        title: "Too large",
+        meaning: "The body is over the server's limit.",
+        what_to_do: "Send a smaller body.",
+    },
+    ProblemKind {
+        slug: "unsupported-media-type",
+        status: 415,
+        title: "Unsupported media type",
+        meaning: "The body is not JSON.",
+        what_to_do: "Send `Content-Type: application/json`.",
+    },
+    ProblemKind {
+        slug: "validation",
+        status: 422,
+        title: "Validation failed",
+        meaning: "The request is well formed but some fields are not acceptable; `errors` names each field and what is wrong. Nothing was changed.",
+        what_to_do: "Correct the fields listed in `errors` and send it again.",
+    },
+    ProblemKind {
+        slug: "quota",
+        status: 429,
+        title: "Quota used up",
+        meaning: "A limit over a time window is reached (sign-in attempts, new resources, open live pages).",
+        what_to_do: "Wait for the seconds `Retry-After` gives, then try again.",
+    },
+    ProblemKind {
+        slug: "internal",
+        status: 500,
+        title: "Internal error",
+        meaning: "Something failed on the server; it is logged with the request id (`x-request-id`).",
+        what_to_do: "Try again later; report the request id if it keeps happening.",
+    },
+    ProblemKind {
+        slug: "unavailable",
+        status: 503,
+        title: "Unavailable",
+        meaning: "The database is unavailable for a moment.",
+        what_to_do: "Try again after the seconds `Retry-After` gives.",
+    },
+];
+
+/// The `type` of a problem with `status`: its kind's URI, or `about:blank` for a status no
+/// kind covers.
+pub fn problem_type(status: StatusCode) -> String {
+    PROBLEM_KINDS
+        .iter()
+        .find(|k| k.status == status.as_u16())
+        .map_or_else(
+            || "about:blank".to_owned(),
+            |k| format!("/problems/{}", k.slug),
+        )
 }
 
 /// Everything a handler can fail with. Each variant fixes the status code; see
@@ -450,7 +576,7 @@ mod tests {
             (
                 422,
                 PROBLEM_JSON.to_owned(),
-                r#"{"type":"about:blank","title":"Unprocessable Entity","status":422,"detail":"name: must not be empty.","errors":[{"field":"name","message":"must not be empty"}]}"#
+                r#"{"type":"/problems/validation","title":"Unprocessable Entity","status":422,"detail":"name: must not be empty.","errors":[{"field":"name","message":"must not be empty"}]}"#
                     .to_owned()
             )
         );
@@ -460,7 +586,7 @@ mod tests {
     fn not_found_is_404_without_errors_member() {
         assert_eq!(
             body_of(&ApiError::not_found("force")).2,
-            r#"{"type":"about:blank","title":"Not Found","status":404,"detail":"No such force."}"#
+            r#"{"type":"/problems/not-found","title":"Not Found","status":404,"detail":"No such force."}"#
         );
     }
 
@@ -496,7 +622,7 @@ mod tests {
             assert_eq!(status, 503);
             assert_eq!(
                 body,
-                r#"{"type":"about:blank","title":"Service Unavailable","status":503,"detail":"The database is unavailable; try again shortly."}"#
+                r#"{"type":"/problems/unavailable","title":"Service Unavailable","status":503,"detail":"The database is unavailable; try again shortly."}"#
             );
         }
     }

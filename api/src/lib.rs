@@ -402,11 +402,14 @@ pub fn build_app(
         .configure(openapi::configure)
         .split_for_parts();
     let mut api = api;
-    openapi::document_idempotency_keys(&mut api);
+    openapi::finish(&mut api);
     let routes = RouteTable::from_openapi(&api);
     let security = auth::SecurityTable::from_openapi(&api);
     app.app_data(actix_web::web::Data::new(security))
-        .service(SwaggerUi::new("/docs/{_:.*}").url("/api-docs/openapi.json", api))
+        .service(
+            SwaggerUi::new("/docs/{_:.*}")
+                .external_url_unchecked("/api-docs/openapi.json", openapi::served(&api)),
+        )
         .service(actix_web::web::redirect("/docs", "/docs/"))
         .default_service(actix_web::web::to(move |req| {
             middleware::fallback(req, routes.clone())
@@ -578,7 +581,7 @@ mod tests {
         assert_eq!(
             problem,
             json!({
-                "type": "about:blank",
+                "type": "/problems/validation",
                 "title": "Unprocessable Entity",
                 "status": 422,
                 "detail": "count: must be a whole number from 0 to 255, not the text \"x\".",

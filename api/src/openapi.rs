@@ -3,6 +3,8 @@
 //! served document, the printed one and `openapi/openapi.json` cannot drift apart unnoticed
 //! (the black-box drift test compares them).
 
+mod tidy;
+
 use crate::error::{FieldError, Problem};
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
@@ -22,7 +24,7 @@ pub const API_KEY: &str = "api_key";
         description = "Campaigns, forces, battles and scenarios for the Fast And Dirty \
                        miniatures wargame. Errors are application/problem+json (RFC 9457)."
     ),
-    components(schemas(Problem, FieldError)),
+    components(schemas(Problem, FieldError, crate::store::events::EventData)),
     modifiers(&SecuritySchemes),
     tags(
         (name = "health", description = "Liveness and readiness probes"),
@@ -76,8 +78,25 @@ pub fn document() -> utoipa::openapi::OpenApi {
         .openapi(ApiDoc::openapi())
         .configure(configure)
         .split_for_parts();
-    document_idempotency_keys(&mut api);
+    finish(&mut api);
     api
+}
+
+/// What the handlers' attributes cannot say: the `Idempotency-Key` of every write and the
+/// `webhooks` section. Both the served and the printed document go through it.
+pub fn finish(api: &mut utoipa::openapi::OpenApi) {
+    document_idempotency_keys(api);
+    crate::webhooks::document::document(api);
+    tidy::tidy(api);
+}
+
+/// The document as served at `/api-docs/openapi.json`: [`document_json`]'s text, so the two
+/// cannot differ.
+pub fn served(api: &utoipa::openapi::OpenApi) -> serde_json::Value {
+    api.to_pretty_json()
+        .ok()
+        .and_then(|json| serde_json::from_str(&tidy::text(&json)).ok())
+        .unwrap_or_else(|| serde_json::to_value(api).unwrap_or_default())
 }
 
 /// Declares the `Idempotency-Key` header on every write under `/api/v1` that does not already
@@ -154,7 +173,7 @@ pub fn document_idempotency_keys(api: &mut utoipa::openapi::OpenApi) {
 
 /// The document as pretty JSON with a trailing newline (the format of `openapi/openapi.json`).
 pub fn document_json() -> anyhow::Result<String> {
-    let mut text = document().to_pretty_json()?;
+    let mut text = tidy::text(&document().to_pretty_json()?);
     text.push('\n');
     Ok(text)
 }

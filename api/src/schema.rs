@@ -77,6 +77,24 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// Personal access tokens (`fadp_…`): a person's credential for bots, stored as SHA-256.
+    personal_tokens (id) {
+        id -> Text,
+        user_id -> Text,
+        name -> Text,
+        token_hash -> Text,
+        token_prefix -> Text,
+        /// JSON array of scopes.
+        scopes -> Text,
+        created_at -> Timestamp,
+        expires_at -> Nullable<Timestamp>,
+        last_used_at -> Nullable<Timestamp>,
+        revoked_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::joinable!(personal_tokens -> users (user_id));
 diesel::joinable!(campaigns -> users (created_by));
 diesel::joinable!(memberships -> campaigns (campaign_id));
 diesel::joinable!(memberships -> users (user_id));
@@ -251,6 +269,7 @@ diesel::joinable!(webhook_deliveries -> events (event_seq));
 
 diesel::allow_tables_to_appear_in_same_query!(
     users,
+    personal_tokens,
     campaigns,
     memberships,
     invites,

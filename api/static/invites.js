@@ -1,4 +1,4 @@
-// The organiser's open invitations: `Copy link` puts the link on the clipboard (or selects it in
+// The organiser's open invitations (and a new personal token, `data-copied` naming what): `Copy link` puts the link on the clipboard (or selects it in
 // its text field to copy by hand where the clipboard is not allowed) and `Share` opens the
 // system share sheet where the browser has one. Without this script both buttons stay hidden
 // and the link is there to select in its text field.
@@ -15,6 +15,7 @@
       var copy = row.querySelector("button.copy-link");
       var share = row.querySelector("button.share-link");
       var status = row.querySelector(".copy-status");
+      var done = row.dataset.copied || "Link copied.";
       if (!field) {
         return;
       }
@@ -32,14 +33,14 @@
         } catch (e) {
           copied = false;
         }
-        say(copied ? "Link copied." : "The link is selected: copy it from the field.");
+        say(copied ? done : "It is selected: copy it from the field.");
       }
       if (copy) {
         copy.hidden = false;
         copy.addEventListener("click", function () {
           if (navigator.clipboard && window.isSecureContext) {
             navigator.clipboard.writeText(field.value).then(function () {
-              say("Link copied.");
+              say(done);
             }, byHand);
           } else {
             byHand();

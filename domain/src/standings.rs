@@ -84,6 +84,26 @@ impl<'a> Standing<'a> {
     }
 }
 
+/// The rank shown beside each line of a table already in order: forces level on wins, campaign
+/// points and losses share a rank, and the next line skips the shared places ("1, 2, 2, 4"):
+/// name and id only order the lines, they do not rank them.
+pub fn positions<T>(sorted: &[T], standing: impl Fn(&T) -> Standing<'_>) -> Vec<i64> {
+    let mut ranks: Vec<i64> = Vec::with_capacity(sorted.len());
+    for (i, item) in sorted.iter().enumerate() {
+        let here = standing(item);
+        let level = |prev: &T| {
+            let p = standing(prev);
+            (p.wins, p.campaign_points, p.losses) == (here.wins, here.campaign_points, here.losses)
+        };
+        let rank = match (i.checked_sub(1), ranks.last()) {
+            (Some(prev), Some(&prev_rank)) if level(&sorted[prev]) => prev_rank,
+            _ => i64::try_from(i).unwrap_or(i64::MAX).saturating_add(1),
+        };
+        ranks.push(rank);
+    }
+    ranks
+}
+
 /// Sorts `items` into the table's order, reading each one's [`Standing`] with `standing`.
 pub fn rank<T>(items: &mut [T], standing: impl Fn(&T) -> Standing<'_>) {
     items.sort_by(|a, b| standing(a).place().cmp(&standing(b).place()));
@@ -119,6 +139,21 @@ mod tests {
         rank(&mut lines, standing);
         let names: Vec<&str> = lines.iter().map(|l| l.0.as_str()).collect();
         assert_eq!(names, ["a", "b", "d", "e", "c"]);
+    }
+
+    #[test]
+    fn level_forces_share_a_rank_and_the_next_skips_the_shared_places() {
+        let mut lines = vec![
+            line("d", 1, 5, 0),
+            line("c", 1, 5, 2),
+            line("b", 1, 9, 0),
+            line("a", 2, 0, 3),
+            line("e", 1, 5, 0),
+        ];
+        rank(&mut lines, standing);
+        // a (2 wins), b (9 points), d and e level, c (more losses).
+        assert_eq!(positions(&lines, standing), [1, 2, 3, 3, 5]);
+        assert!(positions(&Vec::<(String, i64, i64, i64)>::new(), standing).is_empty());
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub mod scenario_request;
 pub mod scenarios;
 pub mod sharing;
 pub mod story;
+pub mod tokens;
 pub mod webhooks;
 
 /// One page of a list, as the use case returns it.

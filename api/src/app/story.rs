@@ -194,7 +194,10 @@ pub async fn read_story(
                         }),
                         outcome: outcome(&data),
                         reason: data.reason.clone(),
-                        detail: data.role.or(data.state),
+                        detail: data
+                            .role
+                            .or(data.state)
+                            .or(data.removed.map(|_| "removed".to_owned())),
                     })
                 })
                 .collect();

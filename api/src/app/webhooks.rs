@@ -88,6 +88,7 @@ pub struct DeliveryView {
     /// The event's id: the `webhook-id` header of every attempt.
     pub event_id: String,
     /// The event type.
+    #[schema(value_type = crate::store::events::EventType)]
     pub event_type: String,
     /// `pending`, `delivered`, `failed` or `skipped` (by the organiser).
     pub status: String,

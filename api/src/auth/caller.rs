@@ -8,6 +8,9 @@
 //! - `Authorization: Bearer fad_…` or `X-Api-Key: fad_…` → [`Caller::ApiKey`], looked up by its
 //!   SHA-256 among the keys that are not revoked; its `last_used_at` is refreshed at most once a
 //!   minute.
+//! - `Authorization: Bearer fadp_…` → [`Caller::User`] through a personal access token, looked
+//!   up by its SHA-256 among the live ones (not revoked, not expired); [`ViaToken`] tells the
+//!   gate its scope, so a `read` token gets 403 on every write.
 //! - No credentials, a malformed header, both headers at once, a bad token or an unknown or
 //!   revoked key → 401. Tokens in query strings are never read.
 //!
@@ -22,9 +25,9 @@ use actix_web::{FromRequest, HttpMessage, HttpRequest};
 
 use crate::AppState;
 use crate::error::ApiError;
-use crate::store::{self, api_keys};
+use crate::store::{self, api_keys, personal_tokens};
 
-use super::secret::{API_KEY_PREFIX, hash_secret};
+use super::secret::{API_KEY_PREFIX, PERSONAL_TOKEN_PREFIX, hash_secret};
 
 /// The header integration keys may come in, instead of `Authorization: Bearer`.
 pub const API_KEY_HEADER: &str = "x-api-key";
@@ -56,6 +59,16 @@ impl Caller {
     }
 }
 
+/// A person who called with a personal access token rather than a sign-in: stored in the
+/// request's extensions beside the [`Caller`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ViaToken {
+    /// The token's id.
+    pub token_id: String,
+    /// Whether its scopes include `write`.
+    pub writes: bool,
+}
+
 /// A caller that must be a person: integration keys are refused with 403 (keys never write).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuthUser {
@@ -77,6 +90,7 @@ impl AuthUser {
 enum Credential {
     Jwt(String),
     ApiKey(String),
+    PersonalToken(String),
 }
 
 fn unauthorized(detail: &str) -> ApiError {
@@ -117,6 +131,9 @@ fn read_credential(headers: &HeaderMap) -> Result<Credential, ApiError> {
             "Send either Authorization or X-Api-Key, not both.",
         )),
         (Some(token), None) if token.starts_with(API_KEY_PREFIX) => Ok(Credential::ApiKey(token)),
+        (Some(token), None) if token.starts_with(PERSONAL_TOKEN_PREFIX) => {
+            Ok(Credential::PersonalToken(token))
+        }
         (Some(token), None) => Ok(Credential::Jwt(token)),
         (None, Some(key)) => Ok(Credential::ApiKey(key)),
         (None, None) => Err(unauthorized(
@@ -129,7 +146,44 @@ fn read_credential(headers: &HeaderMap) -> Result<Credential, ApiError> {
 /// its account's existence (a token signed with the same secret may name an account a restored
 /// database does not have), or an integration key's hash among the live keys.
 pub async fn resolve(state: &AppState, headers: &HeaderMap) -> Result<Caller, ApiError> {
-    match read_credential(headers)? {
+    resolve_with_token(state, headers)
+        .await
+        .map(|(caller, _)| caller)
+}
+
+/// [`resolve`], telling also whether the person came with a personal access token.
+pub async fn resolve_with_token(
+    state: &AppState,
+    headers: &HeaderMap,
+) -> Result<(Caller, Option<ViaToken>), ApiError> {
+    let caller = match read_credential(headers)? {
+        Credential::PersonalToken(token) => {
+            let hash = hash_secret(&token);
+            let found = state
+                .db
+                .run(move |conn| {
+                    let now = store::now();
+                    let found = personal_tokens::find_live_by_hash(conn, &hash, now)?;
+                    if let Some(token) = &found {
+                        personal_tokens::touch_last_used(conn, token, now)?;
+                    }
+                    Ok(found)
+                })
+                .await?;
+            let token = found.ok_or_else(|| {
+                unauthorized("The personal access token is unknown, expired or revoked; make a new one under Account.")
+            })?;
+            let via = ViaToken {
+                writes: crate::app::tokens::row_writes(&token),
+                token_id: token.id,
+            };
+            return Ok((
+                Caller::User {
+                    user_id: token.user_id,
+                },
+                Some(via),
+            ));
+        }
         Credential::Jwt(token) => {
             let claims = state.auth.jwt.verify(&token).map_err(|e| {
                 tracing::debug!(error = %e, "refused an access token");
@@ -162,7 +216,7 @@ pub async fn resolve(state: &AppState, headers: &HeaderMap) -> Result<Caller, Ap
                     "This access token was issued before the password was changed; log in again for a new one.",
                 ));
             }
-            Ok(Caller::User { user_id })
+            Caller::User { user_id }
         }
         Credential::ApiKey(key) => {
             let hash = hash_secret(&key);
@@ -179,12 +233,13 @@ pub async fn resolve(state: &AppState, headers: &HeaderMap) -> Result<Caller, Ap
                 })
                 .await?;
             let key = found.ok_or_else(|| unauthorized("The integration key is unknown or was revoked; ask the organiser for a new one."))?;
-            Ok(Caller::ApiKey {
+            Caller::ApiKey {
                 key_id: key.id,
                 campaign_id: key.campaign_id,
-            })
+            }
         }
-    }
+    };
+    Ok((caller, None))
 }
 
 /// The 403 for an integration key on an operation only a person may use.

@@ -21,7 +21,7 @@ use crate::AppState;
 use crate::error::ApiError;
 
 use super::Caller;
-use super::caller::{key_refused, resolve};
+use super::caller::{ViaToken, key_refused, resolve_with_token};
 
 /// The name of the integration-key security scheme in the OpenAPI document.
 const API_KEY_SCHEME: &str = "api_key";
@@ -131,17 +131,37 @@ pub async fn authenticate(
             .await
             .map(ServiceResponse::map_into_boxed_body);
     };
-    let caller = resolve(&state, req.headers())
+    let caller = resolve_with_token(&state, req.headers())
         .await
-        .and_then(|caller| admit(caller, admits));
+        .and_then(|(caller, via)| {
+            scope_allows(via.as_ref(), req.method())?;
+            Ok((admit(caller, admits)?, via))
+        });
     match caller {
-        Ok(caller) => {
+        Ok((caller, via)) => {
             req.extensions_mut().insert(caller);
+            if let Some(via) = via {
+                req.extensions_mut().insert(via);
+            }
             next.call(req)
                 .await
                 .map(ServiceResponse::map_into_boxed_body)
         }
         Err(err) => Ok(req.error_response(err)),
+    }
+}
+
+/// A `read` personal access token makes reads only: every other method is a write.
+fn scope_allows(via: Option<&ViaToken>, method: &Method) -> Result<(), ApiError> {
+    match via {
+        Some(token) if !token.writes && !matches!(*method, Method::GET | Method::HEAD) => {
+            Err(ApiError::Forbidden(
+                "This personal access token may only read; make one with the `write` scope to \
+                 change anything."
+                    .to_owned(),
+            ))
+        }
+        _ => Ok(()),
     }
 }
 

@@ -9,6 +9,8 @@ use sha2::{Digest, Sha256};
 
 /// Prefix of every integration key; lets the caller extractor tell keys from JWTs.
 pub const API_KEY_PREFIX: &str = "fad_";
+/// Prefix of every personal access token (a person's credential for a bot).
+pub const PERSONAL_TOKEN_PREFIX: &str = "fadp_";
 /// Random bytes in an integration key.
 pub const API_KEY_BYTES: usize = 32;
 /// Random bytes in an invitation code.
@@ -36,6 +38,14 @@ impl PlainSecret {
     pub fn api_key() -> Result<Self, RandomError> {
         Ok(Self(format!(
             "{API_KEY_PREFIX}{}",
+            random_hex(API_KEY_BYTES)?
+        )))
+    }
+
+    /// A new personal access token: `fadp_` + [`API_KEY_BYTES`] random bytes in lower-case hex.
+    pub fn personal_token() -> Result<Self, RandomError> {
+        Ok(Self(format!(
+            "{PERSONAL_TOKEN_PREFIX}{}",
             random_hex(API_KEY_BYTES)?
         )))
     }

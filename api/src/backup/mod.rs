@@ -79,6 +79,10 @@ pub const NOT_EXPORTED_TABLES: &[(&str, &str)] = &[
         "web_sessions",
         "browser sessions are credentials of one server; people log in again after a move",
     ),
+    (
+        "personal_tokens",
+        "personal access tokens are a person's credentials, not campaign data; people make new ones after a move",
+    ),
 ];
 
 /// Columns of exported tables that are deliberately not in the document.

@@ -31,6 +31,9 @@ pub struct CampaignSettings {
     /// rulesets existed has none in its text and reads as FAD 5e version 1 (its row is never
     /// rewritten for that).
     pub ruleset: RulesetPin,
+    /// Whether anyone may read the standings, without signing in: the embeddable page and the
+    /// public JSON (off by default).
+    pub public_standings: bool,
 }
 
 impl Default for CampaignSettings {
@@ -40,6 +43,7 @@ impl Default for CampaignSettings {
             results_need_confirmation: true,
             lock_rosters_after_play: true,
             ruleset: RulesetPin::default(),
+            public_standings: false,
         }
     }
 }

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::db::Db;
 use crate::error::ApiError;
 use crate::schema::{events, webhook_deliveries, webhooks};
+use crate::store::ledger::LedgerKind;
 use crate::store::{new_id, now};
 
 /// Namespace of the PostgreSQL advisory locks that order a campaign's appends (the second key
@@ -55,6 +56,21 @@ pub enum EventType {
     /// Someone joined the campaign.
     #[serde(rename = "member.joined")]
     MemberJoined,
+    /// The scenario moved on: a new step, or another side's turn (`waiting_for` says whose).
+    #[serde(rename = "scenario.step_changed")]
+    ScenarioStepChanged,
+    /// A step of one force's post-battle sequence was rolled.
+    #[serde(rename = "aftermath.step_rolled")]
+    AftermathStepRolled,
+    /// A force's roster was edited.
+    #[serde(rename = "force.roster_changed")]
+    ForceRosterChanged,
+    /// The organiser adjusted a force's campaign-point ledger.
+    #[serde(rename = "force.ledger_adjusted")]
+    ForceLedgerAdjusted,
+    /// A member left the campaign or was removed by the organiser.
+    #[serde(rename = "member.left")]
+    MemberLeft,
     /// A test delivery asked for by the organiser (sent to that one webhook only).
     #[serde(rename = "ping")]
     Ping,
@@ -62,7 +78,7 @@ pub enum EventType {
 
 impl EventType {
     /// Every type, in the order the documentation lists them.
-    pub const ALL: [EventType; 12] = [
+    pub const ALL: [EventType; 17] = [
         Self::BattleCreated,
         Self::BattleResultRecorded,
         Self::BattleResultConfirmed,
@@ -71,9 +87,14 @@ impl EventType {
         Self::BattleVoided,
         Self::BattleResultReopened,
         Self::BattleSoloTurn,
+        Self::ScenarioStepChanged,
         Self::ForceCreated,
+        Self::ForceRosterChanged,
+        Self::ForceLedgerAdjusted,
+        Self::AftermathStepRolled,
         Self::AftermathFinalized,
         Self::MemberJoined,
+        Self::MemberLeft,
         Self::Ping,
     ];
 
@@ -91,6 +112,11 @@ impl EventType {
             Self::ForceCreated => "force.created",
             Self::AftermathFinalized => "aftermath.finalized",
             Self::MemberJoined => "member.joined",
+            Self::ScenarioStepChanged => "scenario.step_changed",
+            Self::AftermathStepRolled => "aftermath.step_rolled",
+            Self::ForceRosterChanged => "force.roster_changed",
+            Self::ForceLedgerAdjusted => "force.ledger_adjusted",
+            Self::MemberLeft => "member.left",
             Self::Ping => "ping",
         }
     }
@@ -101,13 +127,17 @@ impl EventType {
     }
 }
 
-/// The `data` of an event: ids and states an integration key of the campaign may read, never
-/// a secret of a scenario (hidden orders, objectives) nor anything about a person beyond their
-/// id and role.
+/// The `data` of an event: ids, states and the names an integration key of the campaign may
+/// read (the campaign's, forces' and owners' shown names), with `links` to the pages and API
+/// resources it is about; never a secret of a scenario (hidden orders, objectives, whether a
+/// side has made a secret choice).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct EventData {
     /// The campaign.
     pub campaign_id: String,
+    /// The campaign's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub campaign_name: Option<String>,
     /// The battle, for `battle.*` and `aftermath.finalized`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub battle_id: Option<String>,
@@ -126,6 +156,7 @@ pub struct EventData {
     /// The result's outcome (`win` or `draw`), for events of a battle with a result (for
     /// `battle.result_reopened`, the result taken back), so a story says who won then.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<ResultOutcome>)]
     pub outcome: Option<String>,
     /// The winning force of that result (absent for a draw or a non-player win).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -136,6 +167,178 @@ pub struct EventData {
     /// The webhook a `ping` was sent to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webhook_id: Option<String>,
+    /// The battle's two sides, for events about a battle.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<EventForce>,
+    /// The force's name, for events about one force.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub force_name: Option<String>,
+    /// The shown name of the force's owner, for events about one force.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner_name: Option<String>,
+    /// The member's shown name, for `member.joined` and `member.left`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub member_name: Option<String>,
+    /// Whether the organiser removed the member (`member.left`); absent when they left.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub removed: Option<bool>,
+    /// The scenario step now (`scenario.step_changed`) or the post-battle step rolled
+    /// (`aftermath.step_rolled`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<EventStep>,
+    /// The sides that must act now, for `scenario.step_changed`: in a secret step both player
+    /// sides until it closes, so it never tells who has already chosen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waiting_for: Option<Vec<EventForce>>,
+    /// In the recon step: whether the side is asked for its `turn` or a `block`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recon_prompt: Option<fad_domain::scenario::recon_phase::ReconPrompt>,
+    /// The kind of a ledger adjustment (`force.ledger_adjusted`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<LedgerKind>,
+    /// The campaign points of a ledger adjustment (`force.ledger_adjusted`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<i64>,
+    /// The roster's version after the edit (`force.roster_changed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<i64>,
+    /// Where to read more: absolute page and API addresses (relative paths when the server has
+    /// no `FAD_PUBLIC_URL`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<EventLinks>,
+}
+
+/// How a recorded battle ended (the words of a result's `outcome`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ResultOutcome {
+    /// One side won (`winner_force_id`, absent when the non-player side won).
+    Win,
+    /// Nobody won.
+    Draw,
+}
+
+/// A force named in an event.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct EventForce {
+    /// The stored force; absent for a non-player side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub force_id: Option<String>,
+    /// The force's name.
+    pub force_name: String,
+    /// Its owner's shown name; absent for a non-player side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner_name: Option<String>,
+    /// Whether the side plays itself by the rules.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub non_player: bool,
+}
+
+/// A scenario step (`scenario.step_changed`) or a post-battle step (`aftermath.step_rolled`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EventStep {
+    /// Scenario: secret orders (stance, attitude, recon duty).
+    Orders,
+    /// Scenario: mission bonuses.
+    MissionBonuses,
+    /// Scenario: a tied side picks its mission.
+    MissionChoice,
+    /// Scenario: recon actions, one side's turn at a time.
+    Recon,
+    /// Scenario: done, the battle may start.
+    Ready,
+    /// Post-battle: replacements.
+    Replacement,
+    /// Post-battle: vehicle replacement.
+    VehicleReplacement,
+    /// Post-battle: quality loss.
+    QualityLoss,
+    /// Post-battle: unknown Resolve rolled for the first time.
+    UnknownResolve,
+    /// Post-battle: resolve change.
+    ResolveChange,
+    /// Post-battle: reinforcements.
+    Reinforcements,
+}
+
+impl EventStep {
+    /// The step of a post-battle roll (none for a roll of another workflow).
+    pub fn of_roll(step: fad_domain::dice::RollStep) -> Option<Self> {
+        use fad_domain::dice::RollStep as R;
+        Some(match step {
+            R::Replacement => Self::Replacement,
+            R::VehicleReplacement => Self::VehicleReplacement,
+            R::QualityLoss => Self::QualityLoss,
+            R::UnknownResolve => Self::UnknownResolve,
+            R::ResolveChange => Self::ResolveChange,
+            R::Reinforcements => Self::Reinforcements,
+            _ => return None,
+        })
+    }
+}
+
+/// Addresses an event is about. Page addresses are for people; `*_api` ones for programs.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct EventLinks {
+    /// The campaign's page.
+    pub campaign: String,
+    /// The campaign in the API.
+    pub campaign_api: String,
+    /// The battle's page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub battle: Option<String>,
+    /// The battle in the API.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub battle_api: Option<String>,
+    /// The force's page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub force: Option<String>,
+    /// The force in the API.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub force_api: Option<String>,
+    /// The force's post-battle page of the battle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aftermath: Option<String>,
+}
+
+impl EventLinks {
+    /// The links as paths; the delivery worker puts the public address in front.
+    pub fn paths(data: &EventData) -> Self {
+        let battle = data.battle_id.as_deref();
+        let force = data.force_id.as_deref();
+        Self {
+            campaign: format!("/campaigns/{}", data.campaign_id),
+            campaign_api: format!("/api/v1/campaigns/{}", data.campaign_id),
+            battle: battle.map(|b| format!("/battles/{b}")),
+            battle_api: battle.map(|b| format!("/api/v1/battles/{b}")),
+            force: force.map(|f| format!("/forces/{f}")),
+            force_api: force.map(|f| format!("/api/v1/forces/{f}")),
+            aftermath: battle
+                .zip(force)
+                .map(|(b, f)| format!("/battles/{b}/aftermath/{f}")),
+        }
+    }
+
+    /// Every link with `base` in front (an empty base leaves paths).
+    pub fn absolute(mut self, base: &str) -> Self {
+        let join = |path: &mut String| *path = format!("{base}{path}");
+        join(&mut self.campaign);
+        join(&mut self.campaign_api);
+        for link in [
+            &mut self.battle,
+            &mut self.battle_api,
+            &mut self.force,
+            &mut self.force_api,
+            &mut self.aftermath,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            join(link);
+        }
+        self
+    }
 }
 
 /// One event to append: its type and data.
@@ -181,6 +384,39 @@ impl Event {
                 campaign_id: campaign_id.to_owned(),
                 battle_id: Some(battle_id.to_owned()),
                 force_id: Some(force_id.to_owned()),
+                ..EventData::default()
+            },
+        }
+    }
+
+    /// `aftermath.step_rolled`: `step` of one force's post-battle sequence was rolled.
+    pub fn aftermath_step_rolled(
+        campaign_id: &str,
+        battle_id: &str,
+        force_id: &str,
+        step: fad_domain::dice::RollStep,
+    ) -> Self {
+        let mut event = Self::aftermath_finalized(campaign_id, battle_id, force_id);
+        event.event_type = EventType::AftermathStepRolled;
+        event.data.step = EventStep::of_roll(step);
+        event
+    }
+
+    /// A `force.*` event about one force.
+    pub fn force(event_type: EventType, campaign_id: &str, force_id: &str) -> Self {
+        let mut event = Self::force_created(campaign_id, force_id);
+        event.event_type = event_type;
+        event
+    }
+
+    /// `member.left`: `user_id` left, or was `removed` by the organiser.
+    pub fn member_left(campaign_id: &str, user_id: &str, removed: bool) -> Self {
+        Self {
+            event_type: EventType::MemberLeft,
+            data: EventData {
+                campaign_id: campaign_id.to_owned(),
+                user_id: Some(user_id.to_owned()),
+                removed: removed.then_some(true),
                 ..EventData::default()
             },
         }
@@ -272,7 +508,9 @@ pub fn append(conn: &mut Db, event: &Event) -> Result<(), ApiError> {
     }
     let id = new_id();
     let at = now();
-    let payload = serde_json::to_string(&event.data)
+    let mut data = event.data.clone();
+    crate::store::event_names::fill(conn, &mut data)?;
+    let payload = serde_json::to_string(&data)
         .map_err(|e| ApiError::Internal(anyhow::anyhow!("event payload: {e}")))?;
     diesel::insert_into(events::table)
         .values(&NewEvent {

@@ -12,6 +12,7 @@ pub mod doc;
 mod doc_compact;
 #[cfg(test)]
 mod doc_golden;
+pub mod event_names;
 pub mod events;
 pub mod forces;
 pub mod history;
@@ -19,6 +20,7 @@ pub mod idempotency;
 pub mod invites;
 pub mod ledger;
 pub mod memberships;
+pub mod personal_tokens;
 pub mod quotas;
 pub mod rulesets;
 pub mod scenarios;

@@ -7,7 +7,8 @@ use crate::schema::{battles, events};
 use crate::store::events::{EventType, StoredEvent};
 
 /// Up to `limit` events of a campaign, newest first, older than `before` (a `seq`) when given.
-/// Test deliveries (`ping`) are not part of the story.
+/// Test deliveries (`ping`) and the step-by-step nudges for bots (each scenario turn, each
+/// post-battle roll) are not part of the story.
 pub fn events_before(
     conn: &mut Db,
     campaign_id: &str,
@@ -16,7 +17,11 @@ pub fn events_before(
 ) -> QueryResult<Vec<StoredEvent>> {
     let mut query = events::table
         .filter(events::campaign_id.eq(campaign_id))
-        .filter(events::event_type.ne(EventType::Ping.as_str()))
+        .filter(events::event_type.ne_all([
+            EventType::Ping.as_str(),
+            EventType::ScenarioStepChanged.as_str(),
+            EventType::AftermathStepRolled.as_str(),
+        ]))
         .order(events::seq.desc())
         .limit(limit)
         .select(StoredEvent::as_select())

@@ -318,6 +318,7 @@ fn account_markup(state: &AppState, user: &SessionUser, errors: &Errors) -> Mark
     let body = html! {
         h1 { "Your account" }
         p { "You are signed in as " strong { (user.username) } "." }
+        p { a href="/account/tokens" { "Tokens for bots" } ": let a chat bot or a script act for you." }
         h2 { "Change password" }
         p.muted { "Changing it signs you out everywhere, this browser included." }
         (error_summary(errors, PASSWORD_LABELS))

@@ -12,6 +12,10 @@
 //! page then polls). A browser that goes away frees its slot at once: the server stops
 //! serving a connection as soon as the client closes it (no half-closed connections, see
 //! `serve`), which drops the stream and its slot.
+//!
+//! Bots use it too: a request with `Authorization: Bearer` (a personal access token, an access
+//! token or an integration key) is served to that caller instead of the session's, and the
+//! stream ends when that credential stops working (a revoked token).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -75,12 +79,64 @@ pub struct Since {
     since: Option<String>,
 }
 
+/// The credential a stream was opened with: the stream ends when it stops working.
+enum Holder {
+    /// A browser session (ends at logout or a password change).
+    Session(String),
+    /// The request's `Authorization` or `X-Api-Key` header, checked again each tick.
+    Bearer(actix_web::http::header::HeaderMap),
+}
+
+impl Holder {
+    async fn is_live(&self, state: &AppState) -> bool {
+        match self {
+            Self::Session(hash) => accounts::session_is_live(state, hash)
+                .await
+                .unwrap_or(false),
+            Self::Bearer(headers) => crate::auth::caller::resolve(state, headers).await.is_ok(),
+        }
+    }
+}
+
+/// Who opens the stream: the bearer of a credential header, else the signed-in person; with
+/// the name its slot is counted under.
+async fn opener(
+    req: &HttpRequest,
+    state: &AppState,
+) -> Result<(Caller, String, Holder), PageError> {
+    let headers = req.headers();
+    if headers.contains_key(actix_web::http::header::AUTHORIZATION)
+        || headers.contains_key(crate::auth::caller::API_KEY_HEADER)
+    {
+        let mut kept = actix_web::http::header::HeaderMap::new();
+        for name in [
+            actix_web::http::header::AUTHORIZATION,
+            actix_web::http::header::HeaderName::from_static(crate::auth::caller::API_KEY_HEADER),
+        ] {
+            if let Some(value) = headers.get(&name) {
+                kept.insert(name, value.clone());
+            }
+        }
+        let caller = crate::auth::caller::resolve(state, &kept).await?;
+        let owner = match &caller {
+            Caller::User { user_id } => user_id.clone(),
+            Caller::ApiKey { key_id, .. } => key_id.clone(),
+        };
+        return Ok((caller, owner, Holder::Bearer(kept)));
+    }
+    let user = require_user(req, state).await?;
+    Ok((
+        caller(&user),
+        user.user_id.clone(),
+        Holder::Session(user.session_hash.clone()),
+    ))
+}
+
 struct Watch {
     state: web::Data<AppState>,
     caller: Caller,
-    /// The session the stream was opened with: the stream ends when it does (logout, a
-    /// password change).
-    session_hash: String,
+    /// The credential the stream was opened with.
+    holder: Holder,
     battle_id: String,
     last: String,
     /// The page showed another signature than the first check's: announce it at once.
@@ -98,7 +154,8 @@ fn frame(signature: &str) -> Bytes {
     Bytes::from(format!("event: changed\ndata: {clean}\n\n"))
 }
 
-/// `GET /battles/{id}/events` (the session cookie; the same read access as the page).
+/// `GET /battles/{id}/events` (the session cookie or a bearer credential; the same read access
+/// as the page).
 #[get("/battles/{id}/events")]
 pub async fn events(
     req: HttpRequest,
@@ -106,10 +163,10 @@ pub async fn events(
     path: web::Path<String>,
     query: web::Query<Since>,
 ) -> Result<HttpResponse, PageError> {
-    let user = require_user(&req, &state).await?;
+    let (who, owner, holder) = opener(&req, &state).await?;
     let battle_id = path.into_inner();
     // The first check answers 404 to anyone who may not read the battle, before streaming.
-    let now = watch::view_signature(&state, caller(&user), battle_id.clone()).await?;
+    let now = watch::view_signature(&state, who.clone(), battle_id.clone()).await?;
     if CLOSING.load(Ordering::SeqCst) {
         return Ok(refused(StreamRefusal::Full));
     }
@@ -118,15 +175,15 @@ pub async fn events(
         .map_or(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED), |a| {
             a.ip()
         });
-    let slot = match state.streams.take(&user.user_id, address) {
+    let slot = match state.streams.take(&owner, address) {
         Ok(slot) => slot,
         Err(refusal) => return Ok(refused(refusal)),
     };
     let start = Instant::now();
     let watch = Watch {
         state,
-        caller: caller(&user),
-        session_hash: user.session_hash.clone(),
+        caller: who,
+        holder,
         battle_id,
         pending: query.into_inner().since.is_some_and(|s| s != now),
         last: now,
@@ -162,10 +219,7 @@ pub async fn events(
             }
             // A failed check (the session ended, the person left the campaign, the database is
             // away) ends the stream; the browser reconnects and the first check answers properly.
-            if !accounts::session_is_live(&w.state, &w.session_hash)
-                .await
-                .unwrap_or(false)
-            {
+            if !w.holder.is_live(&w.state).await {
                 return None;
             }
             let now = watch::view_signature(&w.state, w.caller.clone(), w.battle_id.clone())

@@ -21,6 +21,7 @@ pub mod history;
 pub mod home;
 pub mod invites;
 pub mod layout;
+pub mod problems;
 pub mod result;
 pub mod roster_editor;
 pub mod roster_form;
@@ -30,7 +31,9 @@ pub mod scenarios;
 pub mod session;
 pub mod settings;
 pub mod solo;
+pub mod standings_embed;
 pub mod timeline;
+pub mod tokens;
 pub mod unit_lines;
 
 use actix_web::http::StatusCode;
@@ -69,6 +72,12 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(accounts::logout)
             .service(accounts::account_page)
             .service(accounts::change_password)
+            .service(standings_embed::standings_embed)
+            .service(problems::problems_index)
+            .service(problems::problem_page)
+            .service(tokens::tokens_page)
+            .service(tokens::create_token)
+            .service(tokens::revoke_token)
             .service(rulesets::builtin_page)
             .service(rulesets::house_page)
             .service(rulesets::new_form)

@@ -30,17 +30,25 @@ use super::roster_form::{Fields, first, read_fields};
 use super::session::{self, CSRF_FIELD, FormKey};
 use super::{PageError, require_user, respond, see_other};
 
-/// The campaign's own settings beside the house rules (field, label, text).
-const SERVICE_SETTINGS: &[(&str, &str, &str)] = &[
+/// The campaign's own settings beside the house rules (field, label, text, default).
+const SERVICE_SETTINGS: &[(&str, &str, &str, &str)] = &[
     (
         "results_need_confirmation",
         "Results need confirmation",
         "A recorded result waits for the other side (or the organiser) to confirm it; off, it counts at once.",
+        "on",
     ),
     (
         "lock_rosters_after_play",
         "Lock rosters after play",
         "Once a force has fought, raising its Quality, Resolve, strength or points is the organiser's alone, with a reason.",
+        "on",
+    ),
+    (
+        "public_standings",
+        "Publish the standings",
+        "Anyone may see the standings (forces, owners' names, results) without signing in, on a page a club site can frame.",
+        "off",
     ),
 ];
 
@@ -154,7 +162,7 @@ fn house_rules_form(
                     p.hint { (hint) " " a href=(rule.term.rules_url) { "Rules " (rule.term.rules_id) } }
                 }
             }
-            @for (name, label, text) in SERVICE_SETTINGS {
+            @for (name, label, text, default) in SERVICE_SETTINGS {
                 @let field_id = layout::field_id(name);
                 div.field {
                     div.check {
@@ -162,7 +170,7 @@ fn house_rules_form(
                             aria-describedby={ (field_id) "-hint" };
                         label for=(field_id) { (label) }
                     }
-                    span.hint id={ (field_id) "-hint" } { (text) " Default: on." }
+                    span.hint id={ (field_id) "-hint" } { (text) " Default: " (default) "." }
                 }
             }
             div.actions { button type="submit" { "Save house rules" } }
@@ -442,6 +450,7 @@ fn submitted_settings(
         house_rules,
         results_need_confirmation: flag("results_need_confirmation"),
         lock_rosters_after_play: flag("lock_rosters_after_play"),
+        public_standings: flag("public_standings"),
         // Kept from the stored settings by the use case.
         ruleset: Default::default(),
     })

@@ -86,6 +86,26 @@ fn line(entry: &StoryEntry) -> Markup {
                 "."
             }
         }
+        EventType::ForceRosterChanged => html! { (force) "'s roster was edited." },
+        EventType::ForceLedgerAdjusted => {
+            html! { "The organiser adjusted the campaign points of " (force) "." }
+        }
+        EventType::MemberLeft => {
+            let name = entry.member.as_ref().map_or("Someone", |m| m.name.as_str());
+            html! {
+                strong { (name) }
+                @if entry.detail.as_deref() == Some("removed") {
+                    " was removed from the campaign."
+                } @else {
+                    " left the campaign."
+                }
+            }
+        }
+        // Turn-by-turn nudges for bots; the story leaves them out (see `store::story`).
+        EventType::ScenarioStepChanged => html! { (battle) ": the scenario moved on." },
+        EventType::AftermathStepRolled => {
+            html! { (force) " rolled a post-battle step after " (battle) "." }
+        }
         EventType::Ping => html! { "A webhook test was sent." },
     }
 }

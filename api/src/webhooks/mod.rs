@@ -4,6 +4,7 @@
 
 pub mod address;
 pub mod client;
+pub mod document;
 pub mod signature;
 pub mod worker;
 
@@ -28,6 +29,8 @@ pub struct Settings {
     pub retries: Vec<Duration>,
     /// Most webhooks per campaign.
     pub max_per_campaign: u32,
+    /// `FAD_PUBLIC_URL`, put in front of every link of a payload (empty: links stay paths).
+    pub public_url: String,
 }
 
 impl Default for Settings {
@@ -38,6 +41,7 @@ impl Default for Settings {
             timeout: Duration::from_secs(10),
             retries: DEFAULT_RETRY_SECS.map(Duration::from_secs).to_vec(),
             max_per_campaign: 10,
+            public_url: String::new(),
         }
     }
 }
@@ -67,6 +71,7 @@ impl Settings {
                 .map(|s| Duration::from_secs(*s))
                 .collect(),
             max_per_campaign: args.max_webhooks_per_campaign,
+            public_url: String::new(),
         })
     }
 

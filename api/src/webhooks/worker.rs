@@ -97,15 +97,25 @@ struct Body<'a> {
     data: serde_json::Value,
 }
 
-/// The body of an event as sent.
-pub fn body(event: &store::events::StoredEvent) -> Result<String, serde_json::Error> {
+/// The body of an event as sent, its links after `public_url` (the outbox keeps paths, so a
+/// changed public address applies to deliveries still waiting).
+pub fn body(
+    event: &store::events::StoredEvent,
+    public_url: &str,
+) -> Result<String, serde_json::Error> {
+    let mut data: serde_json::Value = serde_json::from_str(&event.payload)?;
+    if let Some(links) = data.get_mut("links") {
+        let absolute =
+            serde_json::from_value::<store::events::EventLinks>(links.take())?.absolute(public_url);
+        *links = serde_json::to_value(absolute)?;
+    }
     serde_json::to_string(&Body {
         event_type: &event.event_type,
         timestamp: event
             .occurred_at
             .and_utc()
             .to_rfc3339_opts(SecondsFormat::Millis, true),
-        data: serde_json::from_str(&event.payload)?,
+        data,
     })
 }
 
@@ -132,7 +142,7 @@ fn deliver(claim: &Claimed, settings: &Settings, client: &client::Client) -> Att
         Ok(target) => target,
         Err(refused) => return failed(None, format!("URL refused: {refused}")),
     };
-    let body = match body(&claim.event) {
+    let body = match body(&claim.event, &settings.public_url) {
         Ok(body) => body,
         Err(error) => return failed(None, format!("cannot build the body: {error}")),
     };

@@ -141,6 +141,16 @@ pub async fn create_battle(
             battle.state.as_str(),
         );
         store::events::append(conn, &event)?;
+        let players = request
+            .sides
+            .iter()
+            .filter_map(|side| side.force_id.clone())
+            .collect();
+        let first = super::step_events::PublicStep::first(players);
+        store::events::append(
+            conn,
+            &first.event(&battle.campaign_id, &battle.id, battle.state.as_str()),
+        )?;
         tracing::info!(battle.id = %battle.id, "Created battle {}", battle.id);
         Ok((
             StatusCode::CREATED,

@@ -19,6 +19,7 @@ pub mod reads;
 pub mod result;
 pub mod scenario;
 pub mod solo;
+pub mod step_events;
 pub mod timeline;
 pub mod watch;
 
@@ -62,6 +63,7 @@ pub struct Side {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct BattleResult {
     /// `win` or `draw`.
+    #[schema(value_type = crate::store::events::ResultOutcome)]
     pub outcome: String,
     /// The winning force; `null` for a draw or when the non-player side won.
     pub winner_force_id: Option<String>,
@@ -81,6 +83,7 @@ pub struct RecordedLoss {
     /// Wiped out (C4).
     pub eliminated: bool,
     /// `damaged` or `destroyed`, for vehicles.
+    #[schema(value_type = Option<fad_domain::campaign::VehicleDamage>)]
     pub vehicle_damage: Option<String>,
     /// A recon unit destroyed by ambush (C2).
     pub destroyed_on_recon: bool,

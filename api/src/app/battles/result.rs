@@ -66,6 +66,7 @@ pub struct LossRequest {
     /// `destroyed` or `null`). A vehicle that sat the battle out (damaged and not repaired, or
     /// eliminated before it) takes neither damage nor crew losses: 422.
     #[serde(default)]
+    #[schema(value_type = Option<fad_domain::campaign::VehicleDamage>)]
     pub vehicle_damage: Option<String>,
     /// A recon unit destroyed by ambush (all its figures are lost, C2). A unit the battle's
     /// scenario shows destroyed on its recon return must be reported wiped out (this flag,

@@ -92,7 +92,9 @@ pub async fn leave_campaign(
                     "The organiser cannot leave; hand the role over first.".to_owned(),
                 ));
             }
-            memberships::delete(conn, &campaign_id, &user_id)?;
+            if memberships::delete(conn, &campaign_id, &user_id)? > 0 {
+                events::append(conn, &Event::member_left(&campaign_id, &user_id, false))?;
+            }
             Ok(())
         })
         .await
@@ -119,7 +121,10 @@ pub async fn remove_member(
             }
             match memberships::delete(conn, &campaign_id, &member_id)? {
                 0 => Err(ApiError::not_found("member")),
-                _ => Ok(()),
+                _ => {
+                    events::append(conn, &Event::member_left(&campaign_id, &member_id, true))?;
+                    Ok(())
+                }
             }
         })
         .await

@@ -151,6 +151,7 @@ pub async fn create_campaign(
                 lock_rosters_after_play: lock_rosters_after_play
                     .unwrap_or(defaults.lock_rosters_after_play),
                 ruleset: ruleset.pin(),
+                public_standings: defaults.public_standings,
             };
             let campaign = Campaign {
                 id: store::new_id(),

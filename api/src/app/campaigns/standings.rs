@@ -2,7 +2,7 @@
 //! [`fad_domain::standings`].
 
 use fad_domain::points::{force_points, round_points};
-use fad_domain::standings::{Outcome, Record, Standing, rank};
+use fad_domain::standings::{Outcome, Record, Standing, positions, rank};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -19,6 +19,9 @@ use crate::store;
 /// One force's line in the standings.
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct StandingRow {
+    /// The force's place in the whole table, from 1; forces level on wins, campaign points and
+    /// losses share it (1, 2, 2, 4).
+    pub rank: i64,
     /// The force.
     pub force_id: String,
     /// The force's name.
@@ -99,6 +102,8 @@ fn load_rows(conn: &mut Db, campaign_id: &str) -> Result<Vec<StandingRow>, ApiEr
                 losses,
             } = record;
             Ok(StandingRow {
+                // Numbered once the whole table is in order (`rows_after`).
+                rank: 0,
                 force_id: force.id.clone(),
                 name: force.name.clone(),
                 owner_id: force.owner_id.clone(),
@@ -128,6 +133,10 @@ pub fn ranked_rows(conn: &mut Db, campaign_id: &str) -> Result<Vec<StandingRow>,
 /// computed from every force and battle anyway, so the page is cut here rather than in SQL.
 fn rows_after(mut rows: Vec<StandingRow>, after: Option<&RankKey>) -> Vec<StandingRow> {
     rank(&mut rows, StandingRow::standing);
+    let ranks = positions(&rows, StandingRow::standing);
+    for (row, place) in rows.iter_mut().zip(ranks) {
+        row.rank = place;
+    }
     if let Some((wins, campaign_points, losses, name, force_id)) = after {
         let after = Standing {
             wins: *wins,
@@ -172,12 +181,49 @@ pub async fn read_standings(
     Ok(Listed { items, next })
 }
 
+/// A published table: the campaign's name and every row, ranked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PublicStandings {
+    /// The campaign's name.
+    pub campaign_name: String,
+    /// Every row, in order.
+    pub rows: Vec<StandingRow>,
+}
+
+/// The standings of a campaign whose organiser published them (`public_standings`), for anyone;
+/// 404, the same as for no such campaign, while they are not published.
+pub async fn read_public_standings(
+    state: &AppState,
+    campaign_id: &str,
+) -> Result<PublicStandings, ApiError> {
+    let id = campaign_id.to_owned();
+    state
+        .db
+        .run(move |conn| {
+            let hidden = || ApiError::NotFound("No published standings here.".to_owned());
+            let campaign = store::campaigns::find_by_id(conn, &id)?.ok_or_else(hidden)?;
+            let published = campaign
+                .settings()
+                .map_err(|e| ApiError::Internal(e.into()))?
+                .public_standings;
+            if !published {
+                return Err(hidden());
+            }
+            Ok(PublicStandings {
+                campaign_name: campaign.name,
+                rows: ranked_rows(conn, &id)?,
+            })
+        })
+        .await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn row(name: &str, wins: i64, campaign_points: i64, losses: i64) -> StandingRow {
         StandingRow {
+            rank: 0,
             force_id: name.into(),
             name: name.into(),
             owner_id: "u".into(),

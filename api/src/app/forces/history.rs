@@ -8,9 +8,10 @@ use crate::auth::Caller;
 use crate::db::Db;
 use crate::error::{ApiError, FieldError};
 use crate::paging::{Keyset, Page};
-use crate::store;
+use crate::store::events::{self, Event, EventType};
 use crate::store::history::{self, HistoryCause, HistoryEntry};
 use crate::store::ledger::{self, LedgerEntry, LedgerKind, NewLedgerEntry};
+use crate::store::{self, forces};
 
 /// Lists a force's history, newest first, a page at a time.
 pub async fn list_history(
@@ -155,6 +156,12 @@ pub async fn adjust_ledger(
                 note,
             };
             ledger::append(conn, &id, &[entry], now)?;
+            let force =
+                forces::find_by_id(conn, &id)?.ok_or_else(|| ApiError::not_found("force"))?;
+            let mut event = Event::force(EventType::ForceLedgerAdjusted, &force.campaign_id, &id);
+            event.data.kind = Some(kind);
+            event.data.amount = Some(amount);
+            events::append(conn, &event)?;
             ledger_page(conn, id, &page)
         })
         .await

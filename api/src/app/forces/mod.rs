@@ -22,7 +22,7 @@ use crate::auth::Caller;
 use crate::db::Db;
 use crate::error::{ApiError, FieldError};
 use crate::paging::Page;
-use crate::store::events::{self, Event};
+use crate::store::events::{self, Event, EventType};
 use crate::store::{self, aftermath, campaigns, forces, history::HistoryCause};
 
 use roster::{IdMode, RosterRequest, parse_roster};
@@ -368,7 +368,7 @@ pub async fn replace_force(
                 .map(|p| FieldError::new(p.field, p.message))
                 .collect();
             let cause = edit_cause(conn, &current, &access, raised, reason, &actor)?;
-            forces::replace_roster_if_version(
+            let updated = forces::replace_roster_if_version(
                 conn,
                 &force_id,
                 expected,
@@ -377,7 +377,15 @@ pub async fn replace_force(
                 &Vec::new(),
                 now,
             )?
-            .ok_or_else(|| stale(expected + 1))
+            .ok_or_else(|| stale(expected + 1))?;
+            let mut event = Event::force(
+                EventType::ForceRosterChanged,
+                &updated.campaign_id,
+                &updated.id,
+            );
+            event.data.version = Some(updated.version);
+            events::append(conn, &event)?;
+            Ok(updated)
         })
         .await?;
     tracing::info!(force.id = %updated.id, "Replaced force {}", updated.id);

@@ -4,6 +4,7 @@
 pub mod login;
 pub mod me;
 pub mod register;
+pub mod tokens;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -17,7 +18,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(register::register)
         .service(login::login)
         .service(me::get_me)
-        .service(me::update_me);
+        .service(me::update_me)
+        .service(tokens::create_token)
+        .service(tokens::list_tokens)
+        .service(tokens::revoke_token);
 }
 
 /// Credentials for login.

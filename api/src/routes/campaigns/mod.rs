@@ -42,7 +42,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(api_keys::create::create_api_key)
         .service(api_keys::list::list_api_keys)
         .service(api_keys::revoke::revoke_api_key)
-        .service(standings::get_standings);
+        .service(standings::get_standings)
+        .service(standings::get_public_standings);
 }
 
 /// A campaign as its members see it.

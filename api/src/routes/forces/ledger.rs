@@ -24,6 +24,7 @@ pub struct LedgerEntryResponse {
     /// When (RFC 3339 UTC).
     pub at: DateTime<Utc>,
     /// `earned` or `spent`.
+    #[schema(value_type = crate::store::ledger::LedgerKind)]
     pub kind: String,
     /// Campaign points.
     pub amount: i64,

@@ -18,10 +18,13 @@ use crate::error::{ApiError, FieldError, Problem};
 #[allow(dead_code, reason = "documents the query string for OpenAPI")]
 pub struct OddsParams {
     /// `offensive`, `neutral` or `defensive`.
+    #[param(value_type = fad_domain::orders::Stance)]
     stance: String,
     /// `aggressive`, `cautious` or `passive`.
+    #[param(value_type = fad_domain::orders::Attitude)]
     attitude: String,
     /// A mission taking a +1 (S8): give it twice for the two bonuses, or not at all.
+    #[param(value_type = Option<Vec<fad_domain::orders::RolledMission>>)]
     bonus: Option<Vec<String>>,
 }
 

@@ -36,6 +36,7 @@ pub struct CreateWebhookRequest {
     #[schema(example = "https://club.example/hooks/fad")]
     pub url: String,
     /// The event types to deliver, e.g. `["battle.result_confirmed", "force.created"]`.
+    #[schema(value_type = Vec<crate::store::events::EventType>)]
     pub events: Vec<String>,
     /// A note, at most 200 characters.
     #[serde(default)]

@@ -16,7 +16,8 @@ use crate::AppState;
 use crate::app::dice::{History, after_roll, aftermath_scope, check_client_seed, seed_for_roll};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, FieldError};
-use crate::store::battles;
+use crate::store::events::Event;
+use crate::store::{self, battles};
 
 use super::super::{BattleResult, problems};
 use super::{
@@ -163,6 +164,7 @@ pub async fn roll_aftermath(
             .map_err(dice_errors)?;
         let seed = seed_for_roll(conn, &scope, request.client_seed.as_deref())?;
         dice.use_committed(seed.clone());
+        let done_before: Vec<bool> = ROLL_STEPS.iter().map(|s| aftermath.step_done(*s)).collect();
         match requested {
             Some(wanted) => aftermath.roll_step(wanted, &mut dice),
             None => aftermath.roll_remaining(&mut dice),
@@ -177,6 +179,22 @@ pub async fn roll_aftermath(
             AftermathStage::Rolling
         };
         let row = save(conn, &step.row, stage, &aftermath, None)?;
+        let last_rolled = ROLL_STEPS
+            .iter()
+            .zip(&done_before)
+            .filter(|(s, before)| !**before && aftermath.step_done(**s))
+            .map(|(s, _)| *s)
+            .next_back();
+        // The step asked for, or the last of all that remained.
+        if let Some(rolled) = last_rolled.map(|last| requested.unwrap_or(last)) {
+            let event = Event::aftermath_step_rolled(
+                &step.battle.campaign_id,
+                &battle_id,
+                &force_id,
+                rolled,
+            );
+            store::events::append(conn, &event)?;
+        }
         let commitment = after_roll(conn, &scope, &seed, dice.used_commitment(), History::Drop)?;
         let rolls = dice.take_log();
         let mut answer =

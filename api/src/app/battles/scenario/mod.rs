@@ -54,7 +54,7 @@ use crate::error::{ApiError, FieldError};
 use crate::store::events::{Event, EventType};
 use crate::store::{self, battle_scenarios, battles, campaigns};
 
-use super::{Side, authorize_battle, lock_battle_quietly, touch_battle};
+use super::{Side, authorize_battle, lock_battle_quietly, step_events, touch_battle};
 use crate::app::idempotency::{self, Answer, Write};
 
 use non_player::NON_PLAYER_ID;
@@ -630,6 +630,7 @@ pub async fn submit<S: Submission>(
         let (seeds, mut dice) =
             dice_commitments::Seeds::take(conn, &battle_id, &side_ids, dice, client)?;
         let before = versions::Sight::of(&battle_id, &doc)?;
+        let step_before = step_events::PublicStep::of(&doc.scenario);
         let was_ready = doc.scenario.state == ScenarioState::Ready;
         submission
             .apply(&mut doc.scenario, side, &mut dice)
@@ -696,6 +697,15 @@ pub async fn submit<S: Submission>(
                     ));
                 }
             }
+        }
+        if let Some(event) = step_events::changed(
+            &step_before,
+            &step_events::PublicStep::of(&doc.scenario),
+            &battle.campaign_id,
+            &battle_id,
+            battle.state.as_str(),
+        ) {
+            store::events::append(conn, &event)?;
         }
         if !was_ready && doc.scenario.state == ScenarioState::Ready {
             let event = Event::battle(

@@ -230,6 +230,8 @@ pub struct SettingsResponse {
     /// Whether rosters are locked after a force's first battle: raising Quality, Resolve,
     /// strength or points outside the post-battle sequence then needs the organiser.
     pub lock_rosters_after_play: bool,
+    /// Whether anyone may read the standings without signing in.
+    pub public_standings: bool,
 }
 
 impl SettingsResponse {
@@ -241,12 +243,14 @@ impl SettingsResponse {
             lock_rosters_after_play,
             // The pin is the campaign's own field (`ruleset` beside `settings`).
             ruleset: _,
+            public_standings,
         } = settings;
         Self {
             version,
             house_rules: house_rules.into(),
             results_need_confirmation,
             lock_rosters_after_play,
+            public_standings,
         }
     }
 }

@@ -33,6 +33,10 @@ pub struct UpdateSettingsRequest {
     /// Quality, Resolve, strength or points then needs the organiser.
     #[serde(default = "default_true")]
     pub lock_rosters_after_play: bool,
+    /// Whether anyone may read the standings without signing in (default false): the page
+    /// `/campaigns/{id}/standings/embed` and `GET /api/v1/public/campaigns/{id}/standings`.
+    #[serde(default)]
+    pub public_standings: bool,
 }
 
 fn default_true() -> bool {
@@ -76,6 +80,7 @@ pub async fn update_campaign_settings(
         house_rules,
         results_need_confirmation,
         lock_rosters_after_play,
+        public_standings,
     } = body.into_inner();
     let changes = SettingsChanges {
         version,
@@ -84,6 +89,7 @@ pub async fn update_campaign_settings(
             house_rules: house_rules.into(),
             results_need_confirmation,
             lock_rosters_after_play,
+            public_standings,
             // Kept from the stored settings: the ruleset changes through PATCH of the campaign.
             ruleset: Default::default(),
         },
