@@ -308,9 +308,10 @@ pub struct ScenarioRecord {
     pub share_token_hash: Option<String>,
     pub document: String,
     pub created_at: NaiveDateTime,
-    /// The sides' sheet token hashes (absent for scenarios generated before sheets per side).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The sides' sheet token hashes (null for scenarios generated before sheets per side;
+    /// documents written before them have none).
+    #[serde(default)]
     pub side1_token_hash: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub side2_token_hash: Option<String>,
 }
