@@ -313,7 +313,7 @@ both_backends! {
         assert_eq!(big_first, small_cost, "P1 must not grow with the force");
     }
 
-    fn r1_force_read_takes_at_most_two_statements_whatever_the_force_size(app: &CountingApp) {
+    fn r1_force_read_takes_at_most_four_statements_whatever_the_force_size(app: &CountingApp) {
         // Arrange
         let people = People::register(app);
         let world = World::build(app, &people);
@@ -333,8 +333,9 @@ both_backends! {
 
         // Assert
         assert_eq!(unit_ids(&big).len(), 80);
-        assert!(big_member.statements <= 2, "R1 for a member: {big_member:?}");
-        assert!(big_key.statements <= 2, "R1 with an integration key: {big_key:?}");
+        // The force, then its campaign's ruleset (its limits and prices decide the answer).
+        assert!(big_member.statements <= 4, "R1 for a member: {big_member:?}");
+        assert!(big_key.statements <= 5, "R1 with an integration key: {big_key:?}");
         assert_eq!(big_member, small_member, "R1 must not grow with the force");
         assert_eq!(big_key, small_key, "R1 must not grow with the force");
     }
@@ -402,10 +403,12 @@ both_backends! {
         assert_eq!(big_first.reinforcements, small_last.reinforcements, "reinforcements must not grow with the force");
         assert_eq!(big_first.finalize, small_first, "finalize must not grow with the force or the ledger entries");
         assert_eq!(big_last, small_last.finalize, "the completing finalize must not grow with the force");
-        // Rolling steps read the dice commitment they roll from and replace it when spent.
-        for step in [big_first.roll, big_first.purchases] {
-            assert!(step.statements <= 8, "a rolling post-battle step over budget: {big_first:?}");
-        }
+        // Rolling steps read the dice commitment they roll from and replace it when spent; a
+        // roll is also announced (aftermath.step_rolled): its outbox append and the names and
+        // links its payload carries (campaign, sides, force, owner) cost 7 more. Winning these
+        // back (names read once per request) is part of the game-night work.
+        assert!(big_first.roll.statements <= 16, "a rolling post-battle step over budget: {big_first:?}");
+        assert!(big_first.purchases.statements <= 8, "purchases over budget: {big_first:?}");
         assert!(big_first.reinforcements.statements <= 6, "reinforcements over budget: {big_first:?}");
         // How many steps need dice depends on the server's rolls; each costs the same.
         assert!(big_steps.len() >= 2 && small_steps.len() >= 2, "{big_steps:?}");
@@ -416,7 +419,8 @@ both_backends! {
         }
         // Each event (aftermath.finalized; battle.completed too when it completes) adds its
         // outbox append: insert, read back its seq, find webhooks (+1 lock on PostgreSQL).
-        assert!(big_first.finalize.statements <= 14, "finalize over budget: {big_first:?}");
-        assert!(big_last.statements <= 19, "the completing finalize over budget: {big_last:?}");
+        // Their payloads' names add three reads each.
+        assert!(big_first.finalize.statements <= 18, "finalize over budget: {big_first:?}");
+        assert!(big_last.statements <= 26, "the completing finalize over budget: {big_last:?}");
     }
 }

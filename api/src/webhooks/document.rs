@@ -62,7 +62,9 @@ pub fn schema_name(event_type: EventType) -> String {
 }
 
 fn payload_schema(event_type: EventType) -> Schema {
-    let mut data = ObjectBuilder::new();
+    // Only which of `EventData`'s fields this event always carries: no type of its own, so it
+    // never reads as an object without properties.
+    let mut data = ObjectBuilder::new().schema_type(utoipa::openapi::schema::SchemaType::AnyValue);
     for field in EVERY.iter().chain(required(event_type)) {
         data = data.required(*field);
     }
