@@ -74,8 +74,11 @@ def plain_words(text: str, name: str, path: str = "") -> None:
     if path.startswith(INTERNAL_NAMES_ALLOWED_PATHS):
         return
     for pattern, what in INTERNAL_NAMES:
-        found = sorted(set(m.group(0) for m in pattern.finditer(text)))
-        check(not found, f"{name}: shows {what} to people: {found[:5]}")
+        matches = list(pattern.finditer(text))
+        found = sorted(set(m.group(0) for m in matches))
+        # Where it shows, so the page that leaks it is found at once.
+        context = [text[max(0, m.start() - 60):m.end() + 20].replace("\n", " ") for m in matches[:2]]
+        check(not found, f"{name}: shows {what} to people: {found[:5]} in {context}")
 
 
 def page_text(html: str) -> str:
