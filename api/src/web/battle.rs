@@ -209,7 +209,17 @@ fn named_text(view: &BattleView, value: &Value) -> String {
                             .forces
                             .iter()
                             .find(|f| &f.force_id == k)
-                            .map_or_else(|| k.clone(), |f| f.name.clone());
+                            .map(|f| f.name.clone())
+                            .or_else(|| {
+                                // A side's id as a map key (per-side counts): its side's name.
+                                view.scenario
+                                    .scenario
+                                    .sides
+                                    .iter()
+                                    .position(|sd| &sd.force_id == k)
+                                    .map(|i| side_name(view, i))
+                            })
+                            .unwrap_or_else(|| k.clone());
                         (k, rename(view, v))
                     })
                     .collect(),
