@@ -55,6 +55,21 @@ fn mission_dice(high: &[(&str, u8)]) -> Value {
     Value::Object(dice)
 }
 
+/// A page's text as a person reads it: the markup without its tags.
+fn visible_text(page: &str) -> String {
+    let mut text = String::with_capacity(page.len());
+    let mut in_tag = false;
+    for c in page.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text
+}
+
 /// A campaign with Blue (owner) and Red (player) and a Blue–Red battle.
 pub struct Game {
     pub people: People,
@@ -416,6 +431,17 @@ both_backends! {
         // The Sweep bonus for both: Brave + Shock Troops.
         assert_eq!(side(&rv, &blue)["bonus"]["traits"], json!(["brave", "shock_troops"]));
         assert_problem(g.post(app, g.blue_user(), "mission-choice", &json!({"force_id": blue, "mission": "hold"})), 409);
+        // The battle page names the sides in the Escalating Engagement set-up (units entering
+        // per turn, units placed), never their ids, for either side and the referee.
+        for user in [g.blue_user(), g.red_user(), &g.people.organiser] {
+            let mut browser = crate::web_pages::Browser::signed_in(app, &user.username);
+            let (page, _) = browser.page(&format!("/battles/{}", g.battle));
+            let text = visible_text(&page);
+            assert!(text.contains("Blue: 1") && text.contains("Red: 1"), "{text}");
+            for id in [&blue, &red] {
+                assert!(!text.contains(id.as_str()), "a force id shows on {}'s page: {text}", user.username);
+            }
+        }
     }
 
     fn a_non_player_force_acts_by_itself(app: &TestApp) {

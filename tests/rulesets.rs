@@ -597,6 +597,126 @@ both_backends! {
     }
 }
 
+both_backends! {
+    fn force_battle_timeline_and_event_answers_name_the_campaigns_ruleset(app: &TestApp) {
+        // Arrange
+        let organiser = register(app, "organiser");
+        created(app, &organiser, &stockholm("stockholm-fad"));
+        let p = played(app, organiser, Some(json!("club/stockholm-fad")));
+        let pin = json!({"id": "club/stockholm-fad", "version": 1});
+        let red = p.red["id"].as_str().unwrap();
+
+        // Act
+        let force = get(app, &p.player, &format!("/api/v1/forces/{red}"));
+        let forces = get(app, &p.player, &format!("/api/v1/campaigns/{}/forces", p.campaign_id));
+        let battle = get(app, &p.player, &format!("/api/v1/battles/{}", p.battle));
+        let battles = get(app, &p.player, &format!("/api/v1/campaigns/{}/battles", p.campaign_id));
+        let timeline = get(app, &p.player, &format!("/api/v1/campaigns/{}/timeline", p.campaign_id));
+        let events: Vec<Value> = {
+            use fad_api::schema::events::dsl as e;
+            let mut conn = app.db.connect();
+            let rows: Vec<String> = e::events.select(e::payload).load(&mut conn).unwrap();
+            rows.iter().map(|r| serde_json::from_str(r).unwrap()).collect()
+        };
+
+        // Assert
+        assert_eq!(force["ruleset"], pin, "{force}");
+        assert_eq!(force["family"], "fad");
+        assert!(forces["forces"].as_array().unwrap().iter().all(|f| f["ruleset"] == pin), "{forces}");
+        assert_eq!(battle["ruleset"], pin, "{battle}");
+        assert!(battles["battles"].as_array().unwrap().iter().all(|b| b["ruleset"] == pin), "{battles}");
+        let entries = timeline["entries"].as_array().unwrap();
+        assert!(!entries.is_empty() && entries.iter().all(|e| e["battle"]["ruleset"] == pin), "{timeline}");
+        assert!(events.len() >= 4, "{events:?}");
+        for event in &events {
+            assert_eq!(event["ruleset"], pin, "{event}");
+        }
+        // A FAD 5e campaign's force says so too.
+        let other = campaign_under(app, &p.player, None);
+        let own = crate::forces::create_force(app, &p.player, other["id"].as_str().unwrap(), &blue_roster());
+        assert_eq!(own["ruleset"], json!({"id": "fad5e", "version": 1}), "{own}");
+    }
+
+    fn a_same_family_change_waits_until_every_roster_holds_under_the_new_rules(app: &TestApp) {
+        // Arrange: a FAD 5e campaign with a vehicle whose crew has no Resolve (fine under FAD
+        // 5e; the basic and advanced rules rate every crew, B1).
+        let organiser = register(app, "organiser");
+        let campaign = campaign_under(app, &organiser, None);
+        let id = campaign["id"].as_str().unwrap().to_owned();
+        let path = format!("/api/v1/campaigns/{id}");
+        let tank = |resolve: Value| json!({"name": "Tank", "kind": "vehicle", "quality": "regular", "resolve": resolve,
+            "strength": 1, "starting_strength": 1,
+            "vehicle": {"mobility": "tracked", "armour": {"front": 5, "side": 4, "rear": 3}, "crew": 3},
+            "vehicle_state": "operational"});
+        let force = crate::forces::create_force(app, &organiser, &id, &json!({"name": "Armour",
+            "platoons": [{"name": "1st", "units": [tank(Value::Null)]}]}));
+        let patch = |version: i64| send(app.request(Method::PATCH, &path).bearer_auth(&organiser.token)
+            .json(&json!({"version": version, "ruleset": "fad-basic-advanced"})));
+
+        let mut rated = tank(json!("steady"));
+        rated["id"] = force["platoons"][0]["units"][0]["id"].clone();
+
+        // Act
+        let refused = patch(1);
+        let after_refusal = get(app, &organiser, &path);
+        let fixed = send(app.request(Method::PUT, &format!("/api/v1/forces/{}", force["id"].as_str().unwrap()))
+            .bearer_auth(&organiser.token)
+            .header("If-Match", format!("\"{}\"", force["version"]))
+            .json(&json!({"name": "Armour", "platoons": [{"name": "1st", "units": [rated]}]})));
+        let changed = patch(after_refusal["version"].as_i64().unwrap());
+
+        // Assert: 409 naming the force and the unit with the rule's own words; nothing pinned.
+        let problem = assert_problem(refused, 409);
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.contains("Armour (Tank: ") && detail.contains("B1"), "{detail}");
+        assert!(!detail.contains("platoons["), "no field paths for people: {detail}");
+        assert_eq!(after_refusal["ruleset"]["id"], "fad5e");
+        assert_eq!(fixed.status(), 200, "{}", fixed.text().unwrap());
+        assert_eq!(changed.status(), 200, "{}", changed.text().unwrap());
+        assert_eq!(get(app, &organiser, &path)["ruleset"]["id"], "fad-basic-advanced");
+    }
+
+    fn the_form_renames_a_ladders_rungs_and_adds_to_a_list(app: &TestApp) {
+        // Arrange
+        let organiser = register(app, "organiser");
+        let mut browser = signed_in(app, &organiser);
+        let (form, token) = browser.page("/rulesets/new");
+        let mut fields: Vec<(String, String)> = form_defaults(&form);
+        let set = |fields: &mut Vec<(String, String)>, name: &str, value: &str| {
+            fields.retain(|(n, _)| n != name);
+            fields.push((name.to_owned(), value.to_owned()));
+        };
+        set(&mut fields, "csrf_token", &token);
+        set(&mut fields, "slug", "renamed");
+        set(&mut fields, "name", "Renamed rungs");
+        set(&mut fields, "ladders.quality.names.1", "Greenhorn");
+        set(&mut fields, "lists.personalities.add", "Sniper, 5 points");
+
+        // Act
+        let refused = browser.post("/rulesets/new", &pairs(&fields));
+        let refused_status = refused.status();
+        let refused = refused.text().unwrap();
+        set(&mut fields, "lists.personalities.add", "Sniper | Hits on 5+ at any range | 5");
+        let saved = browser.post("/rulesets/new", &pairs(&fields));
+        let document = get(app, &organiser, "/api/v1/rulesets/club/renamed?format=document");
+        let (edit, _) = browser.page("/rulesets/club/renamed/edit");
+
+        // Assert
+        assert!(form.contains(r#"name="ladders.quality.names.1""#), "a field per rung");
+        assert_eq!(refused_status, 422);
+        let error = error_beside(&refused, "f-lists-personalities-add").unwrap_or_default();
+        assert!(error.contains("split by |"), "{refused}");
+        assert!(refused.contains("Sniper, 5 points"), "the input is kept");
+        assert!(refused.contains(r#"value="Greenhorn""#));
+        assert_eq!(saved.status(), 303);
+        assert_eq!(document["set"]["ladders.quality.names"][0], "Greenhorn", "{document}");
+        assert_eq!(document["set"]["lists.personalities.add"],
+            json!([{"name": "Sniper", "description": "Hits on 5+ at any range", "points": 5.0}]), "{document}");
+        assert_eq!(document["set"].as_object().unwrap().len(), 2, "{document}");
+        assert!(edit.contains(r#"value="Greenhorn""#) && edit.contains("Sniper | Hits on 5+ at any range | 5"), "{edit}");
+    }
+}
+
 /// The name and value of every control of a page's form as it would be sent (text inputs,
 /// selected options, checked checkboxes).
 fn form_defaults(page: &str) -> Vec<(String, String)> {

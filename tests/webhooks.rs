@@ -247,8 +247,10 @@ fn battle_against_militia(app: &TestApp, token: &str, campaign: &str, force: &st
 /// The keys an event's `data` may carry: ids, a battle state, a role, a result, a reason, and
 /// the names and links a key reads on the campaign's pages (forces, owners, the scenario's
 /// public step and whose turn it is).
-pub(crate) const READABLE: [&str; 23] = [
+pub(crate) const READABLE: [&str; 24] = [
     "campaign_id",
+    // The ruleset the campaign plays: a key reads it on the campaign.
+    "ruleset",
     "battle_id",
     "force_id",
     "state",

@@ -66,9 +66,20 @@ impl Modify for SecuritySchemes {
     }
 }
 
-/// Registers every route of the service (health probes and `/api/v1`).
+/// Registers every route of the service: the probes, the JSON API under `/api/v1` (with the
+/// battle sheet, the API's one HTML answer, rendered by the pages' sheet module), then the
+/// pages and the printable sheets. The two skins never import each other; they meet here.
 pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     crate::routes::configure(cfg);
+    cfg.service(
+        utoipa_actix_web::scope(crate::routes::API_BASE)
+            .configure(crate::routes::configure_api)
+            .service(crate::web::sheets::battle_sheet::get_scenario_sheet),
+    );
+    // The pages before the sheets: `/scenarios/new` must win over the sheet's
+    // `/scenarios/{scenario_id}`.
+    crate::web::configure(cfg);
+    crate::web::sheets::configure(cfg);
 }
 
 /// The full document, exactly as served at `/api-docs/openapi.json`.

@@ -548,3 +548,28 @@ pub async fn delete(state: &AppState, caller: &Caller, slug: &str) -> Result<(),
 pub fn default_options(ruleset: &Ruleset) -> HouseRules {
     ruleset.options
 }
+
+/// A ruleset a request chooses: its id (the newest version) or `{"id", "version"}`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum RulesetChoice {
+    /// The id: its newest version.
+    #[schema(example = "fad5e")]
+    Id(String),
+    /// The id at one version.
+    Pinned {
+        /// The ruleset's id.
+        id: String,
+        /// Its version; omitted, the newest.
+        version: Option<u32>,
+    },
+}
+
+impl From<RulesetChoice> for Choice {
+    fn from(choice: RulesetChoice) -> Self {
+        match choice {
+            RulesetChoice::Id(id) => Choice { id, version: None },
+            RulesetChoice::Pinned { id, version } => Choice { id, version },
+        }
+    }
+}

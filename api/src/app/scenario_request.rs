@@ -73,7 +73,7 @@ pub struct CreateScenarioRequest {
     /// default `fad5e`. Only rulesets whose scenario generation is FAD 5e's, as written
     /// (`fad5e`, `fad-basic-advanced`); the scenario then names it.
     #[serde(default)]
-    pub ruleset: Option<crate::routes::rulesets::RulesetChoice>,
+    pub ruleset: Option<crate::app::rulesets::RulesetChoice>,
 }
 
 /// `platoons`: a list of platoons, or how many platoons the force has (P).
@@ -195,7 +195,7 @@ pub struct Prepared {
 /// The built-in ruleset a one-shot request names: one whose scenario generation is FAD 5e's as
 /// written (the machine then runs unchanged).
 fn scenario_ruleset(
-    choice: Option<crate::routes::rulesets::RulesetChoice>,
+    choice: Option<crate::app::rulesets::RulesetChoice>,
     errors: &mut Vec<FieldError>,
 ) -> RulesetPin {
     let Some(choice) = choice else {

@@ -89,6 +89,20 @@ pub fn insert(conn: &mut Db, campaign: &Campaign) -> QueryResult<()> {
         .map(|_| ())
 }
 
+/// The ruleset campaign `id` plays (FAD 5e version 1 for a campaign that is not there or has
+/// none in its settings). One small read: only the settings column.
+pub fn ruleset_pin(conn: &mut Db, id: &str) -> QueryResult<RulesetPin> {
+    let settings: Option<String> = campaigns::table
+        .find(id)
+        .select(campaigns::settings)
+        .first(conn)
+        .optional()?;
+    Ok(settings
+        .and_then(|text| serde_json::from_str::<CampaignSettings>(&text).ok())
+        .map(|s| s.ruleset)
+        .unwrap_or_default())
+}
+
 /// The campaign with id `id`. Authorize first: this does not check membership.
 pub fn find_by_id(conn: &mut Db, id: &str) -> QueryResult<Option<Campaign>> {
     campaigns::table

@@ -62,11 +62,19 @@ fn battle_sides(conn: &mut Db, battle_id: &str) -> QueryResult<Vec<(Option<Strin
 
 /// Fills the names and links of `data` from the database (inside the appending transaction).
 pub fn fill(conn: &mut Db, data: &mut EventData) -> QueryResult<()> {
-    data.campaign_name = campaigns::table
+    let campaign: Option<(String, String)> = campaigns::table
         .filter(campaigns::id.eq(&data.campaign_id))
-        .select(campaigns::name)
+        .select((campaigns::name, campaigns::settings))
         .first(conn)
         .optional()?;
+    if let Some((name, settings)) = campaign {
+        data.campaign_name = Some(name);
+        data.ruleset = Some(
+            serde_json::from_str::<crate::store::campaigns::CampaignSettings>(&settings)
+                .map(|s| s.ruleset)
+                .unwrap_or_default(),
+        );
+    }
     let sides = match data.battle_id.as_deref() {
         Some(battle) => battle_sides(conn, battle)?,
         None => Vec::new(),

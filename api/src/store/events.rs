@@ -138,6 +138,9 @@ pub struct EventData {
     /// The campaign's name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub campaign_name: Option<String>,
+    /// The ruleset the campaign plays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruleset: Option<fad_domain::rulesets::RulesetPin>,
     /// The battle, for `battle.*` and `aftermath.finalized`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub battle_id: Option<String>,

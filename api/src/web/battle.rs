@@ -187,6 +187,23 @@ fn title(view: &BattleView) -> String {
     format!("{} vs {}", side_name(view, 0), side_name(view, 1))
 }
 
+/// The side a map key names by its id (per-side counts, units placed per side): its name.
+fn side_key_name(view: &BattleView, key: &str) -> Option<String> {
+    view.scenario
+        .forces
+        .iter()
+        .find(|f| f.force_id == key)
+        .map(|f| f.name.clone())
+        .or_else(|| {
+            view.scenario
+                .scenario
+                .sides
+                .iter()
+                .position(|sd| sd.force_id == key)
+                .map(|i| side_name(view, i))
+        })
+}
+
 /// Replaces unit ids and force ids in a rendered value by their names.
 fn named_text(view: &BattleView, value: &Value) -> String {
     fn rename(view: &BattleView, value: &Value) -> Value {
@@ -204,22 +221,7 @@ fn named_text(view: &BattleView, value: &Value) -> String {
             Value::Object(map) => Value::Object(
                 map.iter()
                     .map(|(k, v)| {
-                        let k = view
-                            .scenario
-                            .forces
-                            .iter()
-                            .find(|f| &f.force_id == k)
-                            .map(|f| f.name.clone())
-                            .or_else(|| {
-                                // A side's id as a map key (per-side counts): its side's name.
-                                view.scenario
-                                    .scenario
-                                    .sides
-                                    .iter()
-                                    .position(|sd| &sd.force_id == k)
-                                    .map(|i| side_name(view, i))
-                            })
-                            .unwrap_or_else(|| k.clone());
+                        let k = side_key_name(view, k).unwrap_or_else(|| k.clone());
                         (k, rename(view, v))
                     })
                     .collect(),
@@ -250,7 +252,8 @@ fn named(view: &BattleView, value: &Value) -> Markup {
                     .strip_suffix("_ids")
                     .or_else(|| k.strip_suffix("_id"))
                     .unwrap_or(k);
-                format!("{}: {}", label(key), named_text(view, v))
+                let key = side_key_name(view, k).unwrap_or_else(|| label(key));
+                format!("{key}: {}", named_text(view, v))
             })
             .collect::<Vec<_>>()
             .join("; ")

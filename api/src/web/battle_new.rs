@@ -16,9 +16,9 @@ use crate::app::battles::create::{CreateBattleRequest, create_battle};
 use crate::app::battles::scenario::non_player::NonPlayerBody;
 use crate::app::idempotency::Write;
 use crate::app::overview::{self, CampaignOverview};
+use crate::app::scenario_request::PlatoonsBody;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, FieldError};
-use crate::routes::scenarios::request::PlatoonsBody;
 
 use super::forces::words;
 use super::layout::{self, Errors, Input, csrf_input, error_summary, select_field, text_field};

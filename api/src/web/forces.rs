@@ -16,8 +16,8 @@ use serde_json::Value;
 use crate::AppState;
 use crate::app::accounts::SessionUser;
 use crate::app::force_pages::{self, ForceView, StoredForceView};
+use crate::app::forces::response::{RosterResponse, UnitResponse};
 use crate::error::ApiError;
-use crate::routes::forces::{RosterResponse, UnitResponse};
 
 use super::layout;
 use super::rules::RULES_MARKDOWN;

@@ -14,10 +14,10 @@ use crate::AppState;
 use crate::app::accounts::SessionUser;
 use crate::app::force_pages::{self, ForceView};
 use crate::app::forces::history::{self, LedgerAdjustment, LedgerPage};
+use crate::app::forces::response::RosterResponse;
 use crate::auth::Caller;
 use crate::error::{ApiError, FieldError};
 use crate::paging::Page;
-use crate::routes::forces::RosterResponse;
 use crate::store::history::{FieldChange, HistoryEntry, RosterDiff, UnitChangeKind};
 use crate::store::ledger::LedgerKind;
 

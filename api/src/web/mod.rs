@@ -30,6 +30,7 @@ pub mod rulesets;
 pub mod scenarios;
 pub mod session;
 pub mod settings;
+pub mod sheets;
 pub mod solo;
 pub mod standings_embed;
 pub mod timeline;
@@ -56,7 +57,7 @@ pub const APP_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'sel
 /// pages are for browsers and stay out of it.
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(rules::rules_page).map(|app| {
-        // The most used pages first (see `routes::configure`); no other page's path can match
+        // The most used pages first (see `routes::configure_api`); no other page's path can match
         // `/forces/{id}` or `/battles/{id}`.
         app.service(forces::show)
             .service(battle::show)

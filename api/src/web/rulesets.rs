@@ -229,18 +229,36 @@ pub async fn house_page(
 
 // The form.
 
-/// Whether a key has a control on the form (ladder names and list additions are kept from the
-/// document as they are: they need more than one control each).
-fn on_form(key: &SettableKey) -> bool {
-    !matches!(key.kind, KeyKind::LadderNames | KeyKind::ListAdditions)
-}
-
 /// The form's values, by control name, as the ruleset `base` has them.
 fn values_of(base: &Ruleset) -> BTreeMap<String, String> {
     let mut values = BTreeMap::new();
-    for key in SETTABLE_KEYS.iter().filter(|k| on_form(k)) {
+    for key in SETTABLE_KEYS {
         let value = key.value_in(base);
         match key.kind {
+            KeyKind::LadderNames => {
+                for (i, name) in value.as_array().into_iter().flatten().enumerate() {
+                    values.insert(
+                        format!("{}.{}", key.key, i + 1),
+                        name.as_str().unwrap_or_default().to_owned(),
+                    );
+                }
+            }
+            KeyKind::ListAdditions => {
+                let lines: Vec<String> = value
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|a| {
+                        format!(
+                            "{} | {} | {}",
+                            a["name"].as_str().unwrap_or_default(),
+                            a["description"].as_str().unwrap_or_default(),
+                            a["points"].as_f64().unwrap_or_default()
+                        )
+                    })
+                    .collect();
+                values.insert(key.key.to_owned(), lines.join("\n"));
+            }
             KeyKind::D6Table => {
                 if let Value::Array(rows) = value {
                     for (i, row) in rows.iter().enumerate() {
@@ -274,10 +292,11 @@ fn values_of(base: &Ruleset) -> BTreeMap<String, String> {
     values
 }
 
-/// The value `key` takes from the submitted `values`, in the shape `set` takes.
-fn submitted_value(key: &SettableKey, values: &BTreeMap<String, String>) -> Value {
+/// The value `key` takes from the submitted `values`, in the shape `set` takes; a list of
+/// additions that does not read is the plain sentence to show beside it.
+fn submitted_value(key: &SettableKey, values: &BTreeMap<String, String>) -> Result<Value, String> {
     let text = |name: &str| values.get(name).map(String::as_str).unwrap_or_default();
-    match key.kind {
+    Ok(match key.kind {
         KeyKind::WholeNumber { .. } => {
             let raw = text(key.key).trim();
             raw.parse::<u64>()
@@ -295,8 +314,42 @@ fn submitted_value(key: &SettableKey, values: &BTreeMap<String, String>) -> Valu
             "no" => Value::Bool(false),
             other => Value::String(other.to_owned()),
         },
-        KeyKind::LadderNames | KeyKind::ListAdditions => Value::Null,
-    }
+        KeyKind::LadderNames => {
+            // One field per rung, numbered from 1; a ladder the parent lacks has none.
+            let names: Vec<Value> = (1..)
+                .map_while(|i| values.get(&format!("{}.{i}", key.key)))
+                .map(|name| Value::String(name.trim().to_owned()))
+                .collect();
+            if names.is_empty() {
+                Value::Null
+            } else {
+                Value::Array(names)
+            }
+        }
+        KeyKind::ListAdditions => Value::Array(parse_additions(text(key.key))?),
+    })
+}
+
+/// Additions typed one a line as `name | what it does | points`.
+fn parse_additions(text: &str) -> Result<Vec<Value>, String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .enumerate()
+        .map(|(i, line)| {
+            let parts: Vec<&str> = line.split('|').map(str::trim).collect();
+            let [name, description, points] = parts[..] else {
+                return Err(format!(
+                    "line {}: write the name, what it does and its points, split by | (Sniper | Hits on 5+ at any range | 5)",
+                    i + 1
+                ));
+            };
+            let points: f64 = points.parse().map_err(|_| {
+                format!("line {}: the points are a number, not \"{points}\"", i + 1)
+            })?;
+            Ok(serde_json::json!({"name": name, "description": description, "points": points}))
+        })
+        .collect()
 }
 
 /// Readings typed one a line as `H1: text`.
@@ -326,23 +379,15 @@ fn readings_text(readings: &[Reading]) -> String {
         .join("\n")
 }
 
-/// The submitted form as a house document: only the keys that differ from the parent are set;
-/// ladder names and list additions come from `kept` (the version being edited).
+/// The submitted form as a house document: only the keys that differ from the parent are set.
 fn document_of(
     values: &BTreeMap<String, String>,
     slug: &str,
     parent: &Ruleset,
-    kept: &BTreeMap<String, Value>,
 ) -> Result<HouseDocument, ApiError> {
     let mut set = BTreeMap::new();
     for key in SETTABLE_KEYS {
-        if !on_form(key) {
-            if let Some(value) = kept.get(key.key) {
-                set.insert(key.key.to_owned(), value.clone());
-            }
-            continue;
-        }
-        let value = submitted_value(key, values);
+        let value = submitted_value(key, values).map_err(|m| ApiError::validation(key.key, m))?;
         if value != key.value_in(parent) {
             set.insert(key.key.to_owned(), value);
         }
@@ -469,8 +514,44 @@ fn key_control(key: &SettableKey, page: &FormPage<'_>) -> Markup {
             };
             layout::select_field(key.key, key.label, &options, &value(key.key), errors)
         }
-        KeyKind::LadderNames | KeyKind::ListAdditions => html! {},
+        KeyKind::LadderNames => {
+            let Some(ladder) = ladder_of(key).and_then(|name| page.parent.ladder(name)) else {
+                return html! {};
+            };
+            let id = field_id(key.key);
+            let error = errors.get(key.key);
+            html! {
+                fieldset.group id=(id) aria-describedby=[error.map(|_| format!("{id}-error"))] {
+                    legend { (key.label) }
+                    p.hint { "Lowest rung first; a ladder keeps its rungs and numbers, only their names change." }
+                    @if let Some(error) = error { span.error id={ (id) "-error" } { (error) } }
+                    @for (i, rung) in ladder.rungs.iter().enumerate() {
+                        @let name = format!("{}.{}", key.key, i + 1);
+                        @let row_id = field_id(&name);
+                        div.field.inline {
+                            label for=(row_id) { "Rung " (i + 1) " (" (rung.name) ")" }
+                            input type="text" id=(row_id) name=(name) value=(value(&name)) maxlength="40";
+                        }
+                    }
+                }
+            }
+        }
+        KeyKind::ListAdditions => layout::textarea_field(
+            key.key,
+            key.label,
+            &value(key.key),
+            errors,
+            Some(
+                "Optional: one a line as its name, what it does and its points, split by | (Sniper | Hits on 5+ at any range | 5).",
+            ),
+            8000,
+        ),
     }
+}
+
+/// The ladder a `ladders.<ladder>.names` key renames.
+fn ladder_of(key: &SettableKey) -> Option<&'static str> {
+    key.key.strip_prefix("ladders.")?.strip_suffix(".names")
 }
 
 fn form_markup(state: &AppState, user: &SessionUser, page: &FormPage<'_>) -> Markup {
@@ -486,7 +567,7 @@ fn form_markup(state: &AppState, user: &SessionUser, page: &FormPage<'_>) -> Mar
     let group = |prefix: &str| {
         SETTABLE_KEYS
             .iter()
-            .filter(|k| on_form(k) && k.key.starts_with(prefix))
+            .filter(|k| k.key.starts_with(prefix))
             .collect::<Vec<_>>()
     };
     let builtins: Vec<(String, String)> = rulesets::builtins()
@@ -532,6 +613,10 @@ fn form_markup(state: &AppState, user: &SessionUser, page: &FormPage<'_>) -> Mar
             @for key in group("campaign.menu.") { (key_control(key, page)) }
             h2 { "Options a campaign starts with" }
             @for key in group("options.") { (key_control(key, page)) }
+            h2 { "Names of the ladders' rungs" }
+            @for key in group("ladders.") { (key_control(key, page)) }
+            h2 { "Additions to the lists" }
+            @for key in group("lists.") { (key_control(key, page)) }
             (layout::textarea_field("readings", "Readings", &value("readings"), page.errors,
                 Some("Optional: how your club reads a rule, one a line as its id, a colon and the text (H1: Quality drops only on a 1)."), 20000))
             div.actions { button type="submit" { "Save house rules" } }
@@ -599,7 +684,7 @@ pub async fn create(
     let values = form_values(&fields);
     let parent = parent_of(&values)?;
     let slug = values.get("slug").cloned().unwrap_or_default();
-    let result = match document_of(&values, &slug, &parent, &BTreeMap::new()) {
+    let result = match document_of(&values, &slug, &parent) {
         Ok(document) => app::create(&state, &caller(&user), document).await,
         Err(e) => Err(e),
     };
@@ -698,9 +783,9 @@ pub async fn save(
     )
     .map_err(|_| PageError::Refused)?;
     let slug = path.into_inner();
-    let (read, parent, document) = owned(&state, &user, &slug).await?;
+    let (read, parent, _) = owned(&state, &user, &slug).await?;
     let values = form_values(&fields);
-    let result = match document_of(&values, &slug, &parent, &document.set) {
+    let result = match document_of(&values, &slug, &parent) {
         Ok(document) => {
             let if_match = Some(format!("\"{}\"", read.ruleset.version));
             app::update(&state, &caller(&user), &slug, if_match, document).await
@@ -735,19 +820,64 @@ mod tests {
         let parent = Ruleset::fad5e();
         let mut values = values_of(&parent);
         values.insert("name".to_owned(), "Club".to_owned());
-        let same = document_of(&values, "club-x", &parent, &BTreeMap::new()).unwrap();
+        let same = document_of(&values, "club-x", &parent).unwrap();
         values.insert("campaign.cp_per_platoon".to_owned(), "3".to_owned());
         values.insert(
             "campaign.tables.quality_loss.2".to_owned(),
             "stays".to_owned(),
         );
-        let changed = document_of(&values, "club-x", &parent, &BTreeMap::new()).unwrap();
+        let changed = document_of(&values, "club-x", &parent).unwrap();
 
         assert!(same.set.is_empty(), "{:?}", same.set);
         assert_eq!(changed.set.len(), 2, "{:?}", changed.set);
         assert_eq!(changed.set["campaign.cp_per_platoon"], Value::from(3));
         assert_eq!(changed.set["campaign.tables.quality_loss"][1], "stays");
         assert_eq!(changed.id, "club/club-x");
+    }
+
+    #[test]
+    fn ladder_names_and_list_additions_are_set_from_their_own_fields_and_read_back() {
+        let parent = Ruleset::fad5e();
+        let rungs = parent.ladder("quality").unwrap().rungs.len();
+        let mut values = values_of(&parent);
+        values.insert("name".to_owned(), "Club".to_owned());
+        values.insert(
+            "ladders.quality.names.1".to_owned(),
+            " Greenhorn ".to_owned(),
+        );
+        values.insert(
+            "lists.personalities.add".to_owned(),
+            "Sniper | Hits on 5+ at any range | 5\n\n".to_owned(),
+        );
+        let doc = document_of(&values, "club-x", &parent).unwrap();
+        assert_eq!(doc.set.len(), 2, "{:?}", doc.set);
+        let names = doc.set["ladders.quality.names"].as_array().unwrap();
+        assert_eq!((names.len(), names[0].as_str()), (rungs, Some("Greenhorn")));
+        assert_eq!(
+            doc.set["lists.personalities.add"],
+            serde_json::json!([{"name": "Sniper", "description": "Hits on 5+ at any range", "points": 5.0}])
+        );
+        // The house ruleset's own values fill the form again and give the same document.
+        let house = fad_domain::rulesets::house::build_house(&parent, &doc, 1).unwrap();
+        let again = document_of(&values_of(&house), "club-x", &parent).unwrap();
+        assert_eq!(again.set, doc.set);
+    }
+
+    #[test]
+    fn an_addition_that_does_not_read_is_a_sentence_beside_its_field() {
+        let parent = Ruleset::fad5e();
+        let mut values = values_of(&parent);
+        for (text, says) in [
+            ("Sniper, 5", "split by |"),
+            ("Sniper | x | lots", "\"lots\""),
+        ] {
+            values.insert("lists.traits.add".to_owned(), text.to_owned());
+            let Err(ApiError::Validation(errors)) = document_of(&values, "club-x", &parent) else {
+                panic!("{text} was read");
+            };
+            assert_eq!(errors[0].field, "lists.traits.add");
+            assert!(errors[0].message.contains(says), "{}", errors[0].message);
+        }
     }
 
     #[test]

@@ -20,11 +20,11 @@ use serde_json::{Value, json};
 
 use crate::AppState;
 use crate::app::accounts::SessionUser;
+use crate::app::scenario_request::CreateScenarioRequest;
 use crate::app::scenarios::create::{Generator, create_scenario};
 use crate::app::scenarios::{self, PickableForce, ScenarioRecord};
 use crate::auth::Caller;
 use crate::error::{ApiError, FieldError};
-use crate::routes::scenarios::request::CreateScenarioRequest;
 
 use super::accounts::TokenForm;
 use super::layout::{self, Errors, Input, csrf_input, error_summary, text_field, textarea_field};

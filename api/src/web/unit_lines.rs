@@ -10,7 +10,7 @@ use fad_domain::names::Named;
 use fad_domain::roster::UnitKind;
 use fad_domain::traits::Trait;
 
-use crate::routes::scenarios::request::{InlineUnit, MAX_INLINE_UNITS};
+use crate::app::scenario_request::{InlineUnit, MAX_INLINE_UNITS};
 
 /// Parsed units, with the line each came from (1-based) so later errors can name it.
 #[derive(Debug, Default, PartialEq)]

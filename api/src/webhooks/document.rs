@@ -12,7 +12,7 @@ use utoipa::openapi::{
 use crate::store::events::EventType;
 
 /// Fields every payload's `data` carries.
-const EVERY: [&str; 3] = ["campaign_id", "campaign_name", "links"];
+const EVERY: [&str; 4] = ["campaign_id", "campaign_name", "ruleset", "links"];
 
 /// The `data` fields `event_type` always carries besides [`EVERY`].
 pub fn required(event_type: EventType) -> &'static [&'static str] {

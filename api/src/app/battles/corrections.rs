@@ -190,7 +190,7 @@ pub async fn void_battle(
         organiser_only(&access, "void")?;
         let battle = lock_battle(conn, &battle_id)?;
         if battle.state == BattleState::Void {
-            return Ok((StatusCode::OK, BattleResponse::load(conn, battle)?));
+            return Ok((StatusCode::OK, BattleResponse::load(conn, battle)?.named(conn)?));
         }
         let sequences = rows::list_for_battle(conn, &battle_id)?;
         let finalized: Vec<&rows::AftermathRow> = sequences
@@ -227,7 +227,7 @@ pub async fn void_battle(
         };
         let next = lifecycle::void(conn, battle, correction)?;
         tracing::info!(battle.id = %next.id, undone = finalized.len(), "Voided battle");
-        Ok((StatusCode::OK, BattleResponse::new(next, AftermathSummary::of_rows(&sequences))?))
+        Ok((StatusCode::OK, BattleResponse::new(next, AftermathSummary::of_rows(&sequences))?.named(conn)?))
     })
     .await
 }
@@ -299,7 +299,7 @@ pub async fn reopen_battle(
         };
         let next = lifecycle::reopen(conn, battle, correction)?;
         tracing::info!(battle.id = %next.id, "Reopened battle");
-        Ok((StatusCode::OK, BattleResponse::new(next, Vec::new())?))
+        Ok((StatusCode::OK, BattleResponse::new(next, Vec::new())?.named(conn)?))
     })
     .await
 }

@@ -154,7 +154,7 @@ pub async fn create_battle(
         tracing::info!(battle.id = %battle.id, "Created battle {}", battle.id);
         Ok((
             StatusCode::CREATED,
-            BattleResponse::new(battle, Vec::new())?,
+            BattleResponse::new(battle, Vec::new())?.named(conn)?,
         ))
     })
     .await

@@ -132,6 +132,8 @@ pub struct BattleResponse {
     pub id: String,
     /// Its campaign.
     pub campaign_id: String,
+    /// The ruleset it is played under: its campaign's, fixed since the campaign's first battle.
+    pub ruleset: fad_domain::rulesets::RulesetPin,
     /// `scenario`, `pending`, `aftermath`, `complete` or `void`.
     pub state: BattleState,
     /// The two sides.
@@ -181,6 +183,7 @@ impl BattleResponse {
             night_fighting,
             id: battle.id,
             campaign_id: battle.campaign_id,
+            ruleset: fad_domain::rulesets::RulesetPin::default(),
             state: battle.state,
             sides,
             result,
@@ -199,6 +202,12 @@ impl BattleResponse {
     pub fn load(conn: &mut Db, battle: battles::Battle) -> Result<Self, ApiError> {
         let aftermath = AftermathSummary::of_battle(conn, &battle.id)?;
         Self::new(battle, aftermath)?.with_public_scenario(conn)
+    }
+
+    /// The response with its owners' names and ruleset filled in (see [`names::name_sides`]).
+    pub fn named(mut self, conn: &mut Db) -> Result<Self, ApiError> {
+        names::name_sides(conn, std::slice::from_mut(&mut self))?;
+        Ok(self)
     }
 
     /// Adds the scenario as everyone may see it (what the rules have revealed to both sides),

@@ -1,5 +1,5 @@
 //! Player names on battles: each player side's `owner_name`, for every battle of a response in
-//! one statement (no look-up per battle or side).
+//! one statement (no look-up per battle or side), and the ruleset each is played under.
 
 use std::collections::HashMap;
 
@@ -9,8 +9,22 @@ use crate::store::{forces, users};
 
 use super::BattleResponse;
 
-/// Fills `owner_name` on the player sides of `battles`.
+/// Fills `owner_name` on the player sides of `battles`, and each battle's `ruleset` (its
+/// campaign's: read once per campaign, and a response's battles share one).
 pub fn name_sides(conn: &mut Db, battles: &mut [BattleResponse]) -> Result<(), ApiError> {
+    name_each(conn, battles.iter_mut().collect())
+}
+
+/// [`name_sides`] for battles held inside other answers (timeline entries).
+pub fn name_each(conn: &mut Db, mut battles: Vec<&mut BattleResponse>) -> Result<(), ApiError> {
+    let mut pins: HashMap<String, fad_domain::rulesets::RulesetPin> = HashMap::new();
+    for battle in &mut battles {
+        if !pins.contains_key(&battle.campaign_id) {
+            let pin = crate::store::campaigns::ruleset_pin(conn, &battle.campaign_id)?;
+            pins.insert(battle.campaign_id.clone(), pin);
+        }
+        battle.ruleset = pins[&battle.campaign_id].clone();
+    }
     let ids: Vec<&str> = battles
         .iter()
         .flat_map(|b| b.sides.iter().filter_map(|s| s.force_id.as_deref()))

@@ -338,7 +338,7 @@ pub async fn record_result(
                 .ok()
                 .and_then(|r| serde_json::to_string(&r).ok());
             if same.is_some() && same == battle.result {
-                return Ok((StatusCode::OK, BattleResponse::new(battle, AftermathSummary::of_rows(&existing))?));
+                return Ok((StatusCode::OK, BattleResponse::new(battle, AftermathSummary::of_rows(&existing))?.named(conn)?));
             }
             return Err(ApiError::Conflict(
                 "A different result is already recorded for this battle; the organiser can reopen it (while no post-battle sequence is finalized) or void it."
@@ -391,7 +391,7 @@ pub async fn record_result(
         crate::app::dice::issue_first(conn, &scopes)?;
         let next = lifecycle::record_result(conn, battle, &result, &actor, confirmed)?;
         tracing::info!(battle.id = %next.id, state = %next.state, "Recorded result");
-        Ok((StatusCode::OK, BattleResponse::new(next, AftermathSummary::of_rows(&aftermaths))?))
+        Ok((StatusCode::OK, BattleResponse::new(next, AftermathSummary::of_rows(&aftermaths))?.named(conn)?))
     })
     .await
 }
@@ -432,7 +432,12 @@ pub async fn confirm_result(
                     "No result is recorded for this battle yet.".to_owned(),
                 ));
             }
-            _ => return Ok((StatusCode::OK, BattleResponse::load(conn, battle)?)),
+            _ => {
+                return Ok((
+                    StatusCode::OK,
+                    BattleResponse::load(conn, battle)?.named(conn)?,
+                ));
+            }
         }
         let recorder = battle.result_by.as_deref() == Some(actor.as_str());
         if !may_confirm(access.is_organiser(), owns, recorder) {
@@ -441,7 +446,10 @@ pub async fn confirm_result(
             ));
         }
         let next = lifecycle::confirm(conn, battle, &actor)?;
-        Ok((StatusCode::OK, BattleResponse::load(conn, next)?))
+        Ok((
+            StatusCode::OK,
+            BattleResponse::load(conn, next)?.named(conn)?,
+        ))
     })
     .await
 }

@@ -90,6 +90,7 @@ pub async fn read_timeline(
                     aftermath: summaries,
                 });
             }
+            super::names::name_each(conn, out.iter_mut().map(|e| &mut e.battle).collect())?;
             Ok((out, next))
         })
         .await?;

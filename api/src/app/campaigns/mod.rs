@@ -300,6 +300,51 @@ pub async fn update_campaign(
     CampaignView::new(updated, Some(Role::Organiser))
 }
 
+/// 409 when a force of the campaign does not hold under `ruleset` (another ruleset of the same
+/// family can limit what a roster holds: personalities, squad leaders, vehicle Resolve), naming
+/// each such force and its first problem, so nothing is pinned under forces it refuses.
+fn refuse_rosters_that_break(
+    conn: &mut crate::db::Db,
+    campaign_id: &str,
+    ruleset: &fad_domain::rulesets::Ruleset,
+) -> Result<(), ApiError> {
+    if ruleset.family != fad_domain::rulesets::Family::Fad {
+        // The other families check a roster by their own unit model, whatever the ruleset.
+        return Ok(());
+    }
+    let limits = ruleset.limits();
+    let forces = store::forces::list_for_campaign(conn, campaign_id, false, None, i64::MAX)?;
+    let broken: Vec<String> = forces
+        .iter()
+        .filter_map(|(force, _)| {
+            let roster = force.roster().ok()?;
+            let problems = fad_domain::validation::validate_force_under(&roster, &limits).err()?;
+            let first = problems.first()?;
+            let unit = unit_named_by(&roster, &first.field)
+                .map_or_else(String::new, |name| format!("{name}: "));
+            Some(format!("{} ({unit}{})", force.name, first.message))
+        })
+        .collect();
+    if broken.is_empty() {
+        return Ok(());
+    }
+    Err(ApiError::Conflict(format!(
+        "These forces do not hold under {}: {}. Change their rosters first, then the ruleset.",
+        ruleset.name,
+        broken.join("; ")
+    )))
+}
+
+/// The name of the unit a problem's field (`platoons[0].units[2].personality`) is about.
+fn unit_named_by<'a>(roster: &'a fad_domain::roster::Force, field: &str) -> Option<&'a str> {
+    let index = |after: &str| -> Option<usize> {
+        let rest = field.split(after).nth(1)?;
+        rest.split(']').next()?.parse().ok()
+    };
+    let platoon = roster.platoons.get(index("platoons[")?)?;
+    Some(platoon.units.get(index("units[")?)?.name.as_str())
+}
+
 /// Pins the campaign to another ruleset, inside the caller's transaction: 422 for a ruleset
 /// the caller may not use, 409 once the campaign has a battle (the rules it was played under
 /// stay), or a force when the family changes (a roster is written in its family's terms).
@@ -342,6 +387,7 @@ fn change_ruleset(
             pinned.name
         )));
     }
+    refuse_rosters_that_break(conn, &current.id, &ruleset)?;
     settings.ruleset = pin;
     campaigns::update_ruleset_if_version(conn, &current.id, current.version, &settings, now)?
         .ok_or_else(changed_meanwhile)?;

@@ -117,7 +117,6 @@ pub async fn generate_force(
             rules.ruleset.name
         )));
     }
-    let shown = (!rules.reads_as_fad5e()).then_some(rules);
     // Generation is pure CPU: it runs on the blocking pool, not on an async worker.
     let (generated, dice) = crate::db::in_request_span(move || {
         let generated = generate(&choices, &settings.house_rules, &mut dice);
@@ -163,7 +162,7 @@ pub async fn generate_force(
         Ok((
             StatusCode::CREATED,
             GenerateForceResponse {
-                force: ForceResponse::under(force, shown.as_ref())?,
+                force: ForceResponse::under(force, &rules)?,
                 rolls: generated.rolls,
                 effects: generated.effects,
                 pending: generated.pending,

@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use fad_domain::ladder::Quality;
 use fad_domain::points::{force_points, platoon_points, round_points, unit_points};
 use fad_domain::roster::{Force as Roster, Unit};
-use fad_domain::rulesets::{Pricing, fad_basic_advanced};
+use fad_domain::rulesets::{Family, Pricing, RulesetPin, fad_basic_advanced};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -126,6 +126,12 @@ pub struct ForceResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(read_only)]
     pub owner_name: Option<String>,
+    /// The ruleset its campaign plays, which the roster is checked and priced under.
+    #[schema(read_only)]
+    pub ruleset: RulesetPin,
+    /// The family of rules the roster is written in (`fad`, `one_page`).
+    #[schema(read_only)]
+    pub family: Family,
     /// The force's name.
     pub name: String,
     /// Its points (docs/rules.md §4.3), 2 decimals; `null` under a ruleset without points.
@@ -161,11 +167,11 @@ pub struct ForceResponse {
 impl ForceResponse {
     /// The response for a stored force, as FAD 5e shows it.
     pub fn new(force: forces::Force) -> Result<Self, ApiError> {
-        Self::under(force, None)
+        Self::under(force, &ForceRules::fad5e())
     }
 
-    /// The response for a stored force under its campaign's rules (`None`: FAD 5e's).
-    pub fn under(force: forces::Force, rules: Option<&ForceRules>) -> Result<Self, ApiError> {
+    /// The response for a stored force under its campaign's rules.
+    pub fn under(force: forces::Force, rules: &ForceRules) -> Result<Self, ApiError> {
         let roster = force.roster().map_err(|e| ApiError::Internal(e.into()))?;
         let RosterResponse {
             name,
@@ -173,12 +179,14 @@ impl ForceResponse {
             unpriced_reason,
             unpriced_items,
             platoons,
-        } = RosterResponse::under(roster, rules);
+        } = RosterResponse::under(roster, (!rules.reads_as_fad5e()).then_some(rules));
         Ok(Self {
             id: force.id,
             campaign_id: force.campaign_id,
             owner_id: force.owner_id,
             owner_name: None,
+            ruleset: rules.ruleset.pin(),
+            family: rules.ruleset.family,
             name,
             points,
             unpriced_reason,

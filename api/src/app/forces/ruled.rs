@@ -67,16 +67,14 @@ impl ForceRules {
     }
 }
 
-/// The rules of `campaign_id` when its forces read otherwise than under FAD 5e; `None` when they
-/// read as they always have (the cached answers serve them).
+/// The rules `campaign_id`'s forces are checked and shown under.
 pub async fn campaign_force_rules(
     state: &AppState,
     campaign_id: &str,
-) -> Result<Option<ForceRules>, ApiError> {
+) -> Result<ForceRules, ApiError> {
     let id = campaign_id.to_owned();
-    let rules = state
+    state
         .db
         .read(move |conn| ForceRules::of_campaign(conn, &id))
-        .await?;
-    Ok((!rules.reads_as_fad5e()).then_some(rules))
+        .await
 }

@@ -44,7 +44,6 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(aftermath::purchases::purchase_aftermath)
         .service(aftermath::finalize::finalize_aftermath)
         .service(scenario::read::get_scenario)
-        .service(scenario::sheet::get_scenario_sheet)
         .service(scenario::share::share_sheet)
         .service(scenario::share::revoke_sheet)
         .service(scenario::orders::submit_orders)

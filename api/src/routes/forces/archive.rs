@@ -61,5 +61,5 @@ pub async fn archive_force(
     let rules = forces::ruled::campaign_force_rules(&state, &updated.campaign_id).await?;
     Ok(HttpResponse::Ok()
         .insert_header(etag(updated.version))
-        .json(ForceResponse::under(updated, rules.as_ref())?))
+        .json(ForceResponse::under(updated, &rules)?))
 }

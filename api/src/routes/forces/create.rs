@@ -21,7 +21,7 @@ pub async fn created(
     Ok(HttpResponse::Created()
         .insert_header(("Location", location))
         .insert_header(etag(force.version))
-        .json(ForceResponse::under(force, rules.as_ref())?))
+        .json(ForceResponse::under(force, &rules)?))
 }
 
 /// Creates a force in a campaign, owned by the caller (any member). The server assigns every

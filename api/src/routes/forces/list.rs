@@ -68,7 +68,7 @@ pub async fn list_forces(
         body.push_str(&state.rosters.force_json_under(
             &named.force,
             Some(&named.owner_name),
-            rules.as_ref(),
+            &rules,
         )?);
     }
     body.push_str(r#"],"next":"#);

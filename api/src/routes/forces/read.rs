@@ -36,9 +36,9 @@ pub async fn get_force(
     Ok(HttpResponse::Ok()
         .insert_header(etag(named.force.version))
         .content_type(ContentType::json())
-        .body(state.rosters.force_json_under(
-            &named.force,
-            Some(&named.owner_name),
-            rules.as_ref(),
-        )?))
+        .body(
+            state
+                .rosters
+                .force_json_under(&named.force, Some(&named.owner_name), &rules)?,
+        ))
 }

@@ -14,6 +14,9 @@ use std::sync::{Arc, Mutex};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use fad_domain::rulesets::{Family, RulesetPin};
+
+use crate::app::forces::ruled::ForceRules;
 use crate::error::ApiError;
 use crate::store::forces;
 
@@ -131,28 +134,30 @@ impl RenderedRosters {
         })
     }
 
-    /// The `ForceResponse` JSON of a stored force under its campaign's rules: `None` (FAD 5e's)
-    /// from the cache, else serialized afresh (the ruleset can change, the stored text not).
+    /// The `ForceResponse` JSON of a stored force under its campaign's rules: where the
+    /// roster reads as under FAD 5e from the cache, else serialized afresh (the ruleset can
+    /// change, the stored text not).
     pub fn force_json_under(
         &self,
         force: &forces::Force,
         owner_name: Option<&str>,
-        rules: Option<&crate::app::forces::ruled::ForceRules>,
+        rules: &ForceRules,
     ) -> Result<String, ApiError> {
-        let Some(rules) = rules else {
-            return self.force_json(force, owner_name);
-        };
-        let mut response = super::ForceResponse::under(force.clone(), Some(rules))?;
+        if rules.reads_as_fad5e() {
+            return self.force_json(force, owner_name, rules);
+        }
+        let mut response = super::ForceResponse::under(force.clone(), rules)?;
         response.owner_name = owner_name.map(str::to_owned);
         to_json(&response)
     }
 
-    /// The `ForceResponse` JSON of a stored force, byte for byte what serializing
-    /// [`super::ForceResponse::new`] gives.
-    pub fn force_json(
+    /// The `ForceResponse` JSON of a stored force whose roster reads as under FAD 5e, byte for
+    /// byte what serializing [`super::ForceResponse::under`] gives.
+    fn force_json(
         &self,
         force: &forces::Force,
         owner_name: Option<&str>,
+        rules: &ForceRules,
     ) -> Result<String, ApiError> {
         let roster = self.roster_fields(force)?;
         let head = to_json(&Head {
@@ -160,6 +165,8 @@ impl RenderedRosters {
             campaign_id: &force.campaign_id,
             owner_id: &force.owner_id,
             owner_name,
+            ruleset: rules.ruleset.pin(),
+            family: rules.ruleset.family,
         })?;
         let tail = to_json(&Tail {
             version: force.version,
@@ -189,6 +196,8 @@ struct Head<'a> {
     owner_id: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     owner_name: Option<&'a str>,
+    ruleset: RulesetPin,
+    family: Family,
 }
 
 /// The fields of `ForceResponse` after the roster's.
@@ -261,17 +270,49 @@ mod tests {
         let cache = RenderedRosters::default();
         for archived in [false, true] {
             let first = force("f1", roster("Alpha \"A\"", 8), archived);
-            assert_eq!(cache.force_json(&first, None).unwrap(), expected(&first));
+            assert_eq!(
+                cache
+                    .force_json(&first, None, &ForceRules::fad5e())
+                    .unwrap(),
+                expected(&first)
+            );
             // Remembered: the same text answers the same body.
-            assert_eq!(cache.force_json(&first, None).unwrap(), expected(&first));
+            assert_eq!(
+                cache
+                    .force_json(&first, None, &ForceRules::fad5e())
+                    .unwrap(),
+                expected(&first)
+            );
             // A changed roster under the same id and version is rendered afresh.
             let changed = force("f1", roster("Alpha \"A\"", 5), archived);
             assert_ne!(expected(&changed), expected(&first));
             assert_eq!(
-                cache.force_json(&changed, None).unwrap(),
+                cache
+                    .force_json(&changed, None, &ForceRules::fad5e())
+                    .unwrap(),
                 expected(&changed)
             );
         }
+    }
+
+    #[test]
+    fn a_remembered_roster_is_answered_under_the_campaigns_own_pin() {
+        let cache = RenderedRosters::default();
+        let f = force("f1", roster("Alpha", 8), false);
+        let mut house = ForceRules::fad5e();
+        house.ruleset.id = "club/three-points".to_owned();
+        house.ruleset.version = 2;
+        cache
+            .force_json_under(&f, None, &ForceRules::fad5e())
+            .unwrap();
+        let body = cache.force_json_under(&f, Some("Ann"), &house).unwrap();
+        let mut want = ForceResponse::under(f, &house).unwrap();
+        want.owner_name = Some("Ann".to_owned());
+        assert_eq!(body, serde_json::to_string(&want).unwrap());
+        assert!(
+            body.contains(r#""ruleset":{"id":"club/three-points","version":2},"family":"fad""#),
+            "{body}"
+        );
     }
 
     #[test]
@@ -281,7 +322,10 @@ mod tests {
         for i in 0..2000 {
             name.push('x');
             let f = force(&format!("f{i}"), roster(&name, 8), false);
-            assert_eq!(cache.force_json(&f, None).unwrap(), expected(&f));
+            assert_eq!(
+                cache.force_json(&f, None, &ForceRules::fad5e()).unwrap(),
+                expected(&f)
+            );
         }
         let inner = cache.cache.inner.lock().unwrap();
         let held: usize = inner.by_force.values().map(|e| e.bytes).sum();
@@ -296,7 +340,7 @@ mod tests {
         let mut f = force("f1", roster("A", 8), false);
         f.roster = "{".to_owned();
         assert!(matches!(
-            cache.force_json(&f, None),
+            cache.force_json(&f, None, &ForceRules::fad5e()),
             Err(ApiError::Internal(_))
         ));
     }

@@ -56,8 +56,24 @@ pub struct ReplaceForceRequest {
     pub owner_name: Option<serde_json::Value>,
     /// Read-only (as `GET` answers it): ignored.
     #[serde(default)]
+    #[schema(read_only, value_type = Option<fad_domain::rulesets::RulesetPin>)]
+    pub ruleset: Option<serde_json::Value>,
+    /// Read-only (as `GET` answers it): ignored.
+    #[serde(default)]
+    #[schema(read_only, value_type = Option<fad_domain::rulesets::Family>)]
+    pub family: Option<serde_json::Value>,
+    /// Read-only (as `GET` answers it): ignored.
+    #[serde(default)]
     #[schema(read_only, value_type = Option<f64>)]
     pub points: Option<serde_json::Value>,
+    /// Read-only (as `GET` answers it): ignored.
+    #[serde(default)]
+    #[schema(read_only, value_type = Option<String>)]
+    pub unpriced_reason: Option<serde_json::Value>,
+    /// Read-only (as `GET` answers it): ignored.
+    #[serde(default)]
+    #[schema(read_only, value_type = Option<Vec<String>>)]
+    pub unpriced_items: Option<serde_json::Value>,
     /// Read-only (as `GET` answers it): ignored.
     #[serde(default)]
     #[schema(read_only, value_type = Option<bool>)]
@@ -130,5 +146,5 @@ pub async fn replace_force(
     let rules = forces::ruled::campaign_force_rules(&state, &updated.campaign_id).await?;
     Ok(HttpResponse::Ok()
         .insert_header(etag(updated.version))
-        .json(ForceResponse::under(updated, rules.as_ref())?))
+        .json(ForceResponse::under(updated, &rules)?))
 }

@@ -14,7 +14,7 @@ use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::AppState;
-use crate::app::rulesets::Choice;
+
 use crate::auth::Caller;
 use crate::auth::caller::resolve;
 use crate::error::ApiError;
@@ -56,30 +56,7 @@ impl From<RulesetPin> for PinBody {
     }
 }
 
-/// A ruleset a request chooses: its id (the newest version) or `{"id", "version"}`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, ToSchema)]
-#[serde(untagged)]
-pub enum RulesetChoice {
-    /// The id: its newest version.
-    #[schema(example = "fad5e")]
-    Id(String),
-    /// The id at one version.
-    Pinned {
-        /// The ruleset's id.
-        id: String,
-        /// Its version; omitted, the newest.
-        version: Option<u32>,
-    },
-}
-
-impl From<RulesetChoice> for Choice {
-    fn from(choice: RulesetChoice) -> Self {
-        match choice {
-            RulesetChoice::Id(id) => Choice { id, version: None },
-            RulesetChoice::Pinned { id, version } => Choice { id, version },
-        }
-    }
-}
+pub use crate::app::rulesets::RulesetChoice;
 
 /// The path of a ruleset's page.
 pub fn rules_url(ruleset: &Ruleset) -> String {

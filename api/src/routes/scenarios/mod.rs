@@ -1,6 +1,6 @@
 //! Routes for scenario generation, under `/api/v1`: the one-shot generator — `POST /scenarios`, `GET /scenarios/{id}` (its creator) and
 //! `GET /scenarios/shared/{token}` (anyone with the share link). The printable sheet lives in
-//! [`crate::routes::sheets`]. Handlers live one per file and are registered in [`configure`].
+//! [`crate::web::sheets`]. Handlers live one per file and are registered in [`configure`].
 //!
 //! The stored document and the response are the application layer's
 //! ([`crate::app::scenarios::document`]).

@@ -9,7 +9,6 @@ pub mod orders;
 pub mod read;
 pub mod recon;
 pub mod share;
-pub mod sheet;
 
 pub use crate::app::battles::scenario::{
     BattleScenarioDocument, BattleScenarioResponse, DiceEntries, NonPlayerDiceEntries, RawDice,

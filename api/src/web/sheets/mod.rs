@@ -5,6 +5,7 @@
 //! SVG map ([`map`]); no JavaScript and no external assets, enforced by a restrictive
 //! `Content-Security-Policy`.
 
+pub mod battle_sheet;
 pub mod map;
 pub mod page;
 pub mod read;

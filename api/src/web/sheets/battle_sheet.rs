@@ -1,19 +1,17 @@
 //! `GET /api/v1/battles/{battle_id}/scenario/sheet`: a battle's scenario as a printable sheet
 //! for one side: the same page as the one-shot sheet
-//! ([`crate::routes::sheets::page`]), showing only what the caller may see, exactly as
+//! ([`super::page`]), showing only what the caller may see, exactly as
 //! `GET .../scenario` (its own side in full, the other as far as the rules have revealed).
 
 use actix_web::{HttpResponse, get, web};
 
+use super::{html, page};
 use crate::AppState;
 use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
-use crate::routes::sheets::{html, page};
 use fad_domain::scenario::Viewer;
 
-use crate::app::battles::scenario::read::{Seen, scenario_seen};
-
-use super::read::ScenarioQuery;
+use crate::app::battles::scenario::read::{ScenarioQuery, Seen, scenario_seen};
 
 /// The printable sheet of a battle's scenario, as the caller may see it.
 #[utoipa::path(

@@ -3,10 +3,10 @@
 
 use actix_web::{HttpResponse, get, web};
 
+use super::battle_sheet as sheet;
 use crate::AppState;
 use crate::app::sharing;
 use crate::error::{ApiError, Problem};
-use crate::routes::battles::scenario::sheet;
 
 use super::html;
 
