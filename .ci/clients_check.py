@@ -92,6 +92,8 @@ def typescript_untyped(text):
         if not match:
             continue
         key, value = match.group(1).strip('"'), match.group(2)
+        if key.startswith("["):
+            key = "*"  # an index signature: any key of a map
         path = [k for _, k in stack] + [key]
         if value.endswith("{"):
             stack.append((indent, key))
@@ -99,7 +101,7 @@ def typescript_untyped(text):
         value = value.replace("& unknown", "")
         if not re.search(r"\bunknown\b", value):
             continue
-        if "headers" in path[-2:] and key.startswith("["):
+        if "headers" in path[-2:] and key == "*":
             continue  # every response's headers map: `[name: string]: unknown`
         if "/" in key and "json" not in key:
             continue  # a body that is not JSON (text/html, text/csv, ...)
