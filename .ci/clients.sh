@@ -56,8 +56,12 @@ echo "==> tsc --strict (the types and tests/clients/drive.ts)"
 "$TOOLS/node/node_modules/.bin/tsc" --strict --noEmitOnError --target es2022 --module esnext \
     --moduleResolution bundler --lib es2022,dom "$TS/drive.mts"
 
-cargo build --locked -p fad-api --bin fad-campaign
-BIN="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug/fad-campaign"
+# FAD_CLIENTS_BIN names a server binary already built (skips the build).
+BIN="${FAD_CLIENTS_BIN:-}"
+if [ -z "$BIN" ]; then
+    cargo build --locked -p fad-api --bin fad-campaign
+    BIN="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug/fad-campaign"
+fi
 
 WORK="$(mktemp -d)"
 SERVER_PID=""
@@ -72,6 +76,7 @@ drive() {
     local name="$1" dir="$WORK/$1"
     shift
     mkdir -p "$dir/data"
+    : >"$dir/server.log"
     DATABASE_URL="sqlite://$dir/clients.sqlite3" FAD_DATA_DIR="$dir/data" \
         FAD_JWT_SECRET="clients-secret-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')" \
         FAD_WORKERS=1 RUST_LOG=warn "$BIN" serve --bind 127.0.0.1:0 >"$dir/server.log" 2>&1 &

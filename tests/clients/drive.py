@@ -100,7 +100,9 @@ def aftermath(client, battle_id, force_id):
     finalizes without reinforcements."""
     view = expect(AftermathResponse, get_aftermath.sync(battle_id, force_id, client=client), "read the aftermath")
     rolled_steps = 0
-    while view.stage == AftermathStage.OPEN and view.next_step:
+    while view.next_step:
+        if rolled_steps > 20:
+            sys.exit(f"drive.py: still a step to roll after {rolled_steps}: {view.next_step}")
         dice = EnteredDice()
         for due in view.next_dice:
             count = int(due.dice.split("d")[0])

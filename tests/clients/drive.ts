@@ -56,7 +56,8 @@ async function aftermath(api: Api, battle_id: string, force_id: string): Promise
   const path = { battle_id, force_id };
   let view = must("read the aftermath", await api.GET("/api/v1/battles/{battle_id}/aftermath/{force_id}", { params: { path } }));
   let steps = 0;
-  while (view.stage === "open" && view.next_step) {
+  while (view.next_step) {
+    if (steps > 20) throw new Error(`drive.ts: still a step to roll after ${steps}: ${view.next_step}`);
     const dice: Schemas["EnteredDice"] = {};
     for (const due of view.next_dice) {
       const count = Number(due.dice.split("d")[0]);
