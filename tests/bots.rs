@@ -4,6 +4,7 @@
 
 use crate::auth::register;
 use crate::battle_scenarios::{Game, blue_bonuses, blue_orders, red_bonuses, red_orders};
+use crate::battles::{Table, get, post, record_and_confirm};
 use crate::campaigns::{create_campaign, invite_code, join};
 use crate::common::*;
 use crate::forces::{create_force, small_roster};
@@ -325,8 +326,10 @@ both_backends! {
         let again = send(app.request(Method::GET, &path).bearer_auth(&alice.token).header("If-None-Match", &tag));
 
         // Assert: level forces share rank 1.
-        let ranks: Vec<i64> = body["forces"].as_array().unwrap().iter().map(|r| r["rank"].as_i64().unwrap()).collect();
+        let ranks: Vec<i64> = body["rows"].as_array().unwrap().iter().map(|r| r["rank"].as_i64().unwrap()).collect();
         assert_eq!(ranks, [1, 1]);
+        // `rows`, as in the published standings; `forces`, the earlier name, still holds them.
+        assert_eq!(body["forces"], body["rows"]);
         assert_eq!(again.status(), 304);
         create_force(app, &alice, &campaign, &small_roster("Green"));
         let changed = send(app.request(Method::GET, &path).bearer_auth(&alice.token).header("If-None-Match", &tag));
@@ -388,6 +391,80 @@ both_backends! {
         assert_eq!(app.get("/problems").status(), 200);
         assert_eq!(app.get("/problems/nope").status(), 404);
     }
+
+    fn the_new_battle_and_the_timeline_name_each_side_s_owner(app: &TestApp) {
+        // Arrange: Blue (owner) and Red (player).
+        let t = Table::new(app);
+        let campaign = t.world.campaign_id.clone();
+
+        // Act
+        let created = post(app, &t.people.owner, &format!("/api/v1/campaigns/{campaign}/battles"),
+            &json!({"sides": [{"force_id": t.blue_id()}, {"force_id": t.red_id()}]}));
+        assert_eq!(created.status(), 201);
+        let battle: Value = created.json().unwrap();
+        let id = battle["id"].as_str().unwrap().to_owned();
+        record_and_confirm(app, &t, &id);
+        let timeline = get(app, &t.people.player, &format!("/api/v1/campaigns/{campaign}/timeline"));
+
+        // Assert: the answer names the owners as a battle read does.
+        let owners = |sides: &Value| -> Vec<Value> { sides.as_array().unwrap().iter().map(|s| s["owner_name"].clone()).collect() };
+        assert_eq!(owners(&battle["sides"]), [json!("owner"), json!("player")]);
+        let read = get(app, &t.people.owner, &format!("/api/v1/battles/{id}"));
+        assert_eq!(owners(&read["sides"]), owners(&battle["sides"]));
+        let entry = timeline["entries"].as_array().unwrap().iter().find(|e| e["battle"]["id"] == id.as_str()).expect("the battle is on the timeline");
+        assert_eq!(owners(&entry["battle"]["sides"]), [json!("owner"), json!("player")]);
+        let mut aftermath: Vec<(String, String)> = entry["aftermath"].as_array().unwrap().iter().map(|a| (a["force_id"].as_str().unwrap().to_owned(), a["owner_name"].as_str().unwrap().to_owned())).collect();
+        let mut expected = vec![(t.blue_id().to_owned(), "owner".to_owned()), (t.red_id().to_owned(), "player".to_owned())];
+        aftermath.sort();
+        expected.sort();
+        assert_eq!(aftermath, expected);
+    }
+
+    fn a_roster_change_is_told_in_the_value_kinds_the_document_names(app: &TestApp) {
+        // Arrange: Blue, then a change of its name, a platoon's name and a unit's strength and
+        // quality.
+        let alice = register(app, "alice");
+        let campaign = create_campaign(app, &alice, "Kinds")["id"].as_str().unwrap().to_owned();
+        let force = create_force(app, &alice, &campaign, &small_roster("Blue"));
+        let id = force["id"].as_str().unwrap();
+        let mut changed = force.clone();
+        changed["name"] = json!("Blue Guard");
+        changed["platoons"][0]["name"] = json!("2nd Platoon");
+        changed["platoons"][0]["units"][0]["strength"] = json!(7);
+        changed["platoons"][0]["units"][0]["quality"] = json!("elite");
+
+        // Act
+        let put = app.put_json_with_token(&format!("/api/v1/forces/{id}"), &changed, &alice.token);
+        assert_eq!(put.status(), 200, "{}", put.text().unwrap());
+        let history = ok(app.get_with_token(&format!("/api/v1/forces/{id}/history"), &alice.token));
+
+        // Assert: every before and after is one of FieldValue's kinds, and the document types
+        // every one of those kinds.
+        let diff = &history["entries"][0]["diff"];
+        let mut changes: Vec<(String, Value, Value)> = diff["force"].as_object().unwrap().iter()
+            .map(|(k, c)| (format!("force.{k}"), c["before"].clone(), c["after"].clone())).collect();
+        for (k, c) in diff["units"][0]["fields"].as_object().unwrap() {
+            changes.push((format!("Alpha.{k}"), c["before"].clone(), c["after"].clone()));
+        }
+        assert_eq!(changes, [
+            ("force.name".to_owned(), json!("Blue"), json!("Blue Guard")),
+            ("force.platoons".to_owned(), json!(["1st Platoon"]), json!(["2nd Platoon"])),
+            ("Alpha.platoon".to_owned(), json!("1st Platoon"), json!("2nd Platoon")),
+            ("Alpha.quality".to_owned(), json!("regular"), json!("elite")),
+            ("Alpha.strength".to_owned(), json!(8), json!(7)),
+        ]);
+        let doc: Value = app.get("/api-docs/openapi.json").json().unwrap();
+        let schemas = &doc["components"]["schemas"];
+        let before = serde_json::to_string(&schemas["FieldChange"]["properties"]["before"]).unwrap();
+        assert!(before.contains("#/components/schemas/FieldValue"), "{before}");
+        let kinds = schemas["FieldValue"]["oneOf"].as_array().unwrap();
+        for kind in kinds {
+            assert!(kind.get("type").is_some() || kind.get("$ref").is_some(), "an untyped kind: {kind}");
+        }
+        let named: Vec<&str> = kinds.iter().filter_map(|k| k["type"].as_str()).collect();
+        assert_eq!(named, ["boolean", "integer", "string", "array"]);
+    }
+
 }
 
 #[test]

@@ -62,9 +62,33 @@ impl HistoryCause {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct FieldChange {
     /// The value before (`null` when absent).
+    #[schema(value_type = Option<FieldValue>)]
     pub before: Value,
     /// The value after (`null` when absent).
+    #[schema(value_type = Option<FieldValue>)]
     pub after: Value,
+}
+
+/// What a changed field holds: the kinds of value a roster's fields take. Stored and served as
+/// the JSON value it is; this type names the kinds for the document (and the tests check that
+/// every field of a unit is one of them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum FieldValue {
+    /// A yes/no field (`linked_weapons`, ...).
+    Flag(bool),
+    /// A count or rating (`strength`, `jammer_rating`, ...).
+    Count(i64),
+    /// A name, or a word of a list (`name`, `quality`, `armour`, `status`, `platoon`, ...).
+    Word(String),
+    /// Words of a list (`traits`, `heavy_weapons`, a force's `platoons` by name, ...).
+    Words(Vec<String>),
+    /// A vehicle's profile (`vehicle`).
+    Vehicle(fad_domain::roster::VehicleProfile),
+    /// A one-page skirmish profile (`one_page`).
+    OnePage(fad_domain::rulesets::one_page_skirmish::OnePageProfile),
+    /// The options of traits with several prices (`trait_options`).
+    TraitOptions(fad_domain::points::TraitOptions),
 }
 
 /// How a unit changed.
@@ -342,4 +366,58 @@ pub fn find_by_version(
         .select(HistoryEntry::as_select())
         .first(conn)
         .optional()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    /// The kind of `FieldValue` a property schema of the document holds, if any.
+    fn kind(doc: &Value, schema: &Value) -> Option<&'static str> {
+        let schemas = &doc["components"]["schemas"];
+        if let Some(reference) = schema["$ref"].as_str() {
+            let name = reference.trim_start_matches("#/components/schemas/");
+            return match name {
+                "VehicleProfile" | "OnePageProfile" | "TraitOptions" => Some("object"),
+                _ => kind(doc, &schemas[name]),
+            };
+        }
+        if let Some(variants) = schema["oneOf"].as_array() {
+            let kinds: Vec<_> = variants
+                .iter()
+                .filter(|v| v["type"] != "null")
+                .map(|v| kind(doc, v))
+                .collect();
+            return match kinds.as_slice() {
+                [only] => *only,
+                _ => None,
+            };
+        }
+        let types: Vec<&str> = match &schema["type"] {
+            Value::String(t) => vec![t.as_str()],
+            Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+            _ => vec![],
+        };
+        match types.iter().find(|t| **t != "null").copied() {
+            Some("boolean") => Some("flag"),
+            Some("integer") => Some("count"),
+            Some("string") => Some("word"),
+            Some("array") => (kind(doc, &schema["items"]) == Some("word")).then_some("words"),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn every_unit_field_holds_a_kind_field_value_names() {
+        let doc: Value = serde_json::from_str(&crate::openapi::document_json().unwrap()).unwrap();
+        let unit = &doc["components"]["schemas"]["Unit"]["properties"];
+        let properties = unit.as_object().unwrap();
+        assert!(properties.len() > 20, "{unit}");
+        for (name, schema) in properties {
+            assert!(
+                kind(&doc, schema).is_some(),
+                "Unit.{name} holds a kind FieldChange does not document: {schema}"
+            );
+        }
+    }
 }

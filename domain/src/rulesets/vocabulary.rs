@@ -57,11 +57,25 @@ pub struct OptionTerm {
     pub values: Vec<&'static str>,
     /// A new campaign's value under this ruleset: `true`/`false` for a yes/no switch, else one
     /// of `values`.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<SwitchValue>))]
     pub default: Value,
     /// The campaign's value, in the same form.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<SwitchValue>))]
     pub value: Value,
     /// The rule's id on the rules page.
     pub rules_id: &'static str,
+}
+
+/// What an option switch holds, as the document names it: `true`/`false` for a yes/no switch,
+/// else one of its `values` (`null`, outside this type, when it is not set).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(untagged)]
+pub enum SwitchValue {
+    /// A yes/no switch.
+    Switch(bool),
+    /// One of the switch's `values`.
+    Word(String),
 }
 
 /// A reading with its link.
@@ -247,6 +261,22 @@ pub fn ruleset_vocabulary(ruleset: &Ruleset, options: &HouseRules) -> RulesetVoc
 mod tests {
     use super::*;
     use crate::rulesets::{HouseDocument, RulesetPin, build_house};
+
+    #[test]
+    fn every_option_holds_what_the_document_says_a_switch_holds() {
+        for ruleset in crate::rulesets::builtins() {
+            for option in ruleset_vocabulary(&ruleset, &HouseRules::default()).options {
+                for held in [&option.default, &option.value] {
+                    assert!(
+                        matches!(held, Value::Null | Value::Bool(_) | Value::String(_)),
+                        "{} of {}: {held}",
+                        option.name,
+                        ruleset.id
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn fad5e_vocabulary_holds_todays_words_unchanged() {

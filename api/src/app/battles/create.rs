@@ -152,10 +152,9 @@ pub async fn create_battle(
             &first.event(&battle.campaign_id, &battle.id, battle.state.as_str()),
         )?;
         tracing::info!(battle.id = %battle.id, "Created battle {}", battle.id);
-        Ok((
-            StatusCode::CREATED,
-            BattleResponse::new(battle, Vec::new())?.named(conn)?,
-        ))
+        let mut response = BattleResponse::new(battle, Vec::new())?;
+        super::names::name_sides(conn, std::slice::from_mut(&mut response))?;
+        Ok((StatusCode::CREATED, response))
     })
     .await
 }

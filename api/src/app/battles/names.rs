@@ -12,13 +12,8 @@ use super::BattleResponse;
 /// Fills `owner_name` on the player sides of `battles`, and each battle's `ruleset` (its
 /// campaign's: read once per campaign, and a response's battles share one).
 pub fn name_sides(conn: &mut Db, battles: &mut [BattleResponse]) -> Result<(), ApiError> {
-    name_each(conn, battles.iter_mut().collect())
-}
-
-/// [`name_sides`] for battles held inside other answers (timeline entries).
-pub fn name_each(conn: &mut Db, mut battles: Vec<&mut BattleResponse>) -> Result<(), ApiError> {
     let mut pins: HashMap<String, fad_domain::rulesets::RulesetPin> = HashMap::new();
-    for battle in &mut battles {
+    for battle in battles.iter_mut() {
         if !pins.contains_key(&battle.campaign_id) {
             let pin = crate::store::campaigns::ruleset_pin(conn, &battle.campaign_id)?;
             pins.insert(battle.campaign_id.clone(), pin);

@@ -20,6 +20,8 @@ use super::{AftermathSummary, BattleResponse};
 pub struct TimelineAftermath {
     /// The force.
     pub force_id: String,
+    /// The force owner's display name (or username), as on the battle's side.
+    pub owner_name: Option<String>,
     /// `open`, `rolled` or `finalized`.
     pub stage: AftermathStage,
     /// Campaign points (banked before, earned, spent, forfeited, balance), once finalized.
@@ -62,10 +64,11 @@ pub async fn read_timeline(
             campaign_access(conn, &caller, &campaign_id, Need::Read)?;
             let rows = battles::list_for_campaign(conn, &campaign_id, after.as_ref(), fetch)?;
             let (rows, next) = page.finish(rows, |b| (b.created_at, b.id.clone()))?;
-            let mut out = Vec::new();
+            let mut battles = Vec::new();
+            let mut aftermaths = Vec::new();
             for battle in rows {
-                let aftermaths = rows::list_for_battle(conn, &battle.id)?;
-                let summaries = aftermaths
+                let stored = rows::list_for_battle(conn, &battle.id)?;
+                let summaries = stored
                     .iter()
                     .map(|r| {
                         let outcome: Option<Value> = r
@@ -76,6 +79,8 @@ pub async fn read_timeline(
                             .map_err(|e| ApiError::Internal(e.into()))?;
                         Ok(TimelineAftermath {
                             force_id: r.force_id.clone(),
+                            // Named below, with the battle's sides.
+                            owner_name: None,
                             stage: r.stage,
                             campaign_points: outcome
                                 .as_ref()
@@ -84,13 +89,27 @@ pub async fn read_timeline(
                         })
                     })
                     .collect::<Result<Vec<_>, ApiError>>()?;
-                out.push(TimelineEntry {
-                    battle: BattleResponse::new(battle, AftermathSummary::of_rows(&aftermaths))?
+                battles.push(
+                    BattleResponse::new(battle, AftermathSummary::of_rows(&stored))?
                         .with_public_scenario(conn)?,
-                    aftermath: summaries,
-                });
+                );
+                aftermaths.push(summaries);
             }
-            super::names::name_each(conn, out.iter_mut().map(|e| &mut e.battle).collect())?;
+            super::names::name_sides(conn, &mut battles)?;
+            let out = battles
+                .into_iter()
+                .zip(aftermaths)
+                .map(|(battle, mut aftermath)| {
+                    for side in &mut aftermath {
+                        side.owner_name = battle
+                            .sides
+                            .iter()
+                            .find(|s| s.force_id.as_deref() == Some(side.force_id.as_str()))
+                            .and_then(|s| s.owner_name.clone());
+                    }
+                    TimelineEntry { battle, aftermath }
+                })
+                .collect::<Vec<_>>();
             Ok((out, next))
         })
         .await?;

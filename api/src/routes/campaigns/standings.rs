@@ -20,7 +20,10 @@ pub struct StandingsResponse {
     /// The campaign.
     pub campaign_id: String,
     /// One line per force: most wins first, then most campaign points, then fewest losses,
-    /// then name (then force id); each with its `rank`.
+    /// then name (then force id); each with its `rank`, as in the published standings.
+    pub rows: Vec<StandingRow>,
+    /// The same lines as `rows`, under the name earlier versions used; read `rows`.
+    #[schema(deprecated)]
     pub forces: Vec<StandingRow>,
     /// Pass as `after` to read the next page; `null` on the last page.
     pub next: Option<String>,
@@ -84,7 +87,8 @@ pub async fn get_standings(
         &req,
         &StandingsResponse {
             campaign_id,
-            forces: listed.items,
+            forces: listed.items.clone(),
+            rows: listed.items,
             next: listed.next,
         },
     )

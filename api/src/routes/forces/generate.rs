@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use actix_web::{HttpRequest, HttpResponse, post, web};
-use fad_domain::forcegen::GenerationChoices;
+use fad_domain::forcegen::{AdvancedChoices, BasicChoices, GenerationChoices};
 use serde_json::Value;
 use utoipa::ToSchema;
 
@@ -23,12 +23,64 @@ pub use crate::app::forces::generate::GenerateForceResponse;
 
 /// The request as the server reads it: the choices of one method (`method` with that method's
 /// fields, at the top level) and optional player-entered `dice`. Any other field is refused.
+/// Documented as one whole object per method, which code generators read (an `allOf` over a
+/// `oneOf` is dropped by some); the handler parses the body itself.
 #[derive(Debug, ToSchema)]
+#[serde(untagged)]
 #[schema(example = json!({"method": "basic", "platoons": 1, "name": "Red Company"}))]
-pub struct GenerateForceRequest {
-    /// `basic` (docs/rules.md §4.1) or `advanced` (§4.2), with that method's choices.
+pub enum GenerateForceRequest {
+    /// Basic generation (docs/rules.md §4.1).
+    Basic(BasicGenerateForceRequest),
+    /// Advanced generation (docs/rules.md §4.2).
+    Advanced(AdvancedGenerateForceRequest),
+}
+
+/// `method: "basic"`.
+#[derive(Debug, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BasicMethod {
+    /// Basic force generation.
+    Basic,
+}
+
+/// `method: "advanced"`.
+#[derive(Debug, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AdvancedMethod {
+    /// Advanced force generation.
+    Advanced,
+}
+
+/// A basic generation request: `method: "basic"`, the basic choices and optional dice.
+#[derive(Debug, ToSchema)]
+pub struct BasicGenerateForceRequest {
+    /// `basic`.
+    pub method: BasicMethod,
+    /// The choices of basic generation (docs/rules.md §4.1).
     #[serde(flatten)]
-    pub choices: GenerationChoices,
+    pub choices: BasicChoices,
+    /// Entered dice and the dice commitment.
+    #[serde(flatten)]
+    pub dice: GenerationDice,
+}
+
+/// An advanced generation request: `method: "advanced"`, the advanced choices and optional
+/// dice.
+#[derive(Debug, ToSchema)]
+pub struct AdvancedGenerateForceRequest {
+    /// `advanced`.
+    pub method: AdvancedMethod,
+    /// The choices of advanced generation (docs/rules.md §4.2).
+    #[serde(flatten)]
+    pub choices: AdvancedChoices,
+    /// Entered dice and the dice commitment.
+    #[serde(flatten)]
+    pub dice: GenerationDice,
+}
+
+/// The dice of a generation request, whichever the method.
+#[derive(Debug, ToSchema)]
+pub struct GenerationDice {
     /// Player-entered dice: `{"force_generation": {"<subject>": [values]}}`; subjects are
     /// `force`, `force.artillery[k]`, `force.character[k]`, `platoon[i]`,
     /// `platoon[i].squad[j]`, `platoon[i].heavy_weapon[k]`.
