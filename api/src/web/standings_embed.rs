@@ -36,9 +36,11 @@ fn markup(table: &PublicStandings) -> Markup {
                     @if table.rows.is_empty() {
                         p.muted { "No forces yet." }
                     } @else {
+                        // The order is told above the table, not in a caption: a caption is as wide as
+                        // the table, so on a phone it would be cut off where the table scrolls.
+                        p.muted id="order" { "Most wins first, then campaign points earned, then fewest losses." }
                         div.table-wrap tabindex="0" role="region" aria-label="Standings table" {
-                            table {
-                                caption.muted { "Most wins first, then campaign points earned, then fewest losses." }
+                            table aria-describedby="order" {
                                 thead { tr {
                                     th.num scope="col" { "Rank" }
                                     th scope="col" { "Force" }
