@@ -143,15 +143,15 @@ both_backends! {
             }
         }
         // Every kind of field is there, the rules' words as options.
-        for id in ["traits", "support-weapons", "heavy-weapons", "personalities", "vehicle-mobility", "leadership", "trait-options-bestowed-traits", "gadgets", "status"] {
-            assert!(form.contains(&format!(r#"id="f-platoons-0--units-0--{id}""#)), "{id}: {form}");
+        for id in ["traits", "support-weapons", "heavy-weapons", "personalities", "vehicle--mobility", "leadership", "trait-options--bestowed-traits", "gadgets", "status"] {
+            assert!(form.contains(&format!(r#"id="f-platoons-0--units--0--{id}""#)), "{id}: {form}");
         }
         // Traits are checkboxes (no Ctrl key on a phone); personalities a list of selects.
-        assert!(form.contains(r#"type="checkbox" id="f-platoons-0--units-0--traits-"#) && form.contains(r#"value="tough""#), "{form}");
+        assert!(form.contains(r#"type="checkbox" id="f-platoons-0--units--0--traits-0""#) && form.contains(r#"value="tough""#), "{form}");
         assert!(!form.contains("Ctrl or"), "{form}");
         assert!(form.contains(r#"<option value="medic">"#), "{form}");
         // The add buttons come back where the person works: at the new unit's anchor.
-        assert!(form.contains(&format!(r#"formaction="{edit}#f-platoons-0--units-{}-""#, roster["platoons"][0]["units"].as_array().unwrap().len())), "{form}");
+        assert!(form.contains(&format!(r#"formaction="{edit}#f-platoons-0--units--{}""#, roster["platoons"][0]["units"].as_array().unwrap().len())), "{form}");
         assert!(form.contains("at most one per member"), "where a personality may be used: {form}");
         assert!(!form.contains(r#"name="reason""#), "a player gives no reason");
         let fields = form_fields(&form, &edit);
@@ -161,13 +161,13 @@ both_backends! {
         let response = post_fields(&mut player, &edit, &with(fields.clone(), "action", &["add_unit:0"]));
         assert_eq!(response.status(), 200);
         let added = response.text().unwrap();
-        let new_unit = format!("platoons[0].units[{units_before}].name");
+        let new_unit = format!("platoons[0][units][{units_before}][name]");
         assert!(added.contains(&format!(r#"name="{new_unit}""#)), "{added}");
         assert_eq!(force_json(app, "bryn", &force)["version"], 1, "nothing saved");
 
         // Edit the new unit's weapons, traits and personality and the first unit's gear; save.
         let mut fields = form_fields(&added, &edit);
-        let unit = |f: &str| format!("platoons[0].units[{units_before}].{f}");
+        let unit = |f: &str| format!("platoons[0][units][{units_before}][{}]", f.replace('.', "]["));
         fields = with(fields, &new_unit, &["Recon Team"]);
         fields = with(fields, &unit("strength"), &["4"]);
         fields = with(fields, &unit("starting_strength"), &["4"]);
@@ -175,7 +175,7 @@ both_backends! {
         fields = with(fields, &unit("support_weapons"), &["squad_automatic_weapon", ""]);
         fields = with(fields, &unit("traits"), &["tough", "stealth"]);
         fields = with(fields, &unit("personalities"), &["medic", ""]);
-        fields = with(fields, "platoons[0].units[0].grenades", &["haze"]);
+        fields = with(fields, "platoons[0][units][0][grenades]", &["haze"]);
         let response = post_fields(&mut player, &edit, &with(fields, "action", &["save"]));
         assert_eq!(response.status(), 303, "{}", response.text().unwrap());
         let json = force_json(app, "bryn", &force);
@@ -208,8 +208,8 @@ both_backends! {
         let (form, _) = player.page(&edit);
         let response = post_fields(&mut player, &edit, &with(form_fields(&form, &edit), "action", &["add_platoon"]));
         let two = response.text().unwrap();
-        assert!(two.contains(r#"name="platoons[1].name""#), "{two}");
-        let fields = with(form_fields(&two, &edit), "platoons[1].name", &["Reserve"]);
+        assert!(two.contains(r#"name="platoons[1][name]""#), "{two}");
+        let fields = with(form_fields(&two, &edit), "platoons[1][name]", &["Reserve"]);
         let response = post_fields(&mut player, &edit, &fields);
         assert_eq!(response.status(), 303, "{}", response.text().unwrap());
         let json = force_json(app, "bryn", &force);
@@ -223,20 +223,28 @@ both_backends! {
         let fields = form_fields(&form, &edit);
         // A word the rules do not have and a number that is not one: 422, each beside its
         // field, both in the summary, the input kept.
-        let bad = with(with(fields.clone(), "platoons[0].units[0].traits", &["flying_pig"]), "platoons[0].units[0].starting_strength", &["lots"]);
+        let bad = with(with(fields.clone(), "platoons[0][units][0][traits]", &["flying_pig"]), "platoons[0][units][0][starting_strength]", &["lots"]);
         let response = post_fields(&mut player, &edit, &bad);
         assert_eq!(response.status(), 422);
         let body = response.text().unwrap();
         assert!(body.contains(r#"id="error-summary""#), "{body}");
-        assert!(body.contains(r#"id="f-platoons-0--units-0--starting-strength-error""#) || body.contains(r#"id="f-platoons-0--units-0--traits-error""#), "{body}");
+        assert!(body.contains(r#"id="f-platoons-0--units--0--starting-strength-error""#) || body.contains(r#"id="f-platoons-0--units--0--traits-error""#), "{body}");
         assert!(body.contains(r#"value="lots""#), "{body}");
         // A rule problem (strength above the establishment) is named at its field.
-        let over = with(fields.clone(), "platoons[0].units[0].strength", &["99"]);
+        let over = with(fields.clone(), "platoons[0][units][0][strength]", &["99"]);
         let response = post_fields(&mut player, &edit, &over);
         assert_eq!(response.status(), 422);
         let body = response.text().unwrap();
-        assert!(body.contains(r##"href="#f-platoons-0--units-0--strength""##), "linked from the summary: {body}");
+        assert!(body.contains(r##"href="#f-platoons-0--units--0--strength""##), "linked from the summary: {body}");
         assert!(body.contains(r#"value="99""#), "{body}");
+        assert_eq!(force_json(app, "emil", &force)["version"], 1, "nothing saved");
+        // Names that do not nest (a platoon given both as a value and as a record): the form
+        // again with a sentence beside the force's name, nothing saved, no guess.
+        let tangled = with(fields.clone(), "platoons", &["2"]);
+        let response = post_fields(&mut player, &edit, &tangled);
+        assert_eq!(response.status(), 422);
+        let body = response.text().unwrap();
+        assert!(body.contains(r#"id="f-name-error""#) && body.contains("The form could not be read"), "{body}");
         assert_eq!(force_json(app, "emil", &force)["version"], 1, "nothing saved");
         // Without the token: refused.
         let response = post_fields(&mut player, &edit, &with(fields.clone(), "csrf_token", &[""]));
@@ -266,11 +274,11 @@ both_backends! {
         let (form, _) = organiser.page(&edit);
         assert!(form.contains(r#"name="reason""#), "{form}");
         let fields = with(form_fields(&form, &edit), "reason", &["Typo in the unit name"]);
-        let bad = with(fields.clone(), "platoons[0].units[0].strength", &["99"]);
+        let bad = with(fields.clone(), "platoons[0][units][0][strength]", &["99"]);
         let response = post_fields(&mut organiser, &edit, &bad);
         assert_eq!(response.status(), 422);
         assert!(response.text().unwrap().contains("Typo in the unit name"));
-        let good = with(fields, "platoons[0].units[0].name", &["Renamed Squad"]);
+        let good = with(fields, "platoons[0][units][0][name]", &["Renamed Squad"]);
         assert_eq!(post_fields(&mut organiser, &edit, &good).status(), 303);
         let (history, _) = player.page(&format!("/forces/{force}/history"));
         assert!(history.contains("Typo in the unit name"), "{history}");
@@ -283,7 +291,7 @@ both_backends! {
         let new = format!("/campaigns/{campaign}/forces/new");
         assert_eq!(outsider.get(&format!("{new}?how=build")).status(), 404);
         let (form, _) = player.page(&format!("{new}?how=build"));
-        assert!(form.contains("Build a force unit by unit") && form.contains(r#"name="platoons[0].units[0].name""#), "{form}");
+        assert!(form.contains("Build a force unit by unit") && form.contains(r#"name="platoons[0][units][0][name]""#), "{form}");
         let fields = form_fields(&form, &new);
         // Without a name: the form again, the error beside the name.
         let response = post_fields(&mut player, &new, &fields);
@@ -295,8 +303,8 @@ both_backends! {
         assert_eq!(response.status(), 200);
         let body = response.text().unwrap();
         let mut fields = with(form_fields(&body, &new), "name", &["Scratch Built"]);
-        fields = with(fields, "platoons[0].units[1].name", &["Second Squad"]);
-        fields = with(fields, "platoons[0].units[1].traits", &["agile"]);
+        fields = with(fields, "platoons[0][units][1][name]", &["Second Squad"]);
+        fields = with(fields, "platoons[0][units][1][traits]", &["agile"]);
         let response = post_fields(&mut player, &new, &fields);
         assert_eq!(response.status(), 303, "{}", response.text().unwrap());
         let built = location(&response).strip_prefix("/forces/").unwrap().to_owned();

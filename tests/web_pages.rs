@@ -589,7 +589,7 @@ both_backends! {
         let (form, token) = player.page(&edit);
         assert!(form.contains("<h1>Edit Iron Column</h1>") && form.contains(r#"name="version" value="1""#), "{form}");
         for select in ["quality", "resolve", "armour", "basic-weapon"] {
-            assert!(form.contains(&format!(r#"<select id="f-platoons-0--units-0--{select}""#)), "{select}: {form}");
+            assert!(form.contains(&format!(r#"<select id="f-platoons-0--units--0--{select}""#)), "{select}: {form}");
         }
         assert!(form.contains(r#"<option value="elite""#), "the rules' qualities: {form}");
         assert_eq!(outsider.get(&edit).status(), 404);
@@ -598,14 +598,14 @@ both_backends! {
         let pairs = |t: &str, version: &str, strength: &str| {
             let mut fields: Vec<(String, String)> = opened
                 .iter()
-                .filter(|(n, _)| !["csrf_token", "version", "name", "platoons[0].units[0].strength"].contains(&n.as_str()))
+                .filter(|(n, _)| !["csrf_token", "version", "name", "platoons[0][units][0][strength]"].contains(&n.as_str()))
                 .cloned()
                 .collect();
             fields.extend([
                 ("csrf_token".to_owned(), t.to_owned()),
                 ("version".to_owned(), version.to_owned()),
                 ("name".to_owned(), "Iron Column Mk II".to_owned()),
-                ("platoons[0].units[0].strength".to_owned(), strength.to_owned()),
+                ("platoons[0][units][0][strength]".to_owned(), strength.to_owned()),
             ]);
             fields
         };
@@ -618,7 +618,7 @@ both_backends! {
         let response = post(&mut player, pairs(&token, "1", "many"));
         assert_eq!(response.status(), 422);
         let body = response.text().unwrap();
-        assert!(body.contains(r#"id="f-platoons-0--units-0--strength-error""#), "{body}");
+        assert!(body.contains(r#"id="f-platoons-0--units--0--strength-error""#), "{body}");
         assert!(body.contains(r#"value="many""#) && body.contains(r#"value="Iron Column Mk II""#), "{body}");
         // A good edit is saved as version 2 and shows in the history.
         let response = post(&mut player, pairs(&token, "1", "1"));

@@ -18,7 +18,9 @@ use crate::error::{ApiError, FieldError};
 
 use super::layout::{self, Errors, csrf_input, error_summary, textarea_field};
 use super::roster_editor::{editor, labels, map_errors};
-use super::roster_form::{Action, Fields, first, read_fields, roster_from_fields, roster_request};
+use super::roster_form::{
+    Action, Fields, UnreadableForm, first, read_fields, roster_from_body, roster_request,
+};
 use super::session::{self, CSRF_FIELD, FormKey};
 use super::{PageError, require_user, respond, see_other};
 
@@ -140,7 +142,6 @@ pub async fn save(
     let force = editable(&state, &user, &path).await?;
     let stored = stored_roster(&force);
     let by_id = |id: &str| stored.unit(id).and_then(|u| serde_json::to_value(u).ok());
-    let mut roster = roster_from_fields(&fields, &by_id);
     let reason = first(&fields, "reason").unwrap_or_default().to_owned();
     let action = Action::read(&fields);
     let again = |status: StatusCode, roster: &RosterRequest, errors: Errors, stale: bool| {
@@ -151,6 +152,11 @@ pub async fn save(
             stale,
         };
         Ok(respond(status, edit_markup(&state, &user, &force, &shown)))
+    };
+    let Ok(mut roster) = roster_from_body(&body, &by_id) else {
+        let errors = Errors(vec![FieldError::new("name", UnreadableForm::MESSAGE)]);
+        let stored = roster_request(&stored);
+        return again(StatusCode::UNPROCESSABLE_ENTITY, &stored, errors, false);
     };
     if !action.saves() {
         action.apply(&mut roster);

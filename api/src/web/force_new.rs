@@ -26,7 +26,9 @@ use crate::error::{ApiError, FieldError};
 use super::forces::words;
 use super::layout::{self, Errors, Input, csrf_input, error_summary, select_field, text_field};
 use super::roster_editor::{editor, labels, map_errors};
-use super::roster_form::{Action, Fields, first, new_platoon, read_fields, roster_from_fields};
+use super::roster_form::{
+    Action, Fields, UnreadableForm, first, new_platoon, read_fields, roster_from_body,
+};
 use super::session::{self, CSRF_FIELD, FormKey};
 use super::{PageError, require_user, respond, see_other};
 
@@ -536,15 +538,21 @@ pub async fn create(
     )
     .map_err(|_| PageError::Refused)?;
     let how = How::read(first(&fields, "how"));
-    let mut roster = match how {
-        How::Build => roster_from_fields(&fields, &|_| None),
-        _ => starting_roster(),
-    };
     let again = |status: StatusCode, roster: &RosterRequest, errors: Errors| {
         Ok(respond(
             status,
             new_markup(&state, &user, &path, how, &fields, roster, &errors),
         ))
+    };
+    let mut roster = match how {
+        How::Build => match roster_from_body(&body, &|_| None) {
+            Ok(roster) => roster,
+            Err(UnreadableForm) => {
+                let errors = Errors(vec![FieldError::new("name", UnreadableForm::MESSAGE)]);
+                return again(StatusCode::UNPROCESSABLE_ENTITY, &starting_roster(), errors);
+            }
+        },
+        _ => starting_roster(),
     };
     let caller = Caller::User {
         user_id: user.user_id.clone(),

@@ -117,11 +117,13 @@ fn dice_step(field: &str) -> Option<String> {
     RollStep::parse(step).ok().map(Named::title)
 }
 
-/// The id of the control of `field`.
+/// The id of the control of `field` (`platoons[0][units][1][name]` → `f-platoons-0--units--1--name`).
 pub fn field_id(field: &str) -> String {
     format!(
         "f-{}",
-        field.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+        field
+            .replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+            .trim_end_matches('-')
     )
 }
 

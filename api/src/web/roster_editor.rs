@@ -11,10 +11,12 @@ use crate::error::FieldError;
 
 use super::forces::{points, words};
 use super::layout::{Errors, Input, field_id, select_field, text_field};
-use super::roster_form::{FIELDS, Field, Group, Options, RESTRICTIONS, Widget, unit_key, value_at};
+use super::roster_form::{
+    FIELDS, Field, Group, Options, RESTRICTIONS, Widget, form_name, platoon_key, unit_key, value_at,
+};
 
 fn unit_prefix(i: usize, j: usize) -> String {
-    format!("platoons[{i}].units[{j}]")
+    format!("platoons[{i}][units][{j}]")
 }
 
 fn unit_name(unit: &Value) -> String {
@@ -40,10 +42,7 @@ pub fn labels(roster: &RosterRequest) -> Vec<(String, String)> {
     ];
     for (i, platoon) in roster.platoons.iter().enumerate() {
         let pname = platoon_name(roster, i);
-        out.push((
-            format!("platoons[{i}].name"),
-            format!("Name of platoon {pname}"),
-        ));
+        out.push((platoon_key(i), format!("Name of platoon {pname}")));
         for (j, unit) in platoon.units.iter().enumerate() {
             let name = unit_name(unit);
             out.push((unit_prefix(i, j), format!("{name} ({pname})")));
@@ -55,12 +54,15 @@ pub fn labels(roster: &RosterRequest) -> Vec<(String, String)> {
     out
 }
 
-/// The problems of a refused roster, each moved to the control that shows it: an entry of a
-/// list to the list, a member of a missing object to its nearest control, a unit's or a
-/// platoon's own problem to the unit or the platoon's name.
+/// The problems of a refused roster, each moved to the control that shows it (the check names
+/// request paths, the form its bracketed names): an entry of a list to the list, a member of a
+/// missing object to its nearest control, a unit's or a platoon's own problem to the unit or
+/// the platoon's name.
 pub fn map_errors(roster: &RosterRequest, errors: Vec<FieldError>) -> Errors {
     let known: Vec<String> = labels(roster).into_iter().map(|(k, _)| k).collect();
-    let resolve = |field: &str| -> String {
+    let resolve = |path: &str| -> String {
+        let field = form_name(path);
+        let field = field.as_str();
         if known.iter().any(|k| k == field) {
             return field.to_owned();
         }
@@ -77,16 +79,13 @@ pub fn map_errors(roster: &RosterRequest, errors: Vec<FieldError>) -> Errors {
             .filter(|k| {
                 field.len() > k.len()
                     && field.starts_with(k.as_str())
-                    && matches!(field.as_bytes()[k.len()], b'.' | b'[')
+                    && field.as_bytes()[k.len()] == b'['
             })
             .max_by_key(|k| k.len());
         match best {
-            Some(k) if k.starts_with("platoons[") && !k.contains(".units[") => {
-                format!("{k}.name")
-            }
             Some(k) => k.clone(),
-            None if field.starts_with("platoons[") && !field.contains('.') => {
-                format!("{field}.name")
+            None if field.starts_with("platoons[") && !field.contains("][") => {
+                format!("{field}[name]")
             }
             None => field.to_owned(),
         }
@@ -346,7 +345,7 @@ pub fn editor(roster: &RosterRequest, errors: &Errors, action: &str) -> Markup {
                 h2 id={ "platoon-" (i) } {
                     (platoon_name(roster, i)) " · " (points(preview.platoons.get(i).copied().unwrap_or(0.0))) " points"
                 }
-                (text_field(&format!("platoons[{i}].name"), "Platoon name", &platoon.name, errors, Input {
+                (text_field(&platoon_key(i), "Platoon name", &platoon.name, errors, Input {
                     max_length: Some(100),
                     required: true,
                     ..Input::default()

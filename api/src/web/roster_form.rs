@@ -15,6 +15,7 @@ use fad_domain::points::gear::{
 };
 use fad_domain::roster::{Branch, Unit, UnitKind, UnitStatus};
 use fad_domain::vocabulary::vocabulary;
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::app::forces::roster::{PlatoonRequest, RosterRequest};
@@ -598,9 +599,27 @@ pub const FIELDS: &[Field] = &[
     ),
 ];
 
-/// The form name of a unit field: `platoons[0].units[2].vehicle.crew`.
+/// The form name of a unit field, in the bracket notation serde_qs reads:
+/// `platoons[0][units][2][vehicle][crew]`.
 pub fn unit_key(i: usize, j: usize, path: &str) -> String {
-    format!("platoons[{i}].units[{j}].{path}")
+    format!("platoons[{i}][units][{j}][{}]", path.replace('.', "]["))
+}
+
+/// The form name of a platoon's name.
+pub fn platoon_key(i: usize) -> String {
+    format!("platoons[{i}][name]")
+}
+
+/// The form name of a field the roster check names by its request path:
+/// `platoons[0].units[1].traits[2]` → `platoons[0][units][1][traits][2]`.
+pub fn form_name(request_path: &str) -> String {
+    let mut segments = request_path.split('.');
+    let mut name = segments.next().unwrap_or_default().to_owned();
+    for segment in segments {
+        let (head, indices) = segment.split_at(segment.find('[').unwrap_or(segment.len()));
+        name.push_str(&format!("[{head}]{indices}"));
+    }
+    name
 }
 
 /// The value at a dotted `path` inside a JSON object.
@@ -655,19 +674,31 @@ fn prune(value: &mut Value) {
     }
 }
 
+/// The texts a form gave for one name: one, several (a repeated name) or none.
+fn texts(value: &Value) -> Vec<&str> {
+    match value {
+        Value::String(text) => vec![text.trim()],
+        Value::Array(items) => items
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::trim)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// One unit as the form describes it, on top of `base` (the stored unit, so anything the form
 /// does not show is kept).
-fn unit_from_fields(fields: &Fields, i: usize, j: usize, base: Map<String, Value>) -> Value {
+fn unit_from_form(submitted: &Value, base: Map<String, Value>) -> Value {
     let mut unit = base;
-    if let Some(id) = first(fields, &unit_key(i, j, "id")).filter(|id| !id.trim().is_empty()) {
-        unit.insert("id".to_owned(), Value::String(id.trim().to_owned()));
+    if let Some(id) = texts(value_at(submitted, "id"))
+        .first()
+        .filter(|id| !id.is_empty())
+    {
+        unit.insert("id".to_owned(), Value::String((*id).to_owned()));
     }
     for f in FIELDS {
-        let key = unit_key(i, j, f.path);
-        let values: Vec<&str> = fields
-            .get(&key)
-            .map(|v| v.iter().map(|s| s.trim()).collect())
-            .unwrap_or_default();
+        let values = texts(value_at(submitted, f.path));
         let one = values.first().copied().unwrap_or("");
         let value = match f.widget {
             Widget::Text => Value::String(one.to_owned()),
@@ -803,65 +834,82 @@ pub fn new_platoon(n: usize) -> PlatoonRequest {
     }
 }
 
-/// The most platoons and units per platoon the form reads (the roster check sets the real
+/// The highest platoon and unit indices the form reads (the roster check sets the real
 /// limits; these only bound the work a hostile form can cause).
 const MAX_PLATOONS: usize = 50;
 const MAX_UNITS: usize = 200;
 
-/// `platoons[i]...` → `i`, and `platoons[i].units[j]...` → `(i, Some(j))`.
-fn indices(key: &str) -> Option<(usize, Option<usize>)> {
-    let rest = key.strip_prefix("platoons[")?;
-    let (i, rest) = rest.split_once(']')?;
-    let i: usize = i.parse().ok()?;
-    let j = rest
-        .strip_prefix(".units[")
-        .and_then(|r| r.split_once(']'))
-        .and_then(|(j, _)| j.parse::<usize>().ok());
-    (i < MAX_PLATOONS && j.is_none_or(|j| j < MAX_UNITS)).then_some((i, j))
+/// The roster part of a submitted editor form, nested by serde_qs from the bracketed names;
+/// the other fields (the token, the button, the reason) are read flat with [`read_fields`].
+#[derive(Debug, Default, Deserialize)]
+struct RosterForm {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    platoons: BTreeMap<usize, PlatoonForm>,
 }
 
-/// The roster the form describes. Units with an id start from the stored unit of that id
-/// (`stored`), so fields the form does not show are kept.
-pub fn roster_from_fields(
-    fields: &Fields,
+#[derive(Debug, Default, Deserialize)]
+struct PlatoonForm {
+    #[serde(default)]
+    name: String,
+    /// Each unit's fields as submitted: texts, lists of texts (a repeated name) and nested
+    /// records (`vehicle`, `trait_options`), read per field by [`unit_from_form`].
+    #[serde(default)]
+    units: BTreeMap<usize, Value>,
+}
+
+/// A form whose names do not nest (`platoons[0]` given both as a value and as a record, an
+/// index that is not a number): said to the person beside the force's name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnreadableForm;
+
+impl UnreadableForm {
+    /// The sentence the form shows.
+    pub const MESSAGE: &str = "The form could not be read; reload the page and try again.";
+}
+
+/// The roster a submitted editor form describes. Units with an id start from the stored unit
+/// of that id (`stored`), so fields the form does not show are kept.
+pub fn roster_from_body(
+    body: &[u8],
     stored: &dyn Fn(&str) -> Option<Value>,
-) -> RosterRequest {
-    let mut shape: BTreeMap<usize, std::collections::BTreeSet<usize>> = BTreeMap::new();
-    for key in fields.keys() {
-        if let Some((i, j)) = indices(key) {
-            let units = shape.entry(i).or_default();
-            if let Some(j) = j {
-                units.insert(j);
-            }
-        }
-    }
-    let platoons = shape
+) -> Result<RosterRequest, UnreadableForm> {
+    // Depth: platoons → i → units → j → vehicle → crew.
+    let form: RosterForm = serde_qs::Config::new()
+        .max_depth(6)
+        .use_form_encoding(true)
+        .deserialize_bytes(body)
+        .map_err(|_| UnreadableForm)?;
+    let platoons = form
+        .platoons
         .into_iter()
-        .map(|(i, units)| PlatoonRequest {
-            name: first(fields, &format!("platoons[{i}].name"))
-                .unwrap_or_default()
-                .trim()
-                .to_owned(),
+        .filter(|(i, _)| *i < MAX_PLATOONS)
+        .map(|(_, platoon)| PlatoonRequest {
+            name: platoon.name.trim().to_owned(),
             points: None,
-            units: units
+            units: platoon
+                .units
                 .into_iter()
-                .map(|j| {
-                    let base = first(fields, &unit_key(i, j, "id"))
-                        .and_then(stored)
+                .filter(|(j, _)| *j < MAX_UNITS)
+                .map(|(_, submitted)| {
+                    let base = texts(value_at(&submitted, "id"))
+                        .first()
+                        .and_then(|id| stored(id))
                         .and_then(|v| match v {
                             Value::Object(map) => Some(map),
                             _ => None,
                         })
                         .unwrap_or_default();
-                    unit_from_fields(fields, i, j, base)
+                    unit_from_form(&submitted, base)
                 })
                 .collect(),
         })
         .collect();
-    RosterRequest {
-        name: first(fields, "name").unwrap_or_default().trim().to_owned(),
+    Ok(RosterRequest {
+        name: form.name.trim().to_owned(),
         platoons,
-    }
+    })
 }
 
 /// A stored roster as the form's starting point.
@@ -923,35 +971,39 @@ mod tests {
         assert!(missing.is_empty(), "no control for {missing:?}");
     }
 
+    fn body(pairs: &[(&str, &str)]) -> String {
+        url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(pairs)
+            .finish()
+    }
+
     #[test]
     fn a_form_reads_back_into_the_roster_it_shows() {
-        let fields = form(&[
-            ("name", "Red"),
-            ("platoons[0].name", "1st"),
-            ("platoons[0].units[0].name", "Alpha"),
-            ("platoons[0].units[0].kind", "squad"),
-            ("platoons[0].units[0].quality", "regular"),
-            ("platoons[0].units[0].resolve", ""),
-            ("platoons[0].units[0].strength", "many"),
-            ("platoons[0].units[0].starting_strength", "8"),
-            ("platoons[0].units[0].traits", "tough"),
-            ("platoons[0].units[0].traits", "agile"),
-            (
-                "platoons[0].units[0].support_weapons",
-                "squad_automatic_weapon",
-            ),
-            ("platoons[0].units[0].support_weapons", ""),
-            ("platoons[0].units[0].linked_weapons", "on"),
-            ("platoons[0].units[0].vehicle.mobility", ""),
-            ("platoons[0].units[0].vehicle.crew", ""),
-            (
-                "platoons[0].units[0].trait_options.infect_multiplier",
-                "1.5",
-            ),
-        ]);
-        let roster = roster_from_fields(&fields, &|_| None);
+        let unit = |path: &str| unit_key(0, 0, path);
+        let pairs = [
+            ("name".to_owned(), "Red"),
+            (platoon_key(0), "1st"),
+            (unit("name"), "Alpha"),
+            (unit("kind"), "squad"),
+            (unit("quality"), "regular"),
+            (unit("resolve"), ""),
+            (unit("strength"), "many"),
+            (unit("starting_strength"), "8"),
+            (unit("traits"), "tough"),
+            (unit("traits"), "agile"),
+            (unit("support_weapons"), "squad_automatic_weapon"),
+            (unit("support_weapons"), ""),
+            (unit("linked_weapons"), "on"),
+            (unit("vehicle.mobility"), ""),
+            (unit("vehicle.crew"), ""),
+            (unit("trait_options.infect_multiplier"), "1.5"),
+        ];
+        let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        let roster = roster_from_body(body(&pairs).as_bytes(), &|_| None).unwrap();
         let unit = &roster.platoons[0].units[0];
         assert_eq!(roster.name, "Red");
+        assert_eq!(roster.platoons[0].name, "1st");
+        assert_eq!(unit["name"], "Alpha");
         assert_eq!(unit["strength"], "many", "kept as typed");
         assert_eq!(unit["starting_strength"], 8);
         assert_eq!(unit["resolve"], Value::Null);
@@ -965,6 +1017,78 @@ mod tests {
         assert_eq!(unit["vehicle"], Value::Null);
         assert_eq!(unit["trait_options"]["infect_multiplier"], 1.5);
         assert_eq!(unit["jammer_rating"], 0);
+    }
+
+    #[test]
+    fn one_chosen_entry_of_a_set_is_a_list_and_a_stored_unit_keeps_what_the_form_lacks() {
+        let stored = serde_json::json!({"id": "u1", "name": "Old", "kind": "squad"});
+        let body = body(&[
+            (&unit_key(0, 0, "id"), "u1"),
+            (&unit_key(0, 0, "name"), "New"),
+            (&unit_key(0, 0, "traits"), "tough"),
+        ]);
+        let roster =
+            roster_from_body(body.as_bytes(), &|id| (id == "u1").then(|| stored.clone())).unwrap();
+        let unit = &roster.platoons[0].units[0];
+        assert_eq!(unit["id"], "u1");
+        assert_eq!(unit["name"], "New");
+        assert_eq!(unit["traits"], serde_json::json!(["tough"]));
+    }
+
+    #[test]
+    fn platoons_and_units_come_in_index_order_whatever_the_gaps() {
+        let body = body(&[
+            (&unit_key(3, 7, "name"), "Last"),
+            (&platoon_key(3), "Third"),
+            (&unit_key(0, 2, "name"), "Second"),
+            (&unit_key(0, 0, "name"), "First"),
+            (
+                &unit_key(MAX_PLATOONS, 0, "name"),
+                "Beyond the form's bound",
+            ),
+        ]);
+        let roster = roster_from_body(body.as_bytes(), &|_| None).unwrap();
+        let names: Vec<Vec<&str>> = roster
+            .platoons
+            .iter()
+            .map(|p| {
+                p.units
+                    .iter()
+                    .map(|u| u["name"].as_str().unwrap())
+                    .collect()
+            })
+            .collect();
+        assert_eq!(names, [vec!["First", "Second"], vec!["Last"]]);
+        assert_eq!(roster.platoons[1].name, "Third");
+    }
+
+    #[test]
+    fn names_that_do_not_nest_are_refused_not_guessed() {
+        for bad in [
+            "platoons=2&platoons%5B0%5D%5Bname%5D=x",
+            "platoons%5Bfirst%5D%5Bname%5D=x",
+            "name%5Bx%5D=y",
+        ] {
+            assert_eq!(
+                roster_from_body(bad.as_bytes(), &|_| None).err(),
+                Some(UnreadableForm),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_request_path_reads_as_the_form_name_of_its_field() {
+        assert_eq!(form_name("name"), "name");
+        assert_eq!(form_name("platoons[1]"), "platoons[1]");
+        assert_eq!(
+            form_name("platoons[0].units[2].vehicle.crew"),
+            unit_key(0, 2, "vehicle.crew")
+        );
+        assert_eq!(
+            form_name("platoons[0].units[1].traits[2]"),
+            "platoons[0][units][1][traits][2]"
+        );
     }
 
     #[test]
