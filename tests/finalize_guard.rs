@@ -42,6 +42,7 @@ fn field(name: &str) -> String {
     format!(
         "f-{}",
         name.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+            .trim_end_matches('-')
     )
 }
 

@@ -84,7 +84,7 @@ async fn serve_until_signal(state: AppState) -> anyhow::Result<()> {
         let signal = shutdown_signal().await;
         tracing::info!("{signal} received: finishing in-flight requests, then stopping");
         // Live-update streams would otherwise hold the stop for their whole lifetime.
-        web::battle_events::close_streams();
+        web::battles::events::close_streams();
         handle.stop(true).await;
     });
     running.await.context("HTTP server failed")?;

@@ -20,7 +20,7 @@ pub struct AppState {
     /// Rendered force rosters, reused while a force's stored roster is unchanged.
     pub rosters: routes::forces::render::RenderedRosters,
     /// The roster part of the force page, likewise.
-    pub roster_pages: routes::forces::render::ByStoredRoster<web::forces::RosterPage>,
+    pub roster_pages: routes::forces::render::ByStoredRoster<web::forces::roster::RosterPage>,
     /// Open live streams of battle pages, capped per process, account and address.
     pub streams: app::battles::watch::StreamSlots,
 }

@@ -8,8 +8,8 @@ use maud::html;
 use crate::AppState;
 use crate::app::overview;
 
-use super::layout;
-use super::{PageError, respond, session};
+use crate::web::layout;
+use crate::web::{PageError, accounts::session, respond};
 
 /// The landing page.
 #[get("/")]

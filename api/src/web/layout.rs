@@ -9,8 +9,8 @@ use crate::AppState;
 use crate::app::accounts::SessionUser;
 use crate::error::FieldError;
 
-use super::assets;
-use super::session::{CSRF_FIELD, FormKey};
+use crate::web::accounts::session::{CSRF_FIELD, FormKey};
+use crate::web::assets;
 
 /// htmx settings: no inline indicator styles (the CSP allows no inline style), and it keeps
 /// the page's own `<title>` handling.

@@ -3,39 +3,16 @@
 //! Every form works without scripts; the vendored htmx only smooths navigation.
 
 pub mod accounts;
-pub mod aftermath;
-pub mod aftermath_steps;
-pub mod archive;
 pub mod assets;
-pub mod battle;
-pub mod battle_events;
-pub mod battle_new;
-pub mod battle_steps;
-pub mod battle_table;
+pub mod battles;
 pub mod campaigns;
-pub mod dice;
-pub mod edit;
-pub mod force_new;
 pub mod forces;
-pub mod history;
 pub mod home;
-pub mod invites;
 pub mod layout;
 pub mod problems;
-pub mod result;
-pub mod roster_editor;
-pub mod roster_form;
 pub mod rules;
-pub mod rulesets;
 pub mod scenarios;
-pub mod session;
-pub mod settings;
 pub mod sheets;
-pub mod solo;
-pub mod standings_embed;
-pub mod timeline;
-pub mod tokens;
-pub mod unit_lines;
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::ContentType;
@@ -56,16 +33,16 @@ pub const APP_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'sel
 /// Registers the page routes at the root. Only `/rules` is part of the API document; the app
 /// pages are for browsers and stay out of it.
 pub fn configure(cfg: &mut ServiceConfig) {
-    cfg.service(rules::rules_page).map(|app| {
+    cfg.service(rules::reference::rules_page).map(|app| {
         // The most used pages first (see `routes::configure_api`); no other page's path can match
         // `/forces/{id}` or `/battles/{id}`.
-        app.service(forces::show)
-            .service(battle::show)
+        app.service(forces::roster::show)
+            .service(battles::page::show)
             .service(assets::static_file)
             .service(assets::service_worker)
             .service(assets::manifest)
             .service(home::home)
-            .service(dice::verify_page)
+            .service(battles::dice::verify_page)
             .service(accounts::register_form)
             .service(accounts::register_submit)
             .service(accounts::login_form)
@@ -73,77 +50,77 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(accounts::logout)
             .service(accounts::account_page)
             .service(accounts::change_password)
-            .service(standings_embed::standings_embed)
+            .service(campaigns::standings_embed::standings_embed)
             .service(problems::problems_index)
             .service(problems::problem_page)
-            .service(tokens::tokens_page)
-            .service(tokens::create_token)
-            .service(tokens::revoke_token)
-            .service(rulesets::builtin_page)
-            .service(rulesets::house_page)
-            .service(rulesets::new_form)
-            .service(rulesets::create)
-            .service(rulesets::edit_form)
-            .service(rulesets::save)
-            .service(campaigns::new_form)
-            .service(campaigns::create)
-            .service(campaigns::show)
-            .service(invites::create_invite)
-            .service(invites::revoke_invite)
-            .service(campaigns::join_page)
-            .service(campaigns::join_submit)
-            .service(force_new::new_form)
-            .service(force_new::create)
-            .service(forces::cards)
-            .service(archive::confirm_page)
-            .service(archive::archive)
-            .service(edit::edit_form)
-            .service(edit::save)
-            .service(history::history_page)
-            .service(history::history_entry_page)
-            .service(history::ledger_page)
-            .service(history::adjust)
-            .service(result::result_form_page)
-            .service(result::record_page)
-            .service(result::confirm_page)
-            .service(result::void_page)
-            .service(result::reopen_page)
-            .service(aftermath::show_page)
-            .service(aftermath_steps::roll_page)
-            .service(aftermath_steps::reinforcements_page)
-            .service(aftermath_steps::purchases_page)
-            .service(aftermath_steps::finalize_page)
-            .service(battle_new::new_form)
-            .service(battle_new::create)
-            .service(battle_events::events)
-            .service(battle_steps::odds_fragment)
-            .service(battle_steps::post_orders)
-            .service(battle_steps::post_bonuses)
-            .service(battle_steps::post_choice)
-            .service(battle_steps::post_recon)
-            .service(battle_steps::post_assault)
-            .service(battle_steps::post_sheet)
-            .service(solo::post_groups)
-            .service(solo::post_turn)
-            .service(solo::post_casualties)
-            .service(solo::post_scenario_groups)
-            .service(solo::post_scenario_turn)
-            .service(solo::post_scenario_casualties)
-            .service(scenarios::new_form)
-            .service(scenarios::generate)
-            .service(scenarios::keep)
-            .service(timeline::timeline)
-            .service(settings::settings_page)
-            .service(settings::save_settings)
-            .service(settings::create_key)
-            .service(settings::revoke_key)
-            .service(settings::create_hook)
-            .service(settings::test_hook)
-            .service(settings::disable_hook)
-            .service(settings::delete_hook)
-            .service(settings::deliveries_page)
-            .service(settings::retry_delivery)
-            .service(settings::skip_delivery)
+            .service(accounts::tokens::tokens_page)
+            .service(accounts::tokens::create_token)
+            .service(accounts::tokens::revoke_token)
+            .service(rules::rulesets::builtin_page)
+            .service(rules::rulesets::house_page)
+            .service(rules::rulesets::new_form)
+            .service(rules::rulesets::create)
+            .service(rules::rulesets::edit_form)
+            .service(rules::rulesets::save)
+            .service(campaigns::campaign::new_form)
+            .service(campaigns::campaign::create)
+            .service(campaigns::campaign::show)
+            .service(campaigns::invites::create_invite)
+            .service(campaigns::invites::revoke_invite)
+            .service(campaigns::campaign::join_page)
+            .service(campaigns::campaign::join_submit)
+            .service(forces::new::new_form)
+            .service(forces::new::create)
+            .service(forces::roster::cards)
+            .service(forces::archive::confirm_page)
+            .service(forces::archive::archive)
+            .service(forces::edit::edit_form)
+            .service(forces::edit::save)
+            .service(forces::history::history_page)
+            .service(forces::history::history_entry_page)
+            .service(forces::history::ledger_page)
+            .service(forces::history::adjust)
+            .service(battles::result::result_form_page)
+            .service(battles::result::record_page)
+            .service(battles::result::confirm_page)
+            .service(battles::result::void_page)
+            .service(battles::result::reopen_page)
+            .service(battles::aftermath::show_page)
+            .service(battles::aftermath_steps::roll_page)
+            .service(battles::aftermath_steps::reinforcements_page)
+            .service(battles::aftermath_steps::purchases_page)
+            .service(battles::aftermath_steps::finalize_page)
+            .service(battles::new::new_form)
+            .service(battles::new::create)
+            .service(battles::events::events)
+            .service(battles::steps::odds_fragment)
+            .service(battles::steps::post_orders)
+            .service(battles::steps::post_bonuses)
+            .service(battles::steps::post_choice)
+            .service(battles::steps::post_recon)
+            .service(battles::steps::post_assault)
+            .service(battles::steps::post_sheet)
+            .service(battles::solo::post_groups)
+            .service(battles::solo::post_turn)
+            .service(battles::solo::post_casualties)
+            .service(battles::solo::post_scenario_groups)
+            .service(battles::solo::post_scenario_turn)
+            .service(battles::solo::post_scenario_casualties)
+            .service(scenarios::generator::new_form)
+            .service(scenarios::generator::generate)
+            .service(scenarios::generator::keep)
+            .service(campaigns::timeline::timeline)
+            .service(campaigns::settings::settings_page)
+            .service(campaigns::settings::save_settings)
+            .service(campaigns::settings::create_key)
+            .service(campaigns::settings::revoke_key)
+            .service(campaigns::settings::create_hook)
+            .service(campaigns::settings::test_hook)
+            .service(campaigns::settings::disable_hook)
+            .service(campaigns::settings::delete_hook)
+            .service(campaigns::settings::deliveries_page)
+            .service(campaigns::settings::retry_delivery)
+            .service(campaigns::settings::skip_delivery)
     });
 }
 
@@ -420,7 +397,7 @@ pub fn encode_query(value: &str) -> String {
 
 /// The signed-in person, or [`PageError::SignIn`] back to this page.
 pub async fn require_user(req: &HttpRequest, state: &AppState) -> Result<SessionUser, PageError> {
-    match session::signed_in(req, state).await? {
+    match accounts::session::signed_in(req, state).await? {
         Some(user) => Ok(user),
         None => Err(PageError::SignIn(req.uri().path().to_owned())),
     }

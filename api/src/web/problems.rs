@@ -7,8 +7,8 @@ use maud::{Markup, html};
 use crate::AppState;
 use crate::error::{ApiError, PROBLEM_KINDS, ProblemKind};
 
-use super::layout;
-use super::session;
+use crate::web::accounts::session;
+use crate::web::layout;
 
 fn kind_markup(kind: &ProblemKind) -> Markup {
     html! {
@@ -23,7 +23,7 @@ fn kind_markup(kind: &ProblemKind) -> Markup {
 pub async fn problems_index(
     req: HttpRequest,
     state: web::Data<AppState>,
-) -> Result<HttpResponse, super::PageError> {
+) -> Result<HttpResponse, crate::web::PageError> {
     let user = session::signed_in(&req, &state).await?;
     let body = html! {
         h1 { "Error answers" }
@@ -38,7 +38,7 @@ pub async fn problems_index(
             }
         }
     };
-    Ok(super::respond(
+    Ok(crate::web::respond(
         actix_web::http::StatusCode::OK,
         layout::page(&state, user.as_ref(), "Error answers", body),
     ))
@@ -50,7 +50,7 @@ pub async fn problem_page(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<String>,
-) -> Result<HttpResponse, super::PageError> {
+) -> Result<HttpResponse, crate::web::PageError> {
     let slug = path.into_inner();
     let kind = PROBLEM_KINDS
         .iter()
@@ -62,7 +62,7 @@ pub async fn problem_page(
         (kind_markup(kind))
         p { a href="/problems" { "Every kind of error answer" } }
     };
-    Ok(super::respond(
+    Ok(crate::web::respond(
         actix_web::http::StatusCode::OK,
         layout::page(&state, user.as_ref(), kind.title, body),
     ))

@@ -13,7 +13,7 @@ use crate::auth::secret::hash_secret;
 use crate::error::{ApiError, Problem};
 use crate::routes::scenarios::ScenarioDocument;
 use crate::store::scenarios::{self, ScenarioRow};
-use crate::web::{PageError, scenarios::sheet_panel, session};
+use crate::web::{PageError, accounts::session, scenarios::generator::sheet_panel};
 
 use super::{html, page};
 
@@ -71,7 +71,7 @@ async fn sheet(req: &HttpRequest, state: &AppState, id: &str) -> Result<HttpResp
     // Its creator also runs a non-player side here (solo play).
     let solo = match session {
         Some(user) if record.row.created_by.as_deref() == Some(user.user_id.as_str()) => {
-            crate::web::solo::scenario_panel(state, user, id, None)
+            crate::web::battles::solo::scenario_panel(state, user, id, None)
                 .await
                 .map_err(|e| match e {
                     PageError::Api(e) => e,

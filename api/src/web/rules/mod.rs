@@ -1,0 +1,4 @@
+//! The rules reference and the ruleset pages.
+
+pub mod reference;
+pub mod rulesets;
