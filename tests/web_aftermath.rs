@@ -153,6 +153,7 @@ fn field(name: &str) -> String {
     format!(
         "f-{}",
         name.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+            .trim_end_matches('-')
     )
 }
 
@@ -174,40 +175,40 @@ both_backends! {
         // Act: a figure count that is not a number and one the roster cannot have lost.
         let response = owner.post(&b.path("/result"), &[
             ("csrf_token", &token), ("outcome", "win"), ("winner_force_id", &b.blue),
-            ("losses[0].unit_id", &b.unit(app, &b.blue, "Alpha")), ("losses[0].figures_lost", "five"),
-            ("losses[1].unit_id", &b.unit(app, &b.blue, "Bravo")), ("losses[1].figures_lost", "2"),
+            ("losses[0][unit_id]", &b.unit(app, &b.blue, "Alpha")), ("losses[0][figures_lost]", "five"),
+            ("losses[1][unit_id]", &b.unit(app, &b.blue, "Bravo")), ("losses[1][figures_lost]", "2"),
         ]);
 
         // Assert: 422, the input kept, the error beside the field and in the focused summary.
         assert_eq!(response.status(), 422);
         let body = response.text().unwrap();
-        assert_eq!(value_of(&body, &field("losses[0].figures_lost")).as_deref(), Some("five"));
-        assert_eq!(value_of(&body, &field("losses[1].figures_lost")).as_deref(), Some("2"));
-        assert!(error_beside(&body, &field("losses[0].figures_lost")).is_some(), "{body}");
+        assert_eq!(value_of(&body, &field("losses[0][figures_lost]")).as_deref(), Some("five"));
+        assert_eq!(value_of(&body, &field("losses[1][figures_lost]")).as_deref(), Some("2"));
+        assert!(error_beside(&body, &field("losses[0][figures_lost]")).is_some(), "{body}");
         assert!(body.contains(r#"id="error-summary""#) && body.contains("autofocus"));
         assert!(body.contains(&format!("<option value=\"{}\" selected>", b.blue)));
 
         // Act: more figures lost than Bravo has (the rules refuse it).
         let response = owner.post(&b.path("/result"), &[
             ("csrf_token", &token), ("outcome", "draw"), ("winner_force_id", ""),
-            ("losses[0].unit_id", &b.unit(app, &b.blue, "Alpha")), ("losses[0].figures_lost", ""),
-            ("losses[1].unit_id", &b.unit(app, &b.blue, "Bravo")), ("losses[1].figures_lost", "9"),
+            ("losses[0][unit_id]", &b.unit(app, &b.blue, "Alpha")), ("losses[0][figures_lost]", ""),
+            ("losses[1][unit_id]", &b.unit(app, &b.blue, "Bravo")), ("losses[1][figures_lost]", "9"),
         ]);
 
         // Assert: the error names Bravo's field, not the request's first line.
         assert_eq!(response.status(), 422);
         let body = response.text().unwrap();
-        assert!(error_beside(&body, &field("losses[1].figures_lost")).is_some(), "{body}");
-        assert_eq!(value_of(&body, &field("losses[1].figures_lost")).as_deref(), Some("9"));
+        assert!(error_beside(&body, &field("losses[1][figures_lost]")).is_some(), "{body}");
+        assert_eq!(value_of(&body, &field("losses[1][figures_lost]")).as_deref(), Some("9"));
         assert_eq!(b.read(app)["state"], "scenario");
 
         // Act: no token, then a good form.
         let refused = owner.post(&b.path("/result"), &[("outcome", "draw")]);
         let recorded = owner.post(&b.path("/result"), &[
             ("csrf_token", &token), ("outcome", "win"), ("winner_force_id", &b.green),
-            ("losses[0].unit_id", &b.unit(app, &b.blue, "Alpha")), ("losses[0].figures_lost", "4"),
-            ("losses[1].unit_id", &b.unit(app, &b.blue, "Bravo")), ("losses[1].figures_lost", ""),
-            ("losses[1].eliminated", "on"),
+            ("losses[0][unit_id]", &b.unit(app, &b.blue, "Alpha")), ("losses[0][figures_lost]", "4"),
+            ("losses[1][unit_id]", &b.unit(app, &b.blue, "Bravo")), ("losses[1][figures_lost]", ""),
+            ("losses[1][eliminated]", "on"),
         ]);
 
         // Assert: refused with 403, then recorded; the JSON API reads the same result.
@@ -418,10 +419,10 @@ both_backends! {
         // Act: three purchases cost 3 CP of the 2 earned (2 per platoon): refused, kept.
         let purchase = format!("{sequence}/purchases");
         let response = owner.post(&purchase, &[
-            ("csrf_token", &token), ("purchases", "1"),
-            ("purchases[0].item", "improve_resolve"), ("purchases[0].unit_id", &bravo),
-            ("purchases[1].item", "improve_quality"), ("purchases[1].unit_id", &alpha),
-            ("purchases[2].item", "improve_quality"), ("purchases[2].unit_id", &bravo),
+            ("csrf_token", &token), ("purchase_rows", "1"),
+            ("purchases[0][item]", "improve_resolve"), ("purchases[0][unit_id]", &bravo),
+            ("purchases[1][item]", "improve_quality"), ("purchases[1][unit_id]", &alpha),
+            ("purchases[2][item]", "improve_quality"), ("purchases[2][unit_id]", &bravo),
         ]);
         assert_eq!(response.status(), 422);
         let body = response.text().unwrap();
@@ -430,9 +431,9 @@ both_backends! {
 
         // Act: improve Bravo's Resolve for 1 CP, then finalize.
         let response = owner.post(&purchase, &[
-            ("csrf_token", &token), ("purchases", "1"),
-            ("purchases[0].item", "improve_resolve"), ("purchases[0].unit_id", &bravo),
-            ("purchases[1].item", ""), ("purchases[1].unit_id", ""),
+            ("csrf_token", &token), ("purchase_rows", "1"),
+            ("purchases[0][item]", "improve_resolve"), ("purchases[0][unit_id]", &bravo),
+            ("purchases[1][item]", ""), ("purchases[1][unit_id]", ""),
         ]);
         assert_eq!(response.status(), 303, "{}", response.text().unwrap());
         let (body, _) = owner.page(&sequence);
@@ -512,8 +513,8 @@ both_backends! {
         // Act: Militia won; the tank was damaged.
         let response = browser.post(&format!("/battles/{battle}/result"), &[
             ("csrf_token", &token), ("outcome", "win"), ("winner_force_id", "non_player"),
-            ("losses[0].unit_id", &crate::common::unit_id(&blue, "Alpha")), ("losses[0].figures_lost", "2"),
-            ("losses[1].unit_id", &rhino), ("losses[1].figures_lost", ""), ("losses[1].vehicle_damage", "damaged"),
+            ("losses[0][unit_id]", &crate::common::unit_id(&blue, "Alpha")), ("losses[0][figures_lost]", "2"),
+            ("losses[1][unit_id]", &rhino), ("losses[1][figures_lost]", ""), ("losses[1][vehicle_damage]", "damaged"),
         ]);
 
         // Assert: with no opponent to confirm it, the result stands at once.

@@ -277,7 +277,7 @@ def main() -> int:
                       f"adding a unit keeps the place: {page.url}")
                 check(page.evaluate("window.scrollY") > 0, "adding a unit scrolls to it")
                 # The section is folded again, so by name rather than by role.
-                kept = first_unit.locator("input[type=checkbox][name$='.traits']:checked")
+                kept = first_unit.locator("input[type=checkbox][name$='[traits]']:checked")
                 check(sorted(kept.evaluate_all("l => l.map(i => i.value)")) == ["stealth", "tough"],
                       "adding a unit keeps the unsaved traits")
                 audit(page, "12f-edit-unit-added")

@@ -9,6 +9,7 @@ pub mod campaigns;
 pub mod forces;
 pub mod home;
 pub mod layout;
+pub mod nested_form;
 pub mod problems;
 pub mod rules;
 pub mod scenarios;

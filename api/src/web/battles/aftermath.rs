@@ -466,7 +466,7 @@ fn reinforcements_form(
 }
 
 pub(in crate::web) fn purchase_key(row: usize, field: &str) -> String {
-    format!("purchases[{row}].{field}")
+    format!("purchases[{row}][{field}]")
 }
 
 fn purchases_form(
@@ -485,11 +485,12 @@ fn purchases_form(
         .as_ref()
         .map(|o| o.purchases.iter().map(|p| p.purchase.clone()).collect())
         .unwrap_or_default();
-    let edited = fields.contains_key("purchases");
+    // The form's own marker: the rows shown are the ones sent (the stored ones otherwise).
+    let edited = fields.contains_key("purchase_rows");
     let rows = if edited {
         fields
             .keys()
-            .filter(|k| k.starts_with("purchases[") && k.ends_with("].item"))
+            .filter(|k| k.starts_with("purchases[") && k.ends_with("][item]"))
             .count()
     } else {
         stored.len() + BLANK_PURCHASE_ROWS
@@ -530,7 +531,8 @@ fn purchases_form(
         "/battles/{}/aftermath/{}/purchases",
         sequence.battle_id, sequence.force_id
     );
-    let known = |f: &str| (f.starts_with("purchases[") && !f.ends_with("]")) || f == "extra_dice";
+    // A row's field (`purchases[0][item]`), not the row as a whole (`purchases[0]`).
+    let known = |f: &str| (f.starts_with("purchases[") && f.contains("][")) || f == "extra_dice";
     let select = |row: usize,
                   field: &str,
                   label: &str,
@@ -603,7 +605,7 @@ fn purchases_form(
             }
             form.stack method="post" action=(action) novalidate {
                 (csrf_input(state, &FormKey::session(user)))
-                input type="hidden" name="purchases" value="1";
+                input type="hidden" name="purchase_rows" value="1";
                 (loose_errors(errors, &["purchases", "extra_dice", "dice"], &known))
                 @for row in 0..rows {
                     fieldset.group {
@@ -776,12 +778,12 @@ pub(in crate::web) fn aftermath_page(
     // Purchase rows are labelled by their number.
     for e in &failure.errors.0 {
         if let Some(rest) = e.field.strip_prefix("purchases[")
-            && let Some((n, field)) = rest.split_once("].")
+            && let Some((n, field)) = rest.split_once("][")
             && let Ok(n) = n.parse::<usize>()
         {
             label_list.push((
                 e.field.clone(),
-                format!("Purchase {}, {}", n + 1, words(field)),
+                format!("Purchase {}, {}", n + 1, words(field.trim_end_matches(']'))),
             ));
         }
     }

@@ -13,6 +13,7 @@ use fad_domain::dice::RollStep;
 use fad_domain::kit::Personality;
 use fad_domain::names::Named;
 use fad_domain::traits::Trait;
+use serde::Deserialize;
 
 use crate::AppState;
 use crate::app::accounts::SessionUser;
@@ -27,6 +28,7 @@ use crate::error::{ApiError, FieldError};
 use crate::web::battles::aftermath::{Failure, Ids, aftermath_page, purchase_key};
 use crate::web::battles::result::{Fields, auth_user, check_csrf, page_write};
 use crate::web::layout::Errors;
+use crate::web::nested_form::{UnreadableForm, form_name, read_pairs};
 use crate::web::{PageError, require_user, respond, see_other};
 
 /// After an action: the page again, or on failure the page with the error and the input kept.
@@ -277,6 +279,14 @@ fn rename_fields(error: ApiError, rename: impl Fn(&str) -> Option<String>) -> Ap
 }
 
 /// `POST /battles/{id}/aftermath/{force_id}/purchases`: replaces the purchases.
+/// The purchase form's rows as serde_qs reads them from the bracketed names
+/// (`purchases[2][item]`), by row; each row's fields by name.
+#[derive(Debug, Default, Deserialize)]
+struct PurchasesForm {
+    #[serde(default)]
+    purchases: BTreeMap<usize, BTreeMap<String, String>>,
+}
+
 #[post("/battles/{id}/aftermath/{force_id}/purchases")]
 pub async fn purchases_page(
     req: HttpRequest,
@@ -285,19 +295,21 @@ pub async fn purchases_page(
     form: web::Form<Vec<(String, String)>>,
 ) -> Result<HttpResponse, PageError> {
     let user = require_user(&req, &state).await?;
-    let fields: Fields = form.into_inner().into_iter().collect();
+    let pairs = form.into_inner();
+    let fields: Fields = pairs.iter().cloned().collect();
     check_csrf(&req, &state, &user, &fields)?;
     let (battle_id, force_id) = path.into_inner();
-    let rows = fields
-        .keys()
-        .filter(|k| k.starts_with("purchases[") && k.ends_with("].item"))
-        .count();
     let mut errors = Vec::new();
     let mut list = Vec::new();
     let mut order = Vec::new();
-    let get = |row: usize, f: &str| fields.get(&purchase_key(row, f)).map_or("", |s| s.trim());
-    for row in 0..rows {
-        let item = get(row, "item");
+    let rows = read_pairs::<PurchasesForm>(&pairs).unwrap_or_else(|UnreadableForm| {
+        errors.push(FieldError::new("extra_dice", UnreadableForm::MESSAGE));
+        PurchasesForm::default()
+    });
+    for (row, line) in &rows.purchases {
+        let row = *row;
+        let get = |f: &str| line.get(f).map_or("", |s| s.trim());
+        let item = get("item");
         if item.is_empty() {
             continue;
         }
@@ -309,8 +321,8 @@ pub async fn purchases_page(
             continue;
         };
         // Each item takes only what it names: a unit, a personality, a trait.
-        let unit_id = Some(get(row, "unit_id")).filter(|u| !u.is_empty() && item.needs_unit());
-        let personality = match get(row, "personality") {
+        let unit_id = Some(get("unit_id")).filter(|u| !u.is_empty() && item.needs_unit());
+        let personality = match get("personality") {
             "" => None,
             _ if item != PurchaseItem::GrantPersonality => None,
             name => match Personality::parse(name) {
@@ -324,7 +336,7 @@ pub async fn purchases_page(
                 }
             },
         };
-        let trait_ = match get(row, "trait") {
+        let trait_ = match get("trait") {
             "" => None,
             _ if item != PurchaseItem::AssignTrait => None,
             name => match Trait::parse(name) {
@@ -397,7 +409,7 @@ pub async fn purchases_page(
                 let rest = field.strip_prefix("purchases[")?;
                 let (n, tail) = rest.split_once(']')?;
                 let row = order.get(n.parse::<usize>().ok()?)?;
-                Some(format!("purchases[{row}]{tail}"))
+                Some(form_name(&format!("purchases[{row}]{tail}")))
             })
         })
     } else {

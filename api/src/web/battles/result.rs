@@ -12,6 +12,7 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use fad_domain::lifecycle::{AftermathStage, BattleState};
 use fad_domain::roster::UnitKind;
 use maud::{Markup, html};
+use serde::Deserialize;
 
 use crate::AppState;
 use crate::app::accounts::SessionUser;
@@ -25,6 +26,7 @@ use crate::error::{ApiError, FieldError};
 
 use crate::web::accounts::session::{self, CSRF_FIELD, FormKey};
 use crate::web::layout::{self, Errors, csrf_input, error_summary, field_id, textarea_field};
+use crate::web::nested_form::{UnreadableForm, form_name, read_pairs};
 use crate::web::{PageError, require_user, respond, see_other};
 
 /// The submitted fields by name.
@@ -260,9 +262,28 @@ fn panel_markup(
     }
 }
 
-/// The field names of unit `i`'s inputs.
+/// The field names of unit `i`'s inputs, nested for serde_qs: `losses[2][figures_lost]`.
 fn loss_key(i: usize, field: &str) -> String {
-    format!("losses[{i}].{field}")
+    format!("losses[{i}][{field}]")
+}
+
+/// The result form's losses as serde_qs reads them from the bracketed names, by the unit's
+/// index in the form (a unit not listed lost nothing).
+#[derive(Debug, Default, Deserialize)]
+struct LossesForm {
+    #[serde(default)]
+    losses: BTreeMap<usize, LossForm>,
+}
+
+/// One unit's line of the result form; a checkbox is present only when ticked.
+#[derive(Debug, Default, Deserialize)]
+struct LossForm {
+    unit_id: Option<String>,
+    #[serde(default)]
+    figures_lost: String,
+    eliminated: Option<String>,
+    destroyed_on_recon: Option<String>,
+    vehicle_damage: Option<String>,
 }
 
 /// The result form's units in order: (force id, unit), both sides.
@@ -512,7 +533,7 @@ pub async fn result_form_page(
 
 /// The result the form describes; errors on fields the page parses itself. `lines` maps each
 /// request line to its unit's index in the form.
-fn parse_result(fields: &Fields, units: usize) -> Result<(ResultRequest, Vec<usize>), Errors> {
+fn parse_result(fields: &Fields, form: LossesForm) -> Result<(ResultRequest, Vec<usize>), Errors> {
     let mut errors = Vec::new();
     let outcome = match fields.get("outcome").map(String::as_str) {
         Some("win") => BattleOutcome::Win,
@@ -532,13 +553,11 @@ fn parse_result(fields: &Fields, units: usize) -> Result<(ResultRequest, Vec<usi
     }
     let mut losses = Vec::new();
     let mut lines = Vec::new();
-    for i in 0..units {
-        let Some(unit_id) = fields.get(&loss_key(i, "unit_id")) else {
+    for (i, line) in form.losses {
+        let Some(unit_id) = line.unit_id else {
             continue;
         };
-        let text = fields
-            .get(&loss_key(i, "figures_lost"))
-            .map_or("", |s| s.trim());
+        let text = line.figures_lost.trim();
         let figures_lost = if text.is_empty() {
             None
         } else if let Ok(n) = text.parse::<i64>() {
@@ -550,12 +569,9 @@ fn parse_result(fields: &Fields, units: usize) -> Result<(ResultRequest, Vec<usi
             ));
             continue;
         };
-        let eliminated = fields.contains_key(&loss_key(i, "eliminated"));
-        let destroyed_on_recon = fields.contains_key(&loss_key(i, "destroyed_on_recon"));
-        let vehicle_damage = fields
-            .get(&loss_key(i, "vehicle_damage"))
-            .filter(|v| !v.is_empty())
-            .cloned();
+        let eliminated = line.eliminated.is_some();
+        let destroyed_on_recon = line.destroyed_on_recon.is_some();
+        let vehicle_damage = line.vehicle_damage.filter(|v| !v.is_empty());
         // A unit with nothing to report is left out: units not listed lost nothing.
         if figures_lost.unwrap_or(0) == 0
             && !eliminated
@@ -565,7 +581,7 @@ fn parse_result(fields: &Fields, units: usize) -> Result<(ResultRequest, Vec<usi
             continue;
         }
         losses.push(LossRequest {
-            unit_id: unit_id.clone(),
+            unit_id,
             figures_lost,
             eliminated,
             vehicle_damage,
@@ -600,7 +616,7 @@ fn form_errors(errors: Vec<FieldError>, lines: &[usize]) -> Errors {
                     .and_then(|rest| rest.split_once(']'))
                     .and_then(|(n, rest)| {
                         let i = lines.get(n.parse::<usize>().ok()?)?;
-                        Some(format!("losses[{i}]{rest}"))
+                        Some(form_name(&format!("losses[{i}]{rest}")))
                     })
                     .unwrap_or(e.field);
                 FieldError::new(field, e.message)
@@ -650,14 +666,14 @@ pub async fn record_page(
     form: web::Form<Vec<(String, String)>>,
 ) -> Result<HttpResponse, PageError> {
     let user = require_user(&req, &state).await?;
-    let fields: Fields = form.into_inner().into_iter().collect();
+    let pairs = form.into_inner();
+    let fields: Fields = pairs.iter().cloned().collect();
     check_csrf(&req, &state, &user, &fields)?;
     let battle_id = path.into_inner();
-    let units = fields
-        .keys()
-        .filter(|k| k.starts_with("losses[") && k.ends_with("].unit_id"))
-        .count();
-    let (request, lines) = match parse_result(&fields, units) {
+    let parsed = read_pairs::<LossesForm>(&pairs)
+        .map_err(|_| Errors(vec![FieldError::new("outcome", UnreadableForm::MESSAGE)]))
+        .and_then(|form| parse_result(&fields, form));
+    let (request, lines) = match parsed {
         Ok(parsed) => parsed,
         Err(errors) => {
             // Refused as the use case would refuse it before the form comes back.

@@ -15,11 +15,12 @@ use crate::app::forces::roster::RosterRequest;
 use crate::app::forces::{ForceEdit, replace_force};
 use crate::auth::Caller;
 use crate::error::{ApiError, FieldError};
+use crate::web::nested_form::UnreadableForm;
 
 use crate::web::accounts::session::{self, CSRF_FIELD, FormKey};
 use crate::web::forces::editor::{editor, labels, map_errors};
 use crate::web::forces::form::{
-    Action, Fields, UnreadableForm, first, read_fields, roster_from_body, roster_request,
+    Action, Fields, first, read_fields, roster_from_body, roster_request,
 };
 use crate::web::layout::{self, Errors, csrf_input, error_summary, textarea_field};
 use crate::web::{PageError, require_user, respond, see_other};

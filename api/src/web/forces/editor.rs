@@ -8,9 +8,10 @@ use serde_json::Value;
 
 use crate::app::forces::roster::{PointsPreview, RosterRequest, preview_points};
 use crate::error::FieldError;
+use crate::web::nested_form::form_name;
 
 use crate::web::forces::form::{
-    FIELDS, Field, Group, Options, RESTRICTIONS, Widget, form_name, platoon_key, unit_key, value_at,
+    FIELDS, Field, Group, Options, RESTRICTIONS, Widget, platoon_key, unit_key, value_at,
 };
 use crate::web::forces::roster::{points, words};
 use crate::web::layout::{Errors, Input, field_id, select_field, text_field};

@@ -19,6 +19,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::app::forces::roster::{PlatoonRequest, RosterRequest};
+use crate::web::nested_form::{UnreadableForm, read_body};
 
 use crate::web::forces::roster::{points, words};
 
@@ -610,18 +611,6 @@ pub fn platoon_key(i: usize) -> String {
     format!("platoons[{i}][name]")
 }
 
-/// The form name of a field the roster check names by its request path:
-/// `platoons[0].units[1].traits[2]` → `platoons[0][units][1][traits][2]`.
-pub fn form_name(request_path: &str) -> String {
-    let mut segments = request_path.split('.');
-    let mut name = segments.next().unwrap_or_default().to_owned();
-    for segment in segments {
-        let (head, indices) = segment.split_at(segment.find('[').unwrap_or(segment.len()));
-        name.push_str(&format!("[{head}]{indices}"));
-    }
-    name
-}
-
 /// The value at a dotted `path` inside a JSON object.
 pub fn value_at<'a>(unit: &'a Value, path: &str) -> &'a Value {
     path.split('.')
@@ -859,28 +848,13 @@ struct PlatoonForm {
     units: BTreeMap<usize, Value>,
 }
 
-/// A form whose names do not nest (`platoons[0]` given both as a value and as a record, an
-/// index that is not a number): said to the person beside the force's name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnreadableForm;
-
-impl UnreadableForm {
-    /// The sentence the form shows.
-    pub const MESSAGE: &str = "The form could not be read; reload the page and try again.";
-}
-
 /// The roster a submitted editor form describes. Units with an id start from the stored unit
 /// of that id (`stored`), so fields the form does not show are kept.
 pub fn roster_from_body(
     body: &[u8],
     stored: &dyn Fn(&str) -> Option<Value>,
 ) -> Result<RosterRequest, UnreadableForm> {
-    // Depth: platoons → i → units → j → vehicle → crew.
-    let form: RosterForm = serde_qs::Config::new()
-        .max_depth(6)
-        .use_form_encoding(true)
-        .deserialize_bytes(body)
-        .map_err(|_| UnreadableForm)?;
+    let form: RosterForm = read_body(body)?;
     let platoons = form
         .platoons
         .into_iter()
@@ -1075,20 +1049,6 @@ mod tests {
                 "{bad}"
             );
         }
-    }
-
-    #[test]
-    fn a_request_path_reads_as_the_form_name_of_its_field() {
-        assert_eq!(form_name("name"), "name");
-        assert_eq!(form_name("platoons[1]"), "platoons[1]");
-        assert_eq!(
-            form_name("platoons[0].units[2].vehicle.crew"),
-            unit_key(0, 2, "vehicle.crew")
-        );
-        assert_eq!(
-            form_name("platoons[0].units[1].traits[2]"),
-            "platoons[0][units][1][traits][2]"
-        );
     }
 
     #[test]

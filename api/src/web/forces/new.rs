@@ -22,12 +22,11 @@ use crate::app::forces::create_force;
 use crate::app::forces::roster::RosterRequest;
 use crate::auth::Caller;
 use crate::error::{ApiError, FieldError};
+use crate::web::nested_form::UnreadableForm;
 
 use crate::web::accounts::session::{self, CSRF_FIELD, FormKey};
 use crate::web::forces::editor::{editor, labels, map_errors};
-use crate::web::forces::form::{
-    Action, Fields, UnreadableForm, first, new_platoon, read_fields, roster_from_body,
-};
+use crate::web::forces::form::{Action, Fields, first, new_platoon, read_fields, roster_from_body};
 use crate::web::forces::roster::words;
 use crate::web::layout::{
     self, Errors, Input, csrf_input, error_summary, select_field, text_field,
