@@ -38,7 +38,8 @@ pub async fn view_signature(
             // seen nothing of: the first secret choice stores the row. Read the same way in
             // both cases, so the time taken tells nothing either.
             let scenario = seen_by(conn, &caller, &battle_id, None)?.version;
-            let aftermath = rows::list_for_battle(conn, &battle.id)?
+            // Stages and versions only: no post-battle documents are read or decoded.
+            let aftermath = rows::stages_for_battle(conn, &battle.id)?
                 .iter()
                 .map(|r| format!("{}:{}", r.stage.as_str(), r.version))
                 .collect::<Vec<_>>()
