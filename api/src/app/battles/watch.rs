@@ -16,11 +16,10 @@ use std::net::{IpAddr, Ipv6Addr};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::AppState;
-use crate::auth::{Caller, Need};
+use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::store::aftermath as rows;
 
-use super::authorize_battle;
 use super::scenario::read::seen_by;
 
 /// The signature of what `caller` sees of battle `battle_id` now (members of its campaign; 404
@@ -33,18 +32,21 @@ pub async fn view_signature(
     state
         .db
         .read(move |conn| {
-            let (battle, _) = authorize_battle(conn, &caller, &battle_id, Need::Read)?;
-            // No stored scenario reads as version 0, the same as a stored one this viewer has
-            // seen nothing of: the first secret choice stores the row. Read the same way in
-            // both cases, so the time taken tells nothing either.
-            let scenario = seen_by(conn, &caller, &battle_id, None)?.version;
+            // Authorizes as the battle read does (404 for anyone but members). No stored
+            // scenario reads as version 0, the same as a stored one this viewer has seen
+            // nothing of: the first secret choice stores the row. Read the same way in both
+            // cases, so the time taken tells nothing either.
+            let seen = seen_by(conn, &caller, &battle_id, None)?;
             // Stages and versions only: no post-battle documents are read or decoded.
-            let aftermath = rows::stages_for_battle(conn, &battle.id)?
+            let aftermath = rows::stages_for_battle(conn, &seen.battle_id)?
                 .iter()
                 .map(|r| format!("{}:{}", r.stage.as_str(), r.version))
                 .collect::<Vec<_>>()
                 .join(",");
-            Ok(format!("b{}.{scenario}.{aftermath}", battle.version))
+            Ok(format!(
+                "b{}.{}.{aftermath}",
+                seen.battle_version, seen.version
+            ))
         })
         .await
 }

@@ -29,6 +29,8 @@ pub struct ScenarioQuery {
 pub struct Seen {
     /// The battle id.
     pub battle_id: String,
+    /// The battle row's version (moves with every public change of the battle).
+    pub battle_version: i64,
     /// The version of what this viewer sees (0 until something it sees has changed).
     pub version: i64,
     /// The document.
@@ -72,6 +74,7 @@ pub fn seen_by(
     let version = row.map_or(0, |r| super::versions::stored(&doc, r.version).of(viewer));
     Ok(Seen {
         battle_id: battle.id,
+        battle_version: battle.version,
         version,
         doc,
         viewer,
