@@ -20,7 +20,7 @@ use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::store::aftermath as rows;
 
-use super::scenario::read::seen_by;
+use super::scenario::read::{Seen, seen_by};
 
 /// The signature of what `caller` sees of battle `battle_id` now (members of its campaign; 404
 /// for anyone else, as the battle read).
@@ -37,18 +37,23 @@ pub async fn view_signature(
             // nothing of: the first secret choice stores the row. Read the same way in both
             // cases, so the time taken tells nothing either.
             let seen = seen_by(conn, &caller, &battle_id, None)?;
-            // Stages and versions only: no post-battle documents are read or decoded.
-            let aftermath = rows::stages_for_battle(conn, &seen.battle_id)?
-                .iter()
-                .map(|r| format!("{}:{}", r.stage.as_str(), r.version))
-                .collect::<Vec<_>>()
-                .join(",");
-            Ok(format!(
-                "b{}.{}.{aftermath}",
-                seen.battle_version, seen.version
-            ))
+            signature_of(conn, &seen)
         })
         .await
+}
+
+/// The signature of what `seen`'s viewer sees, inside the transaction that read `seen`.
+pub fn signature_of(conn: &mut crate::db::Db, seen: &Seen) -> Result<String, ApiError> {
+    // Stages and versions only: no post-battle documents are read or decoded.
+    let aftermath = rows::stages_for_battle(conn, &seen.battle_id)?
+        .iter()
+        .map(|r| format!("{}:{}", r.stage.as_str(), r.version))
+        .collect::<Vec<_>>()
+        .join(",");
+    Ok(format!(
+        "b{}.{}.{aftermath}",
+        seen.battle_version, seen.version
+    ))
 }
 
 /// Caps on open live streams (`FAD_MAX_STREAMS*`): the whole process, one account, one
