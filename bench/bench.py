@@ -15,6 +15,10 @@ Against a fresh PostgreSQL database on the local cluster it seeds a campaign ove
       accounts in turn (a club's members, each within an hour's quota), wrk + Lua
   W2  whole post-battle sequences (result, confirm, roll, reinforcements, purchases, finalize)
       of many battles in parallel, latency per step (Python client threads)
+  S1  game night's live streams (bench/streams.py): N battle streams (FAD_BENCH_S1, default
+      1000,5000) open and idle for FAD_BENCH_S1_IDLE seconds (default 20): server and
+      PostgreSQL CPU, server RSS; then the battle's result fanned out to all of them: time until
+      each stream has its event, p50/p99 and the last
 
 then, with FAD_BENCH_PEER=1, the peer (bench/peer/: the same read in Django + PostgreSQL under
 gunicorn, one worker per core, in a virtualenv this script creates) on its own database of the
@@ -27,7 +31,8 @@ FAD_BENCH_PG server URL, default postgres://postgres@127.0.0.1:5432; FAD_BENCH_R
 info as in production: the access log line per request is part of the cost; FAD_BENCH_MALLOC_ARENA_MAX,
 default 2, and FAD_BENCH_MALLOC_MMAP_THRESHOLD, default 131072, as the Docker image sets them,
 empty for glibc's default; FAD_BENCH_PEER=1 adds the peer,
-FAD_BENCH_PEER_VENV its virtualenv, default target/bench/peer-venv)
+FAD_BENCH_PEER_VENV its virtualenv, default target/bench/peer-venv; FAD_BENCH_ONLY=S1 runs S1
+alone and prints its rows without writing bench/RESULTS.md)
 """
 
 import datetime
@@ -47,6 +52,8 @@ import threading
 import time
 import urllib.parse
 
+import streams
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SECONDS = int(os.environ.get("FAD_BENCH_SECONDS", "10"))
 PG_SERVER = os.environ.get("FAD_BENCH_PG", "postgres://postgres@127.0.0.1:5432").rstrip("/")
@@ -58,6 +65,9 @@ PEER_DIR = os.path.join(ROOT, "bench", "peer")
 PEER_VENV = os.environ.get("FAD_BENCH_PEER_VENV") or os.path.join(ROOT, "target", "bench",
                                                                     "peer-venv")
 PASSWORD = "bench walrus copper meadow tango"
+S1_SIZES = [int(n) for n in os.environ.get("FAD_BENCH_S1", "1000,5000").split(",") if n.strip()]
+S1_IDLE = int(os.environ.get("FAD_BENCH_S1_IDLE", "20"))
+ONLY = os.environ.get("FAD_BENCH_ONLY", "")
 W2_BATTLES = 64
 W1_ACCOUNTS = 64
 W2_WORKERS = 32
@@ -70,6 +80,8 @@ TARGETS = {
     "p1_r1": 0.80,  # P1 / R1
     "r1_peer": 5.0,  # R1 / peer
     "rss_mb": 100.0,
+    "s1_idle_core_pct": 3.0,  # 5,000 idle streams, server + PostgreSQL, % of one core
+    "s1_fanout_p99_ms": 250.0,  # one change to 1,000 streams
 }
 
 
@@ -678,6 +690,112 @@ def pages(base, cookie, s):
     return p1, wrk(f"{base}{battle_path}", 64, header)
 
 
+def s1(binary, database_url, tmp, s, n):
+    """S1 for `n` streams on a server of its own (caps raised to fit them) on the seeded
+    database: a fresh battle of the two forces, `n` streams of it as alice, S1_IDLE seconds idle,
+    then alice records its result. Answers the row and what the notes say."""
+    server = Server(binary, database_url, tmp, f"server-s1-{n}", extra_env={
+        "FAD_MAX_STREAMS": str(n + 100), "FAD_MAX_STREAMS_PER_ACCOUNT": str(n + 100),
+        "FAD_MAX_STREAMS_PER_ADDRESS": str(n + 100)})
+    socks = []
+    try:
+        c = Client(server.base)
+        _, body = c.call("POST", "/api/v1/auth/login", {"username": "alice", "password": PASSWORD},
+                         expect=200)
+        token = body["access_token"]
+        _, battle = c.call("POST", f"/api/v1/campaigns/{s.campaign}/battles",
+                           {"sides": [{"force_id": s.force_a["id"]},
+                                      {"force_id": s.force_b["id"]}]}, token, expect=201)
+        battle = battle["id"]
+        log(f"S1: opening {n} streams of one battle")
+        socks = streams.open_streams(server.base, f"/battles/{battle}/events", token, n)
+        rss_open = server.rss_mb()[0]
+        log(f"S1: {n} streams idle for {S1_IDLE}s")
+        pg_pids = postgres_pids()
+        before = (cpu_seconds([server.proc.pid]), cpu_seconds(pg_pids))
+        started = time.perf_counter()
+        streams.drain(socks, S1_IDLE)
+        wall = time.perf_counter() - started
+        after = (cpu_seconds([server.proc.pid]), cpu_seconds(pg_pids))
+
+        def pct(i):
+            used = sum(after[i][p] - before[i][p] for p in after[i] if p in before[i])
+            return 100.0 * used / wall
+
+        idle = {"server": pct(0), "postgres": pct(1), "rss_mb": server.rss_mb()[0],
+                "rss_open_mb": rss_open}
+        log(f"S1: the battle's result fanned out to {n} streams")
+        losses = [{"unit_id": unit_ids(f)[0], "figures_lost": 1, "eliminated": False,
+                   "vehicle_damage": None} for f in (s.force_a, s.force_b)]
+        result = {"outcome": "win", "winner_force_id": s.force_a["id"], "losses": losses}
+        started = time.perf_counter()
+        streams.post(server.base, f"/api/v1/battles/{battle}/result", token, result)
+        times = [1000.0 * t for t in streams.drain(socks, 30, until_event=True, started=started)]
+        row = {"rps": None, "p50": percentile(times, 50), "p99": percentile(times, 99),
+               "errors": n - len(times), "last": max(times) if times else None}
+        return row, idle
+    finally:
+        streams.close(socks)
+        server.stop()
+
+
+def s1_notes(results):
+    """The notes' lines for S1's runs (`results`: n → (row, idle))."""
+    lines = []
+    for n, (row, idle) in results.items():
+        total = idle["server"] + idle["postgres"]
+        line = (f"- S1 {n:,} idle streams for {S1_IDLE} s: server {idle['server']:.2f} % of a "
+                f"core, PostgreSQL {idle['postgres']:.2f} %, together {total:.2f} %")
+        if n >= 5000:
+            line += (f" (target < {TARGETS['s1_idle_core_pct']:.0f} % at 5,000: "
+                     f"{'met' if total < TARGETS['s1_idle_core_pct'] else '**missed**'})")
+        line += (f"; server RSS {idle['rss_open_mb']:.1f} MB with them open, "
+                 f"{idle['rss_mb']:.1f} MB after idling")
+        if n >= 5000:
+            ok = idle["rss_mb"] < TARGETS["rss_mb"]
+            line += f" (target < {TARGETS['rss_mb']:.0f} MB: {'met' if ok else '**missed**'})"
+        p99 = row["p99"]
+        line += (f"; fan-out of one change: p50 {fmt(row['p50'], 1)} ms, p99 {fmt(p99, 1)} ms, "
+                 f"last {fmt(row['last'], 1)} ms, {row['errors']} streams without it")
+        if n == 1000 and p99 is not None:
+            ok = p99 < TARGETS["s1_fanout_p99_ms"] and row["errors"] == 0
+            line += (f" (target p99 < {TARGETS['s1_fanout_p99_ms']:.0f} ms at 1,000: "
+                     f"{'met' if ok else '**missed**'})")
+        lines.append(line)
+    return lines
+
+
+def s1_rows(binary, database_url, tmp, s):
+    """S1 for each size in S1_SIZES: the table's rows and the notes' lines."""
+    results = {n: s1(binary, database_url, tmp, s, n) for n in S1_SIZES}
+    rows = [(f"S1 {n}", f"one change to {n:,} open battle streams (ms until each has it)", row)
+            for n, (row, _) in results.items()]
+    return rows, s1_notes(results)
+
+
+def s1_only(binary):
+    """FAD_BENCH_ONLY=S1: seeds a fresh database, runs S1, prints its rows."""
+    tmp = tempfile.mkdtemp(prefix="fad-bench-")
+    app_db = f"fad_bench_{secrets.token_hex(4)}"
+    try:
+        psql(f"CREATE DATABASE {app_db}")
+        url = f"{PG_SERVER}/{app_db}"
+        seeder = Server(binary, url, tmp, "server-seed")
+        try:
+            s = seed_campaign(seeder.base, 0)
+        finally:
+            seeder.stop()
+        rows, notes = s1_rows(binary, url, tmp, s)
+    finally:
+        psql(f"DROP DATABASE IF EXISTS {app_db} WITH (FORCE)")
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("| Run | What | req/s | p50 ms | p99 ms | errors |\n|---|---|---:|---:|---:|---:|")
+    for name, what, row in rows:
+        print(f"| {name} | {what} | – | {fmt(row['p50'], 2)} | {fmt(row['p99'], 2)} | "
+              f"{row['errors']} |")
+    print("\n" + "\n".join(notes))
+
+
 def fmt(value, digits=1):
     return "–" if value is None else f"{value:,.{digits}f}"
 
@@ -708,6 +826,8 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     binary = sys.argv[1]
+    if ONLY == "S1":
+        return s1_only(binary)
     started = time.time()
     load_start = loadavg()
     tmp = tempfile.mkdtemp(prefix="fad-bench-")
@@ -775,8 +895,12 @@ def main():
             rows.append((f"W2 {step}", f"{step}, {W2_WORKERS} battles in parallel", row))
         log_rss(pg)
         pg_rss_end, pg_rss_peak = pg.rss_mb()
-        load_pg = loadavg()
         pg.stop()
+
+        log(f"S1: {', '.join(map(str, S1_SIZES))} open battle streams")
+        s1_table, s1_lines = s1_rows(binary, f"{PG_SERVER}/{app_db}", tmp, s)
+        rows += s1_table
+        load_pg = loadavg()
 
         if PEER:
             log("Peer: Django + gunicorn on its own database, seeding")
@@ -883,6 +1007,7 @@ def main():
         f"- Server RSS, PostgreSQL run: {pg_rss_end:.1f} MB at the end, peak {pg_rss_peak:.1f} MB "
         f"(target < {TARGETS['rss_mb']:.0f} MB: {verdict(pg_rss_end < TARGETS['rss_mb'])}); "
         f"SQLite run: {lite_rss_end:.1f} MB at the end, peak {lite_rss_peak:.1f} MB",
+        *s1_lines,
         "",
         "W2 rates are steps completed per second of the whole W2 phase (all steps interleave); "
         "W2 latencies are measured by the Python client and include its own overhead.",

@@ -87,7 +87,7 @@ fn assert_documented(app: &TestApp, event_type: &str, data: &Value) {
 
 /// Makes a personal access token as `user`; returns (id, token).
 #[track_caller]
-fn make_token(app: &TestApp, user_token: &str, scopes: &[&str]) -> (String, String) {
+pub(crate) fn make_token(app: &TestApp, user_token: &str, scopes: &[&str]) -> (String, String) {
     let response = app.post_json_with_token(
         "/api/v1/me/tokens",
         &json!({"name": "club bot", "scopes": scopes, "expires_in_days": 30}),

@@ -33,6 +33,7 @@ mod hostile_input;
 mod import_references;
 mod invariants;
 mod limits;
+mod live_updates;
 mod log_secrets;
 mod migrations;
 mod odds;

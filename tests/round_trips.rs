@@ -11,6 +11,9 @@
 //!   completes the battle; each roll step made on its own (`{"step": ...}`) within `roll`'s.
 //! - P1, the roster page `/forces/{id}` signed in by session cookie: 1 statement (the force
 //!   with the session, membership, owner and balance), the same for 2 or 80 units.
+//! - P2, the battle page `/battles/{id}` signed in by session cookie: at most 33 statements in 2
+//!   transactions (53 in 4 before its one read), and for the opponent the same count before and
+//!   after a side's secret choice (the count is observable).
 
 use std::ops::Deref;
 
@@ -428,3 +431,41 @@ both_backends! {
         assert!(big_last.statements <= 28, "the completing finalize over budget: {big_last:?}");
     }
 }
+
+both_backends! {
+    /// P2, the battle page signed in by session cookie: Red's page costs the same statements
+    /// and transactions before and after Blue's secret orders (a count that moved would tell
+    /// Red that Blue chose: the page's cost is observable), and stays within its budget.
+    fn p2_battle_page_costs_the_same_before_and_after_a_secret_choice(app: &CountingApp) {
+        // Arrange: Red's session; a first view issues the scenario's dice commitments.
+        let g = crate::battle_scenarios::Game::new(app);
+        let session = page_session(app, &g.people.player);
+        let path = format!("/battles/{}", g.battle);
+        let read = || {
+            let response = crate::common::send(
+                reqwest::blocking::Client::new().get(app.url(&path)).header("cookie", &session),
+            );
+            assert_eq!(response.status(), 200, "GET {path}");
+            cost(&response)
+        };
+        read();
+        let before = read();
+
+        // Act: Blue's secret orders.
+        let r = app.post_json_with_token(
+            &format!("/api/v1/battles/{}/scenario/orders", g.battle),
+            &json!({"force_id": g.blue_id(), "stance": "neutral", "attitude": "cautious"}),
+            &g.people.owner.token,
+        );
+        assert_eq!(r.status(), 200, "{}", r.text().unwrap());
+        let after = read();
+
+        // Assert
+        assert_eq!(before, after, "Red's page cost moved with Blue's secret orders");
+        assert!(before.statements <= P2_BUDGET.0 && before.transactions <= P2_BUDGET.1, "P2 over budget: {before:?}");
+    }
+}
+
+/// P2's statements and transactions, on both backends: the session, the page's one read
+/// (signature, battle, scenario, rosters) and the Solo panel's read.
+const P2_BUDGET: (u64, u64) = (33, 2);

@@ -175,7 +175,7 @@ pub struct ServeArgs {
 
     /// Live battle-page streams the server holds open at once (more: 503; the page then
     /// polls).
-    #[arg(long, env = "FAD_MAX_STREAMS", default_value_t = 256)]
+    #[arg(long, env = "FAD_MAX_STREAMS", default_value_t = 5000)]
     pub max_streams: usize,
 
     /// Live battle-page streams one account may hold open (more: 429; the page then polls).

@@ -7,7 +7,7 @@
 //! says "invalid connection url"), because [`ConnectionManager`] connects per backend.
 
 use crate::error::ApiError;
-use crate::probe;
+use crate::{live, probe};
 use anyhow::{Context, anyhow};
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
@@ -271,6 +271,9 @@ pub struct Database {
     /// SQLite allows one writer at a time; taking this lock before `BEGIN` keeps a
     /// read-then-write transaction from failing with `SQLITE_BUSY_SNAPSHOT`.
     sqlite_writer: Arc<Mutex<()>>,
+    /// The live streams' wakes ([`crate::live`]): on SQLite this layer wakes them after a
+    /// commit; on PostgreSQL the listener does.
+    hub: live::Hub,
 }
 
 impl Database {
@@ -291,7 +294,24 @@ impl Database {
             pool,
             backend: url.backend(),
             sqlite_writer: Arc::new(Mutex::new(())),
+            hub: live::Hub::default(),
         })
+    }
+
+    /// The live streams' wakes of this process.
+    pub fn hub(&self) -> &live::Hub {
+        &self.hub
+    }
+
+    /// Wakes what the transaction that just ended on this thread marked, if it committed and
+    /// the backend is SQLite (PostgreSQL's triggers notify every process at commit).
+    fn wake_marked(backend: Backend, hub: &live::Hub, committed: bool) {
+        let marked = live::marks::take();
+        if committed && backend == Backend::Sqlite {
+            for key in &marked {
+                hub.wake(key);
+            }
+        }
     }
 
     /// Which backend the pool talks to.
@@ -342,7 +362,10 @@ impl Database {
         let conn: &mut Db = &mut pooled;
         let _guard = (self.backend == Backend::Sqlite)
             .then(|| self.sqlite_writer.lock().unwrap_or_else(|e| e.into_inner()));
-        conn.transaction(f)
+        live::marks::take();
+        let result = conn.transaction(f);
+        Self::wake_marked(self.backend, &self.hub, result.is_ok());
+        result
     }
 
     /// Runs `f`, which sends exactly one writing statement (atomic by itself), on a pooled
@@ -368,6 +391,7 @@ impl Database {
         let sqlite_writer =
             (writer && self.backend == Backend::Sqlite).then(|| self.sqlite_writer.clone());
         let tally = probe::current_tally();
+        let (backend, hub) = (self.backend, self.hub.clone());
         in_request_span(move || {
             let mut pooled = checkout(&pool)?;
             let conn: &mut Db = &mut pooled;
@@ -378,7 +402,10 @@ impl Database {
                 .map(|lock| lock.lock().unwrap_or_else(|e| e.into_inner()));
             let before = probe::counts(conn);
             let started = std::time::Instant::now();
+            // Marks left by work that panicked belong to nothing that committed.
+            live::marks::take();
             let result = f(conn);
+            Self::wake_marked(backend, &hub, result.is_ok());
             // After `f`, a transaction has committed or rolled back: this line marks the end of
             // the request's database work, under the request's id.
             tracing::debug!(

@@ -15,6 +15,7 @@ pub mod db;
 pub mod error;
 pub mod extract;
 pub mod idempotent;
+pub mod live;
 pub mod middleware;
 pub mod openapi;
 pub mod paging;

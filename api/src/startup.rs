@@ -19,7 +19,9 @@ use crate::AppState;
 use crate::config::{Config, ServeArgs};
 use crate::db::{Database, PoolOptions};
 use crate::middleware::RouteTable;
-use crate::{app, auth, check_order, db, extract, idempotent, middleware, openapi, web, webhooks};
+use crate::{
+    app, auth, check_order, db, extract, idempotent, live, middleware, openapi, web, webhooks,
+};
 
 /// `fad-campaign serve`: validates the configuration, migrates, then serves until SIGINT or
 /// SIGTERM, letting in-flight requests finish.
@@ -40,6 +42,13 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
         connection_timeout: Duration::from_secs(config.db_timeout_secs),
     };
     let db = Database::connect(&config.database_url, options)?;
+    // Every live stream holds a socket: make room for FAD_MAX_STREAMS of them, or say why not.
+    live::files::check(config.streams.total);
+    if db.backend() == db::Backend::Postgres {
+        // Changes committed by any process on this database wake this process's streams.
+        live::listen::spawn(config.database_url.clone(), db.hub().clone())
+            .context("cannot start the live-update listener thread")?;
+    }
     // Delivery runs beside the HTTP server, on its own thread: never inside a request.
     webhooks::worker::spawn(db.clone(), config.webhooks.clone())
         .context("cannot start the webhook delivery thread")?;
@@ -80,11 +89,12 @@ async fn serve_until_signal(state: AppState) -> anyhow::Result<()> {
     std::io::stdout().flush().context("writing to stdout")?;
     let running = server.run();
     let handle = running.handle();
+    let stopping = state.clone();
     actix_web::rt::spawn(async move {
         let signal = shutdown_signal().await;
         tracing::info!("{signal} received: finishing in-flight requests, then stopping");
         // Live-update streams would otherwise hold the stop for their whole lifetime.
-        web::battles::events::close_streams();
+        web::battles::events::close_streams(stopping.db.hub());
         handle.stop(true).await;
     });
     running.await.context("HTTP server failed")?;

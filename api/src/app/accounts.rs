@@ -252,10 +252,10 @@ pub async fn session_is_live(state: &AppState, session_hash: &str) -> Result<boo
 
 /// Logs out: the session ends on the server.
 pub async fn logout(state: &AppState, session: &SessionUser) -> Result<(), ApiError> {
-    let key = session.session_hash.clone();
+    let (user_id, key) = (session.user_id.clone(), session.session_hash.clone());
     state
         .db
-        .write_one(move |conn| Ok(sessions::delete(conn, &key)?))
+        .write_one(move |conn| Ok(sessions::delete(conn, &user_id, &key)?))
         .await?;
     Ok(())
 }

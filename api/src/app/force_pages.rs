@@ -111,7 +111,7 @@ pub async fn read_stored_force_for_session(
 }
 
 /// One force for `user_id`: the force, membership, owner and balance in one statement.
-fn stored_force_view(
+pub fn stored_force_view(
     conn: &mut crate::db::Db,
     user_id: &str,
     force_id: &str,

@@ -135,6 +135,7 @@ pub async fn open_shared_battle_sheet(state: &AppState, token: &str) -> Result<S
             let version = row.map_or(0, |r| versions::stored(&doc, r.version).of(viewer));
             Ok(Seen {
                 battle_id: battle.id,
+                battle_version: battle.version,
                 version,
                 doc,
                 viewer,

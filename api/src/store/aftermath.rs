@@ -186,6 +186,8 @@ fn encoded(rows: &[AftermathRow]) -> QueryResult<Vec<StoredAftermath>> {
 
 /// Inserts an aftermath row.
 pub fn insert(conn: &mut Db, row: &AftermathRow) -> QueryResult<()> {
+    // The live streams of the battle look again once this commits (crate::live).
+    crate::live::marks::battle(&row.battle_id);
     let stored = row
         .encode()
         .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
@@ -199,6 +201,9 @@ pub fn insert(conn: &mut Db, row: &AftermathRow) -> QueryResult<()> {
 pub fn insert_all(conn: &mut Db, rows: &[AftermathRow]) -> QueryResult<()> {
     if rows.is_empty() {
         return Ok(());
+    }
+    for row in rows {
+        crate::live::marks::battle(&row.battle_id);
     }
     // The multi connection cannot express a multi-row INSERT; each backend can.
     let insert = diesel::insert_into(battle_aftermaths::table).values(encoded(rows)?);
@@ -321,6 +326,7 @@ pub fn count_unfinalized(conn: &mut Db, battle_id: &str) -> QueryResult<i64> {
 
 /// Deletes the rows of a battle (a result reopened before any aftermath step).
 pub fn delete_for_battle(conn: &mut Db, battle_id: &str) -> QueryResult<usize> {
+    crate::live::marks::battle(battle_id);
     diesel::delete(battle_aftermaths::table.filter(battle_aftermaths::battle_id.eq(battle_id)))
         .execute(conn)
 }
@@ -339,6 +345,7 @@ pub fn update_if_version(conn: &mut Db, next: &AftermathRow) -> QueryResult<bool
     };
     let (state, outcome) =
         encoded().map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
+    crate::live::marks::battle(&next.battle_id);
     let changed = diesel::update(
         battle_aftermaths::table
             .filter(battle_aftermaths::battle_id.eq(&next.battle_id))

@@ -134,6 +134,8 @@ pub fn revoke(
     id: &str,
     now: NaiveDateTime,
 ) -> QueryResult<usize> {
+    // Streams opened with the key end once this commits (crate::live).
+    crate::live::marks::owner(id);
     diesel::update(
         api_keys::table
             .filter(api_keys::id.eq(id))

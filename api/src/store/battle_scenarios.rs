@@ -58,6 +58,7 @@ pub fn insert<D: StoredDoc + std::fmt::Debug + Send + Sync + 'static>(
     conn: &mut Db,
     row: BattleScenarioRow<D>,
 ) -> QueryResult<()> {
+    crate::live::marks::battle(&row.battle_id);
     diesel::insert_into(battle_scenarios::table)
         .values((
             battle_scenarios::battle_id.eq(&row.battle_id),
@@ -75,6 +76,8 @@ pub fn update_if_version<D: StoredDoc + std::fmt::Debug + Send + Sync + 'static>
     conn: &mut Db,
     next: BattleScenarioRow<D>,
 ) -> QueryResult<bool> {
+    // The live streams of the battle look again once this commits (crate::live).
+    crate::live::marks::battle(&next.battle_id);
     let changed = diesel::update(
         battle_scenarios::table
             .filter(battle_scenarios::battle_id.eq(&next.battle_id))

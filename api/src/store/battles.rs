@@ -154,6 +154,8 @@ pub fn update_if_version(conn: &mut Db, next: &Battle) -> QueryResult<bool> {
         battles::corrections.eq(&next.corrections),
     ))
     .execute(conn)?;
+    // The live streams of the battle look again once this commits (crate::live).
+    crate::live::marks::battle(&next.id);
     Ok(changed == 1)
 }
 
@@ -162,6 +164,7 @@ pub fn update_if_version(conn: &mut Db, next: &Battle) -> QueryResult<bool> {
 /// sees what the previous one committed. One statement (`UPDATE … RETURNING`); `None` when no
 /// such battle.
 pub fn lock(conn: &mut Db, battle_id: &str) -> QueryResult<Option<Battle>> {
+    crate::live::marks::battle(battle_id);
     diesel::update(battles::table.filter(battles::id.eq(battle_id)))
         .set((
             battles::version.eq(battles::version + 1),
@@ -184,6 +187,7 @@ pub fn lock_quietly(conn: &mut Db, battle_id: &str) -> QueryResult<Option<Battle
 
 /// Bumps a battle's version and `updated_at` (after [`lock_quietly`]).
 pub fn touch(conn: &mut Db, battle_id: &str) -> QueryResult<()> {
+    crate::live::marks::battle(battle_id);
     diesel::update(battles::table.filter(battles::id.eq(battle_id)))
         .set((
             battles::version.eq(battles::version + 1),

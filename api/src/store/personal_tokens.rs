@@ -128,6 +128,8 @@ pub fn touch_last_used(
 /// Revokes `user_id`'s token `id`; the rows changed (0 when unknown, another person's, or
 /// already revoked).
 pub fn revoke(conn: &mut Db, user_id: &str, id: &str, now: NaiveDateTime) -> QueryResult<usize> {
+    // The account's live streams check their credential once this commits (crate::live).
+    crate::live::marks::owner(user_id);
     diesel::update(
         personal_tokens::table
             .filter(personal_tokens::id.eq(id))

@@ -43,13 +43,17 @@ pub fn find_live(
         .optional()
 }
 
-/// Ends one session; returns how many rows went (0 or 1).
-pub fn delete(conn: &mut Db, id_hash: &str) -> QueryResult<usize> {
+/// Ends one session of `user_id`; returns how many rows went (0 or 1).
+pub fn delete(conn: &mut Db, user_id: &str, id_hash: &str) -> QueryResult<usize> {
+    // The account's live streams check their credential once this commits (crate::live).
+    crate::live::marks::owner(user_id);
     diesel::delete(web_sessions::table.filter(web_sessions::id_hash.eq(id_hash))).execute(conn)
 }
 
 /// Ends every session of `user_id` (password change).
 pub fn delete_for_user(conn: &mut Db, user_id: &str) -> QueryResult<usize> {
+    // The account's live streams check their credential once this commits (crate::live).
+    crate::live::marks::owner(user_id);
     diesel::delete(web_sessions::table.filter(web_sessions::user_id.eq(user_id))).execute(conn)
 }
 

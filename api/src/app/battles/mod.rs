@@ -15,6 +15,7 @@ mod golden;
 pub mod lifecycle;
 pub mod names;
 pub mod outcome;
+pub mod page;
 pub mod reads;
 pub mod result;
 pub mod scenario;

@@ -33,24 +33,36 @@ pub async fn read_battle(
     state
         .db
         .read(move |conn| {
-            let (battle, _) = authorize_battle(conn, &caller, &battle_id, Need::Read)?;
-            let aftermath = AftermathSummary::of_battle(conn, &battle.id)?;
-            let mut response = BattleResponse::new(battle, aftermath)?;
             // Read whether or not a row is stored (the same work either way, see
-            // `scenario::load`); shown once something this caller sees has happened (a stored
-            // row alone would betray the other side's first secret choice).
+            // `scenario::load`).
             let seen = scenario::read::seen_by(conn, &caller, &battle_id, None)?;
-            if seen.version > 0 {
-                response.scenario = Some(seen.doc.scenario.view_for(seen.viewer));
-            }
-            let everything = seen.stored && seen.viewer == Viewer::Everything;
-            if !everything {
-                response.hide_non_player_choices();
-            }
-            super::names::name_sides(conn, std::slice::from_mut(&mut response))?;
-            Ok(response)
+            battle_seen(conn, &caller, &battle_id, &seen)
         })
         .await
+}
+
+/// The battle read inside a caller's transaction, with the scenario as `caller` sees it
+/// (`seen`, read in the same transaction).
+pub fn battle_seen(
+    conn: &mut crate::db::Db,
+    caller: &Caller,
+    battle_id: &str,
+    seen: &scenario::read::Seen,
+) -> Result<BattleResponse, ApiError> {
+    let (battle, _) = authorize_battle(conn, caller, battle_id, Need::Read)?;
+    let aftermath = AftermathSummary::of_battle(conn, &battle.id)?;
+    let mut response = BattleResponse::new(battle, aftermath)?;
+    // Shown once something this caller sees has happened (a stored row alone would betray the
+    // other side's first secret choice).
+    if seen.version > 0 {
+        response.scenario = Some(seen.doc.scenario.view_for(seen.viewer));
+    }
+    let everything = seen.stored && seen.viewer == Viewer::Everything;
+    if !everything {
+        response.hide_non_player_choices();
+    }
+    super::names::name_sides(conn, std::slice::from_mut(&mut response))?;
+    Ok(response)
 }
 
 /// A campaign's battles, oldest first, one page (`page` names where it starts).

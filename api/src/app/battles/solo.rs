@@ -35,11 +35,11 @@ use crate::app::idempotency::{self, Answer, Write};
 use crate::auth::{AuthUser, Caller, Need};
 use crate::db::Db;
 use crate::error::{ApiError, FieldError};
+use crate::store;
 use crate::store::events::{Event, EventType};
 use crate::store::solo::{self as rows, Owner};
-use crate::store::{self, battle_scenarios};
 
-use super::scenario::{BattleScenarioDocument, non_player::NON_PLAYER_ID};
+use super::scenario::non_player::NON_PLAYER_ID;
 use super::{authorize_battle, lock_battle_quietly, touch_battle};
 
 /// Which solo play a request is for: a battle's or a one-shot scenario's.
@@ -327,11 +327,10 @@ fn context(
                         .to_owned(),
                 ));
             }
-            let stored = battle_scenarios::find::<BattleScenarioDocument>(conn, id)?;
-            let doc = match &stored {
-                Some(row) => row.document.clone(),
-                None => super::scenario::build(conn, &battle)?,
-            };
+            // The same reads whether the scenario's row is stored or not: the first secret
+            // choice stores it, and a battle page whose cost moved with it would tell the
+            // opponent (`scenario::load` builds the fresh document either way).
+            let (stored, doc) = super::scenario::load(conn, &battle)?;
             let Some(np) = doc.scenario.sides.iter().find(|s| s.is_non_player()) else {
                 return Err(not_non_player());
             };

@@ -16,12 +16,11 @@ use std::net::{IpAddr, Ipv6Addr};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::AppState;
-use crate::auth::{Caller, Need};
+use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::store::aftermath as rows;
 
-use super::authorize_battle;
-use super::scenario::read::seen_by;
+use super::scenario::read::{Seen, seen_by};
 
 /// The signature of what `caller` sees of battle `battle_id` now (members of its campaign; 404
 /// for anyone else, as the battle read).
@@ -33,19 +32,28 @@ pub async fn view_signature(
     state
         .db
         .read(move |conn| {
-            let (battle, _) = authorize_battle(conn, &caller, &battle_id, Need::Read)?;
-            // No stored scenario reads as version 0, the same as a stored one this viewer has
-            // seen nothing of: the first secret choice stores the row. Read the same way in
-            // both cases, so the time taken tells nothing either.
-            let scenario = seen_by(conn, &caller, &battle_id, None)?.version;
-            let aftermath = rows::list_for_battle(conn, &battle.id)?
-                .iter()
-                .map(|r| format!("{}:{}", r.stage.as_str(), r.version))
-                .collect::<Vec<_>>()
-                .join(",");
-            Ok(format!("b{}.{scenario}.{aftermath}", battle.version))
+            // Authorizes as the battle read does (404 for anyone but members). No stored
+            // scenario reads as version 0, the same as a stored one this viewer has seen
+            // nothing of: the first secret choice stores the row. Read the same way in both
+            // cases, so the time taken tells nothing either.
+            let seen = seen_by(conn, &caller, &battle_id, None)?;
+            signature_of(conn, &seen)
         })
         .await
+}
+
+/// The signature of what `seen`'s viewer sees, inside the transaction that read `seen`.
+pub fn signature_of(conn: &mut crate::db::Db, seen: &Seen) -> Result<String, ApiError> {
+    // Stages and versions only: no post-battle documents are read or decoded.
+    let aftermath = rows::stages_for_battle(conn, &seen.battle_id)?
+        .iter()
+        .map(|r| format!("{}:{}", r.stage.as_str(), r.version))
+        .collect::<Vec<_>>()
+        .join(",");
+    Ok(format!(
+        "b{}.{}.{aftermath}",
+        seen.battle_version, seen.version
+    ))
 }
 
 /// Caps on open live streams (`FAD_MAX_STREAMS*`): the whole process, one account, one

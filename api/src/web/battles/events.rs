@@ -1,11 +1,14 @@
 //! `GET /battles/{id}/events`: a `text/event-stream` that tells one person's battle page that
 //! something they can see has changed, so the page reloads its content.
 //!
-//! The stream compares the person's view signature ([`watch::view_signature`]: the battle's
-//! public version, their own scenario version, the post-battle sequences) about once a second
-//! and sends an `event: changed` carrying the new signature when it differs from the one the
-//! page was rendered with (`?since=`). It never uses a counter shared by both sides, so a
-//! side's secret choice sends the opponent nothing. Bounded: a stream ends after
+//! The stream sleeps until the battle changes ([`crate::live`]: a committed change wakes the
+//! battle's streams in every server process), then reads the person's view signature
+//! ([`watch::view_signature`]: the battle's public version, their own scenario version, the
+//! post-battle sequences) and sends an `event: changed` carrying the new signature when it
+//! differs from the one the page was rendered with (`?since=`). Nothing polls: an idle stream
+//! costs no database work. The signature never uses a counter shared by both sides, so a
+//! side's secret choice, which wakes the opponent's stream too, sends it nothing. Bounded: a
+//! stream ends after
 //! [`STREAM_SECONDS`] (the browser's `EventSource` reconnects by itself), and the open streams
 //! are capped per process, per account and per client address ([`watch::StreamSlots`],
 //! `FAD_MAX_STREAMS*`: beyond the process's cap 503, beyond an account's or address's 429; the
@@ -15,7 +18,9 @@
 //!
 //! Bots use it too: a request with `Authorization: Bearer` (a personal access token, an access
 //! token or an integration key) is served to that caller instead of the session's, and the
-//! stream ends when that credential stops working (a revoked token).
+//! stream ends when that credential stops working (a revoked token). A credential that ends
+//! (logout, password change, revocation) wakes its owner's streams, which check it then; one
+//! that merely expires ends its streams when they next wake or reconnect.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -30,24 +35,24 @@ use crate::AppState;
 use crate::app::accounts;
 use crate::app::battles::watch::{self, StreamRefusal, StreamSlot};
 use crate::auth::Caller;
+use crate::live::{Hub, Key, Subscription};
 
 use crate::web::battles::page::caller;
 use crate::web::{PageError, require_user};
 
 /// How long one stream lasts before the browser reconnects.
 pub const STREAM_SECONDS: u64 = 300;
-/// How often a stream compares the signature.
-const TICK: Duration = Duration::from_secs(1);
 /// A comment line this often keeps proxies from closing an idle stream.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
-/// Set when the server begins to stop: every stream ends at its next tick, so a graceful
-/// stop does not wait out the streams' lifetime.
+/// Set when the server begins to stop: every stream ends when woken, so a graceful stop does
+/// not wait out the streams' lifetime.
 static CLOSING: AtomicBool = AtomicBool::new(false);
 
-/// Ends every open stream within a tick and refuses new ones (the server is stopping).
-pub fn close_streams() {
+/// Ends every open stream of `hub` at once and refuses new ones (the server is stopping).
+pub fn close_streams(hub: &Hub) {
     CLOSING.store(true, Ordering::SeqCst);
+    hub.wake_all();
 }
 
 /// The answer when no stream is opened: the page falls back to polling.
@@ -83,7 +88,8 @@ pub struct Since {
 enum Holder {
     /// A browser session (ends at logout or a password change).
     Session(String),
-    /// The request's `Authorization` or `X-Api-Key` header, checked again each tick.
+    /// The request's `Authorization` or `X-Api-Key` header, checked again when its owner's
+    /// credentials change.
     Bearer(actix_web::http::header::HeaderMap),
 }
 
@@ -144,6 +150,8 @@ struct Watch {
     started: Instant,
     quiet_since: Instant,
     first: bool,
+    /// The battle's and the credential owner's wakes.
+    wake: Subscription,
     _slot: StreamSlot,
 }
 
@@ -180,6 +188,10 @@ pub async fn events(
         Err(refusal) => return Ok(refused(refusal)),
     };
     let start = Instant::now();
+    let wake = state
+        .db
+        .hub()
+        .subscribe(Key::Battle(battle_id.clone()), Key::Owner(owner));
     let watch = Watch {
         state,
         caller: who,
@@ -190,6 +202,7 @@ pub async fn events(
         started: start,
         quiet_since: start,
         first: true,
+        wake,
         _slot: slot,
     };
     let body = stream::unfold(watch, |mut w| async move {
@@ -213,14 +226,25 @@ pub async fn events(
                 let changed = frame(&w.last);
                 return Some((Ok(changed), w));
             }
-            actix_web::rt::time::sleep(TICK).await;
+            let life = Duration::from_secs(STREAM_SECONDS).saturating_sub(w.started.elapsed());
+            let quiet = KEEP_ALIVE.saturating_sub(w.quiet_since.elapsed());
+            let Some(woken) = w.wake.wait(life.min(quiet)).await else {
+                if w.quiet_since.elapsed() >= KEEP_ALIVE {
+                    w.quiet_since = Instant::now();
+                    return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), w));
+                }
+                continue;
+            };
             if CLOSING.load(Ordering::SeqCst) {
                 return None;
             }
             // A failed check (the session ended, the person left the campaign, the database is
             // away) ends the stream; the browser reconnects and the first check answers properly.
-            if !w.holder.is_live(&w.state).await {
+            if woken.owner && !w.holder.is_live(&w.state).await {
                 return None;
+            }
+            if !woken.battle {
+                continue;
             }
             let now = watch::view_signature(&w.state, w.caller.clone(), w.battle_id.clone())
                 .await
@@ -229,10 +253,6 @@ pub async fn events(
                 w.last = now.clone();
                 w.quiet_since = Instant::now();
                 return Some((Ok(frame(&now)), w));
-            }
-            if w.quiet_since.elapsed() >= KEEP_ALIVE {
-                w.quiet_since = Instant::now();
-                return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), w));
             }
         }
     });

@@ -1,8 +1,8 @@
 //! The battle page, `/battles/{id}`: shared by both players and the organiser. It shows the
 //! battle and its scenario exactly as the JSON API shows this person
-//! ([`crate::app::battles::reads::read_battle`], [`crate::app::battles::scenario::read`]), and
-//! the forms of the sides they act for ([`crate::web::battles::steps`] handles them). A small script
-//! ([`crate::web::battles::events`], `battle.js`) reloads the page's content when something this
+//! ([`crate::app::battles::page::read_page`]: one read of the battle, its scenario and rosters), and
+//! the forms of the sides they act for ([`crate::web::battles::steps`] handles them). A small
+//! script ([`crate::web::battles::events`], `battle.js`) reloads the page's content when something this
 //! person can see changes; without scripts a reload shows it.
 
 use std::collections::{BTreeMap, HashMap};
@@ -24,9 +24,7 @@ use crate::AppState;
 use crate::app::accounts::SessionUser;
 use crate::app::battles::scenario::BattleScenarioResponse;
 use crate::app::battles::scenario::non_player;
-use crate::app::battles::scenario::read::read_scenario;
-use crate::app::battles::{BattleResponse, reads, watch};
-use crate::app::force_pages;
+use crate::app::battles::{BattleResponse, page};
 use crate::auth::Caller;
 
 use crate::web::accounts::session::FormKey;
@@ -46,7 +44,7 @@ pub struct BattleView {
     pub unit_names: HashMap<String, String>,
     /// The units of each force this person acts for: `(force id, [(unit id, name)])`.
     pub my_units: Vec<(String, Vec<(String, String)>)>,
-    /// What the live updates compare with (see [`watch::view_signature`]).
+    /// What the live updates compare with (see [`crate::app::battles::watch::view_signature`]).
     pub signature: String,
     /// The result, its confirmation and the post-battle sequences ([`crate::web::battles::result::panel`]),
     /// once there is something to record or show.
@@ -68,16 +66,15 @@ pub async fn load(
     user: &SessionUser,
     battle_id: &str,
 ) -> Result<BattleView, PageError> {
-    // First: a change made while the rest is read then shows as a newer signature on the
-    // event stream, never as an update the page missed.
-    let signature = watch::view_signature(state, caller(user), battle_id.to_owned()).await?;
-    let battle = reads::read_battle(state, caller(user), battle_id.to_owned()).await?;
-    let scenario = read_scenario(state, caller(user), battle_id.to_owned(), None).await?;
+    // One read: the signature, the battle, its scenario and the rosters are one snapshot, so
+    // the live updates compare with exactly what the page shows.
+    let read = page::read_page(state, &user.user_id, battle_id).await?;
+    let (signature, battle, scenario) = (read.signature, read.battle, read.scenario);
     let mut unit_names = HashMap::new();
     let mut my_units = Vec::new();
-    for force_id in battle.sides.iter().filter_map(|s| s.force_id.as_deref()) {
+    let player_forces = battle.sides.iter().filter_map(|s| s.force_id.as_deref());
+    for (force_id, stored) in player_forces.zip(read.forces) {
         // Names only: the stored roster, without pricing it.
-        let stored = force_pages::read_stored_force(state, &user.user_id, force_id).await?;
         let roster = stored
             .force
             .roster()

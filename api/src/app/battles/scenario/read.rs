@@ -29,6 +29,8 @@ pub struct ScenarioQuery {
 pub struct Seen {
     /// The battle id.
     pub battle_id: String,
+    /// The battle row's version (moves with every public change of the battle).
+    pub battle_version: i64,
     /// The version of what this viewer sees (0 until something it sees has changed).
     pub version: i64,
     /// The document.
@@ -72,6 +74,7 @@ pub fn seen_by(
     let version = row.map_or(0, |r| super::versions::stored(&doc, r.version).of(viewer));
     Ok(Seen {
         battle_id: battle.id,
+        battle_version: battle.version,
         version,
         doc,
         viewer,
@@ -92,25 +95,43 @@ pub async fn read_scenario(
         .db
         .read(move |conn| {
             let seen = seen_by(conn, &caller, &battle_id, force_id.as_deref())?;
-            let sides = side_ids(&seen.doc);
-            let shown = if dice_commitments::all_issued(conn, &seen.battle_id, &sides)? {
-                let visible = seen
-                    .doc
-                    .scenario
-                    .visible_rolls(&seen.doc.rolls, seen.viewer);
-                Some(dice_commitments::shown(
-                    conn,
-                    &seen.battle_id,
-                    &sides,
-                    seen.viewer,
-                    &visible,
-                )?)
-            } else {
-                None
-            };
+            let shown = commitments_seen(conn, &seen)?;
             Ok((seen, shown))
         })
         .await?;
+    response_of(state, seen, shown).await
+}
+
+/// The dice commitments `seen`'s viewer is shown, read in its transaction; `None` before the
+/// scenario's first commitments are issued ([`response_of`] issues them).
+pub fn commitments_seen(
+    conn: &mut Db,
+    seen: &Seen,
+) -> Result<Option<Vec<dice_commitments::ScenarioDiceCommitment>>, ApiError> {
+    let sides = side_ids(&seen.doc);
+    if !dice_commitments::all_issued(conn, &seen.battle_id, &sides)? {
+        return Ok(None);
+    }
+    let visible = seen
+        .doc
+        .scenario
+        .visible_rolls(&seen.doc.rolls, seen.viewer);
+    Ok(Some(dice_commitments::shown(
+        conn,
+        &seen.battle_id,
+        &sides,
+        seen.viewer,
+        &visible,
+    )?))
+}
+
+/// The scenario's answer for what was read (`seen`, `shown`): the first read of a battle's
+/// scenario issues its first commitments, in a transaction of its own.
+pub async fn response_of(
+    state: &AppState,
+    seen: Seen,
+    shown: Option<Vec<dice_commitments::ScenarioDiceCommitment>>,
+) -> Result<BattleScenarioResponse, ApiError> {
     let shown = match shown {
         Some(shown) => shown,
         None => {

@@ -1,0 +1,61 @@
+//! The battle page's read: in one read transaction, one trip to the blocking pool, everything
+//! the page shows of the battle for one person (the signature its live updates compare, the
+//! battle, its scenario as that person sees it, the stored rosters of its player forces), the
+//! scenario document loaded and decoded once for all of them.
+
+use crate::AppState;
+use crate::app::force_pages::{self, StoredForceView};
+use crate::auth::Caller;
+use crate::error::ApiError;
+
+use super::scenario::BattleScenarioResponse;
+use super::scenario::read::{commitments_seen, response_of, seen_by};
+use super::{BattleResponse, reads, watch};
+
+/// What the battle page shows, read for one person.
+pub struct PageRead {
+    /// What the live updates compare with ([`watch::view_signature`]).
+    pub signature: String,
+    /// The battle as this person may see it.
+    pub battle: BattleResponse,
+    /// Its scenario as this person may see it.
+    pub scenario: BattleScenarioResponse,
+    /// The stored roster of each player force, in side order.
+    pub forces: Vec<StoredForceView>,
+}
+
+/// Reads the battle page of `battle_id` for `user_id` (404 for anyone but the campaign's
+/// members). The first view of a battle also issues its scenario's first dice commitments.
+pub async fn read_page(
+    state: &AppState,
+    user_id: &str,
+    battle_id: &str,
+) -> Result<PageRead, ApiError> {
+    let (user_id, battle_id) = (user_id.to_owned(), battle_id.to_owned());
+    let (signature, battle, seen, shown, forces) = state
+        .db
+        .read(move |conn| {
+            let caller = Caller::User {
+                user_id: user_id.clone(),
+            };
+            let seen = seen_by(conn, &caller, &battle_id, None)?;
+            let signature = watch::signature_of(conn, &seen)?;
+            let battle = reads::battle_seen(conn, &caller, &battle_id, &seen)?;
+            let shown = commitments_seen(conn, &seen)?;
+            let forces = battle
+                .sides
+                .iter()
+                .filter_map(|s| s.force_id.as_deref())
+                .map(|force_id| force_pages::stored_force_view(conn, &user_id, force_id))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok((signature, battle, seen, shown, forces))
+        })
+        .await?;
+    let scenario = response_of(state, seen, shown).await?;
+    Ok(PageRead {
+        signature,
+        battle,
+        scenario,
+        forces,
+    })
+}

@@ -1,0 +1,11 @@
+DROP TRIGGER api_keys_live ON api_keys;
+DROP TRIGGER users_live ON users;
+DROP TRIGGER personal_tokens_live ON personal_tokens;
+DROP TRIGGER web_sessions_live ON web_sessions;
+DROP TRIGGER battle_aftermaths_live ON battle_aftermaths;
+DROP TRIGGER battle_scenarios_live ON battle_scenarios;
+DROP TRIGGER battles_live ON battles;
+DROP FUNCTION fad_live_self();
+DROP FUNCTION fad_live_account();
+DROP FUNCTION fad_live_battle_part();
+DROP FUNCTION fad_live_battle();
