@@ -32,6 +32,7 @@ mod health;
 mod hostile_input;
 mod import_references;
 mod invariants;
+mod licence;
 mod limits;
 mod log_secrets;
 mod migrations;

@@ -44,7 +44,7 @@ pub const ID: &str = "gzg-fma-1999";
 pub const SOURCE: &str = "003_1ae2e150fc991b15.txt";
 
 /// Whom the text belongs to, named wherever the ruleset is shown (M12).
-pub const ATTRIBUTION: &str = "FMA playtest draft, July 1999, by Jon Tuffley and Ground Zero Games; FMA is a trademark of Ground Zero Games. Shown here as names, numbers and our own readings only.";
+pub const ATTRIBUTION: &str = "FMA playtest draft (July 1999), © Jon Tuffley and Ground Zero Games; FMA is a Ground Zero Games trademark. Shown here as names, numbers and our own readings only.";
 
 /// The label of the resolve-change step under this ruleset (M6).
 pub const MOTIVATION_CHANGE: &str = "Motivation change";
