@@ -32,6 +32,7 @@ mod health;
 mod hostile_input;
 mod import_references;
 mod invariants;
+mod licence;
 mod limits;
 mod live_updates;
 mod log_secrets;

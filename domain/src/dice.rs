@@ -70,6 +70,11 @@ named_enum! {
         Narrative = "narrative",
         /// An uncontrolled group's Discipline Test (3d6; subject is the group's name).
         Discipline = "discipline",
+        /// FMA's casualty examination: one d6 per figure down at the end of the battle (M4).
+        Casualty = "casualty",
+        /// FMA force generation: one marker drawn from the pool per figure, a die with as many
+        /// sides as markers are left (M10; subject is the team's name).
+        MarkerDraw = "marker_draw",
     }
 }
 
@@ -87,7 +92,19 @@ impl RollStep {
                 | Self::NpfBlock
                 | Self::ForceGeneration
                 | Self::Narrative
+                | Self::MarkerDraw
         )
+    }
+
+    /// The largest value an entered die of this step may show before its roll is known: 6, or
+    /// for the marker draw the largest pool (its roll then checks the pool's own size).
+    pub fn largest_entered(self) -> u8 {
+        match self {
+            Self::MarkerDraw => {
+                u8::try_from(crate::rulesets::gzg_fma_1999::markers::MAX_POOL).unwrap_or(u8::MAX)
+            }
+            _ => 6,
+        }
     }
 
     /// Dice one roll of this step takes (the reinforcement pool is 2d6, a Discipline Test 3d6,
@@ -543,19 +560,21 @@ pub struct TableDice {
 }
 
 impl TableDice {
-    /// Checks every entered value against the die (d6 for every step) and builds the source.
+    /// Checks every entered value against the die (d6 for every step but the marker draw, whose
+    /// die is as large as the pool: [`draw`] checks it against the roll) and builds the source.
     pub fn new(entered: &EnteredDice, server: ServerDice) -> Result<Self, Vec<DiceError>> {
         let mut errors = Vec::new();
         let mut queues = BTreeMap::new();
         for (step, subjects) in entered {
             for (subject, values) in subjects {
+                let sides = step.largest_entered();
                 for value in values {
-                    if !(1..=6).contains(value) {
+                    if !(1..=sides).contains(value) {
                         errors.push(DiceError::OutOfRange {
                             step: *step,
                             subject: subject.clone(),
                             value: *value,
-                            sides: 6,
+                            sides,
                         });
                     }
                 }

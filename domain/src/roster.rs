@@ -15,6 +15,7 @@ use crate::points::gear::{
     Ability, ArmourAddon, Bot, FireControl, Gadget, Grenade, Munition, PoweredArmourUpgrade,
     VehicleProperty, WeaponTrait,
 };
+use crate::rulesets::gzg_fma_1999::FmaProfile;
 use crate::rulesets::one_page_skirmish::OnePageProfile;
 use crate::traits::{Trait, effective_traits};
 
@@ -227,6 +228,11 @@ pub struct Unit {
     /// in `strength`, holds its training in `quality` by rung (O1) and has no Resolve (O3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub one_page: Option<OnePageProfile>,
+    /// The FMA figure profile (docs/rules.md M1): present on every figure of a `gzg-fma-1999`
+    /// roster and on no other unit. Such a unit is one figure; its grade and Motivation live
+    /// here, mirrored onto `quality` and `resolve` for generic code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fma: Option<FmaProfile>,
 }
 
 impl Default for Unit {
@@ -274,6 +280,7 @@ impl Default for Unit {
             vehicle_properties: Vec::new(),
             fire_control: None,
             one_page: None,
+            fma: None,
         }
     }
 }

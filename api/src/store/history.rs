@@ -87,6 +87,8 @@ pub enum FieldValue {
     Vehicle(fad_domain::roster::VehicleProfile),
     /// A one-page skirmish profile (`one_page`).
     OnePage(fad_domain::rulesets::one_page_skirmish::OnePageProfile),
+    /// An FMA figure's profile (`fma`).
+    Fma(fad_domain::rulesets::gzg_fma_1999::FmaProfile),
     /// The options of traits with several prices (`trait_options`).
     TraitOptions(fad_domain::points::TraitOptions),
 }
@@ -378,7 +380,9 @@ mod tests {
         if let Some(reference) = schema["$ref"].as_str() {
             let name = reference.trim_start_matches("#/components/schemas/");
             return match name {
-                "VehicleProfile" | "OnePageProfile" | "TraitOptions" => Some("object"),
+                "VehicleProfile" | "OnePageProfile" | "FmaProfile" | "TraitOptions" => {
+                    Some("object")
+                }
                 _ => kind(doc, &schemas[name]),
             };
         }

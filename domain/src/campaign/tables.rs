@@ -16,6 +16,7 @@ use super::roll_steps::UNKNOWN_RESOLVE;
 use super::vehicle_replacements::{VEHICLE_REPLACEMENTS, VehicleReplacement};
 use crate::kit::Personality;
 use crate::ladder::{LeaderExperience, Quality, Resolve};
+use crate::rulesets::gzg_fma_1999::Casualty;
 
 /// The one new squad reinforcements may form (C10): its size range, Quality and Resolve.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,6 +62,11 @@ pub struct CampaignTables {
     /// FAD 5e's document so its bytes stay as they were).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub personalities: Vec<Personality>,
+    /// The casualty examination by d6 − 1, for a ruleset whose down figures are examined one by
+    /// one instead of the replacement table (FMA, M4); absent elsewhere (left out of FAD 5e's
+    /// document so its bytes stay as they were).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub casualty: Option<[Casualty; 6]>,
 }
 
 impl CampaignTables {
@@ -84,6 +90,7 @@ impl CampaignTables {
             },
             menu: EXPERIENCE_MENU.to_vec(),
             personalities: Vec::new(),
+            casualty: None,
         }
     }
 

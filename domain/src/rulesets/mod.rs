@@ -12,6 +12,7 @@
 
 pub mod fad5e;
 pub mod fad_basic_advanced;
+pub mod gzg_fma_1999;
 pub mod house;
 pub mod one_page_skirmish;
 pub mod vocabulary;
@@ -81,6 +82,8 @@ pub enum Family {
     Fad,
     /// The one-page skirmish game: units of one to four bases on a training ladder, no Resolve.
     OnePage,
+    /// GZG's FMA playtest: figures with an Experience die and a Motivation level, in teams.
+    Fma,
 }
 
 /// How a unit's lost figures come back after a battle.

@@ -5,6 +5,7 @@
 use std::collections::HashSet;
 
 use fad_domain::roster::{Force as Roster, Platoon, Unit};
+use fad_domain::rulesets::gzg_fma_1999::validate_fma;
 use fad_domain::rulesets::one_page_skirmish::validate_one_page;
 use fad_domain::rulesets::{Family, Ruleset};
 use fad_domain::validation::{RulesetLimits, validate_force_under};
@@ -176,9 +177,26 @@ pub fn check_family(roster: &Roster, ruleset: &Ruleset) -> Result<(), ApiError> 
                         ),
                     ));
                 }
+                if let Some(u) = platoon.units.iter().position(|u| u.fma.is_some()) {
+                    return Err(ApiError::validation(
+                        format!("platoons[{p}].units[{u}].fma"),
+                        format!(
+                            "this campaign plays {}: its units have no FMA figure profile",
+                            ruleset.name
+                        ),
+                    ));
+                }
             }
             Ok(())
         }
+        Family::Fma => validate_fma(roster).map_err(|problems| {
+            ApiError::Validation(
+                problems
+                    .into_iter()
+                    .map(|p| FieldError::new(p.field, p.message))
+                    .collect(),
+            )
+        }),
         Family::OnePage => validate_one_page(roster).map_err(|problems| {
             ApiError::Validation(
                 problems
