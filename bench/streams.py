@@ -1,4 +1,4 @@
-"""S1, the game-night streams (issue 33): N battle pages' live streams open on one server and
+"""S1, the game-night streams: N battle pages' live streams open on one server and
 idle for a while (the server's and PostgreSQL's CPU meanwhile, and the server's RSS), then one
 public change to the battle (its result) fanned out to all of them (the time from sending the
 change until each stream has its event: p50, p99 and the last).

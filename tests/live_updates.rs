@@ -1,4 +1,4 @@
-//! Live updates pushed, not polled (issue 33): a battle page's stream wakes when its battle
+//! Live updates pushed, not polled: a battle page's stream wakes when its battle
 //! changes, also when the change went through another server process on the same PostgreSQL
 //! database, and the server says at start how many streams its open-file limit leaves room for.
 //! The stream's secrecy (a side's secret choice sends the opponent nothing) is tested in
