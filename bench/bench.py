@@ -19,6 +19,9 @@ Against a fresh PostgreSQL database on the local cluster it seeds a campaign ove
       1000,5000) open and idle for FAD_BENCH_S1_IDLE seconds (default 20): server and
       PostgreSQL CPU, server RSS; then the battle's result fanned out to all of them: time until
       each stream has its event, p50/p99 and the last
+  M1  a game night on one process (bench/mix.py): 1,000 open streams over 50 battles while
+      client threads send battle pages, roster pages, post-battle steps and one-shot scenarios
+      in a fixed ratio for 20 s: p50/p99 per kind, CPU per request of the mix
 
 then, with FAD_BENCH_PEER=1, the peer (bench/peer/: the same read in Django + PostgreSQL under
 gunicorn, one worker per core, in a virtualenv this script creates) on its own database of the
@@ -31,8 +34,9 @@ FAD_BENCH_PG server URL, default postgres://postgres@127.0.0.1:5432; FAD_BENCH_R
 info as in production: the access log line per request is part of the cost; FAD_BENCH_MALLOC_ARENA_MAX,
 default 2, and FAD_BENCH_MALLOC_MMAP_THRESHOLD, default 131072, as the Docker image sets them,
 empty for glibc's default; FAD_BENCH_PEER=1 adds the peer,
-FAD_BENCH_PEER_VENV its virtualenv, default target/bench/peer-venv; FAD_BENCH_ONLY=S1 runs S1
-alone and prints its rows without writing bench/RESULTS.md)
+FAD_BENCH_PEER_VENV its virtualenv, default target/bench/peer-venv; FAD_BENCH_ONLY=S1 or M1 runs
+that row alone and prints it without writing bench/RESULTS.md; FAD_BENCH_M1_STREAMS,
+FAD_BENCH_M1_BATTLES, FAD_BENCH_M1_SECONDS size M1)
 """
 
 import datetime
@@ -52,6 +56,7 @@ import threading
 import time
 import urllib.parse
 
+import mix
 import streams
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -82,7 +87,21 @@ TARGETS = {
     "rss_mb": 100.0,
     "s1_idle_core_pct": 3.0,  # 5,000 idle streams, server + PostgreSQL, % of one core
     "s1_fanout_p99_ms": 250.0,  # one change to 1,000 streams
+    "p2_r1": 0.50,  # P2 / R1
+    "p2_p99_ms": 50.0,
 }
+
+
+# W1's one-shot scenario (also M1's): two inline 20-unit forces, server dice.
+SCENARIO = {"sides": [
+    {"name": "Red", "platoons": 4, "stance": "offensive", "attitude": "aggressive",
+     "mission_bonuses": ["strike", "assault"], "recon_unit_ids": ["Red 1"],
+     "units": [{"name": f"Red {i + 1}", "kind": "squad", "resolve": "steady"}
+               for i in range(20)]},
+    {"name": "Blue", "platoons": 4, "stance": "defensive", "attitude": "cautious",
+     "mission_bonuses": ["hold"],
+     "units": [{"name": f"Blue {i + 1}", "kind": "squad", "resolve": "steady"}
+               for i in range(20)]}]}
 
 
 def log(message):
@@ -773,8 +792,8 @@ def s1_rows(binary, database_url, tmp, s):
     return rows, s1_notes(results)
 
 
-def s1_only(binary):
-    """FAD_BENCH_ONLY=S1: seeds a fresh database, runs S1, prints its rows."""
+def only(binary, which):
+    """FAD_BENCH_ONLY=S1 or M1: seeds a fresh database, runs that row alone, prints it."""
     tmp = tempfile.mkdtemp(prefix="fad-bench-")
     app_db = f"fad_bench_{secrets.token_hex(4)}"
     try:
@@ -785,14 +804,17 @@ def s1_only(binary):
             s = seed_campaign(seeder.base, 0)
         finally:
             seeder.stop()
-        rows, notes = s1_rows(binary, url, tmp, s)
+        if which == "M1":
+            rows, notes = mix.m1_rows(binary, url, tmp, s, SCENARIO)
+        else:
+            rows, notes = s1_rows(binary, url, tmp, s)
     finally:
         psql(f"DROP DATABASE IF EXISTS {app_db} WITH (FORCE)")
         shutil.rmtree(tmp, ignore_errors=True)
     print("| Run | What | req/s | p50 ms | p99 ms | errors |\n|---|---|---:|---:|---:|---:|")
     for name, what, row in rows:
-        print(f"| {name} | {what} | – | {fmt(row['p50'], 2)} | {fmt(row['p99'], 2)} | "
-              f"{row['errors']} |")
+        print(f"| {name} | {what} | {fmt(row['rps'], 0)} | {fmt(row['p50'], 2)} | "
+              f"{fmt(row['p99'], 2)} | {row['errors']} |")
     print("\n" + "\n".join(notes))
 
 
@@ -826,8 +848,8 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     binary = sys.argv[1]
-    if ONLY == "S1":
-        return s1_only(binary)
+    if ONLY in ("S1", "M1"):
+        return only(binary, ONLY)
     started = time.time()
     load_start = loadavg()
     tmp = tempfile.mkdtemp(prefix="fad-bench-")
@@ -871,15 +893,7 @@ def main():
         rows.append(("R2", "GET standings (API key, 2 forces, 20 battles), 64 conns", r2))
         log_rss(pg)
 
-        scenario = {"sides": [
-            {"name": "Red", "platoons": 4, "stance": "offensive", "attitude": "aggressive",
-             "mission_bonuses": ["strike", "assault"], "recon_unit_ids": ["Red 1"],
-             "units": [{"name": f"Red {i + 1}", "kind": "squad", "resolve": "steady"}
-                       for i in range(20)]},
-            {"name": "Blue", "platoons": 4, "stance": "defensive", "attitude": "cautious",
-             "mission_bonuses": ["hold"],
-             "units": [{"name": f"Blue {i + 1}", "kind": "squad", "resolve": "steady"}
-                       for i in range(20)]}]}
+        scenario = SCENARIO
         Client(pg.base).call("POST", "/api/v1/scenarios", scenario, s.alice, expect=201)
         log("W1: POST /scenarios (one-shot, 2 × 20 inline units, server dice), 64 connections")
         w1_lua = post_script(tmp, "w1", w1_accounts(pg.base), scenario)
@@ -896,6 +910,10 @@ def main():
         log_rss(pg)
         pg_rss_end, pg_rss_peak = pg.rss_mb()
         pg.stop()
+
+        log(f"M1: the game-night mix beside {mix.M1_STREAMS} open streams")
+        m1_table, m1_lines = mix.m1_rows(binary, f"{PG_SERVER}/{app_db}", tmp, s, scenario)
+        rows += m1_table
 
         log(f"S1: {', '.join(map(str, S1_SIZES))} open battle streams")
         s1_table, s1_lines = s1_rows(binary, f"{PG_SERVER}/{app_db}", tmp, s)
@@ -984,7 +1002,10 @@ def main():
         f"{verdict(p1['rps'] / r1['rps'] >= TARGETS['p1_r1'])}); P1 p99 {p1['p99']:.1f} ms, "
         f"errors {p1['errors']}",
         (f"- P2 skipped: {p2['skipped']}" if p2.get("skipped") else
-         f"- P2 {p2['rps']:,.0f} pages/s, p99 {p2['p99']:.1f} ms, errors {p2['errors']}"),
+         f"- P2 / R1 = {p2['rps'] / r1['rps']:.2f} (target ≥ {TARGETS['p2_r1']:.2f}: "
+         f"{verdict(p2['rps'] / r1['rps'] >= TARGETS['p2_r1'])}); P2 {p2['rps']:,.0f} pages/s, "
+         f"p99 {p2['p99']:.1f} ms (target < {TARGETS['p2_p99_ms']:.0f} ms at 64 connections: "
+         f"{verdict(p2['p99'] < TARGETS['p2_p99_ms'])}), errors {p2['errors']}"),
         (f"- R1 / peer = {r1['rps'] / peer_row['rps']:.1f} (target ≥ "
          f"{TARGETS['r1_peer']:.0f}: {verdict(r1['rps'] / peer_row['rps'] >= TARGETS['r1_peer'])})"
          f"; peer p99 {peer_row['p99']:.1f} ms, errors {peer_row['errors']}"
@@ -1007,6 +1028,7 @@ def main():
         f"- Server RSS, PostgreSQL run: {pg_rss_end:.1f} MB at the end, peak {pg_rss_peak:.1f} MB "
         f"(target < {TARGETS['rss_mb']:.0f} MB: {verdict(pg_rss_end < TARGETS['rss_mb'])}); "
         f"SQLite run: {lite_rss_end:.1f} MB at the end, peak {lite_rss_peak:.1f} MB",
+        *m1_lines,
         *s1_lines,
         "",
         "W2 rates are steps completed per second of the whole W2 phase (all steps interleave); "

@@ -5,9 +5,11 @@ do). Run by hand next to bench/run:
 
     bench/profile.py target/bench/release/fad-campaign [ROW ...]
 
-Rows: R1 (GET /api/v1/forces/{id}), P1 (the page /forces/{id}, session cookie), W1 (POST
-/api/v1/scenarios one-shot), W2 (a post-battle sequence: result, confirm, then roll,
-reinforcements, purchases and finalize for both sides); all four by default. It seeds a fresh
+Rows: R1 (GET /api/v1/forces/{id}), P1 (the page /forces/{id}, session cookie), P2 (the page
+/battles/{id} of a played battle, session cookie), W1 (POST /api/v1/scenarios one-shot), W2 (a
+post-battle sequence: result, confirm, then roll, reinforcements, purchases and finalize for
+both sides, per step); all five by default. It prints each beside its target where there is
+one (R1, P2 against R1, W2). It seeds a fresh
 PostgreSQL database at full speed, restarts the server under callgrind with instrumentation off,
 then for each row sends a few warm-up requests, zeroes the counters, sends the measured requests
 one after another on one keep-alive connection and dumps. It prints instructions per request
@@ -36,7 +38,9 @@ import bench  # noqa: E402  (the seeding, client and server helpers)
 REQUESTS = int(os.environ.get("FAD_PROFILE_REQUESTS", "2000"))
 BATTLES = int(os.environ.get("FAD_PROFILE_BATTLES", "8"))
 OUT = os.environ.get("FAD_PROFILE_OUT") or os.path.join(bench.ROOT, "target", "profile")
-ROWS = ("R1", "P1", "W1", "W2")
+ROWS = ("R1", "P1", "P2", "W1", "W2")
+# Instructions per request: R1 at most this, P2 at most this many R1s, a W2 step at most this.
+TARGETS = {"R1": 170_000, "P2_R1": 3.0, "W2": 1_800_000}
 # No webhook polling inside the measured windows: it is background work, not a request's.
 QUIET = {"FAD_WEBHOOK_POLL_MS": "3600000", "FAD_WORKERS": "2"}
 
@@ -137,25 +141,26 @@ def main():
                                             parse=False) for _ in range(n)]
             results["R1"] = measure(pid, "R1", REQUESTS, r1(REQUESTS), r1(20))
 
-        if "P1" in rows:
-            base = urllib.parse.urlparse(server.base)
-            page = f"/forces/{s.force_a['id']}"
+        base = urllib.parse.urlparse(server.base)
 
-            def p1(n):
-                def run():
-                    conn = http.client.HTTPConnection(base.hostname, base.port, timeout=600)
-                    for _ in range(n):
-                        conn.request("GET", page, headers={"Cookie": cookie})
-                        response = conn.getresponse()
-                        response.read()
-                        if response.status != 200:
-                            raise RuntimeError(f"GET {page}: {response.status}")
-                    conn.close()
-                return run
-            results["P1"] = measure(pid, "P1", REQUESTS, p1(REQUESTS), p1(20))
+        def page(path, n):
+            def run():
+                conn = http.client.HTTPConnection(base.hostname, base.port, timeout=600)
+                for _ in range(n):
+                    conn.request("GET", path, headers={"Cookie": cookie})
+                    response = conn.getresponse()
+                    response.read()
+                    if response.status != 200:
+                        raise RuntimeError(f"GET {path}: {response.status}")
+                conn.close()
+            return run
+
+        for name, path in (("P1", f"/forces/{s.force_a['id']}"), ("P2", f"/battles/{s.battle}")):
+            if name in rows:
+                results[name] = measure(pid, name, REQUESTS, page(path, REQUESTS), page(path, 20))
 
         if "W1" in rows:
-            body = scenario()
+            body = bench.SCENARIO
             count = max(1, REQUESTS // 4)
 
             def w1(n):
@@ -190,20 +195,22 @@ def main():
 
     print(f"commit {bench.commit()}; instructions per request (callgrind, all server threads)")
     for name, value in results.items():
-        print(f"{name}\t{value:,.0f}")
+        print(f"{name}\t{value:,.0f}{verdict(name, value, results)}")
     with open(os.path.join(OUT, "summary.json"), "w") as f:
         json.dump({"commit": bench.commit(), "per_request": results}, f, indent=1)
 
 
-def scenario():
-    """W1's body (bench/bench.py sends the same)."""
-    def side(name, stance, attitude, bonuses, recon):
-        return {"name": name, "platoons": 4, "stance": stance, "attitude": attitude,
-                "mission_bonuses": bonuses, "recon_unit_ids": recon,
-                "units": [{"name": f"{name} {i + 1}", "kind": "squad", "resolve": "steady"}
-                          for i in range(20)]}
-    return {"sides": [side("Red", "offensive", "aggressive", ["strike", "assault"], ["Red 1"]),
-                      side("Blue", "defensive", "cautious", ["hold"], [])]}
+def verdict(name, value, results):
+    """The row's target and whether it is met, if it has one."""
+    if name == "R1":
+        return f"\t(target ≤ {TARGETS['R1']:,}: {'met' if value <= TARGETS['R1'] else 'missed'})"
+    if name == "P2" and "R1" in results:
+        ratio = value / results["R1"]
+        ok = ratio <= TARGETS["P2_R1"]
+        return f"\t= {ratio:.1f} × R1 (target ≤ {TARGETS['P2_R1']:.0f}: {'met' if ok else 'missed'})"
+    if name == "W2":
+        return f"\t(target ≤ {TARGETS['W2']:,}: {'met' if value <= TARGETS['W2'] else 'missed'})"
+    return ""
 
 
 if __name__ == "__main__":

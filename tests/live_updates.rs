@@ -150,3 +150,27 @@ both_backends! {
         assert!(ended_within(&rx, Duration::from_secs(2)), "the stream outlived its token");
     }
 }
+
+both_backends! {
+    /// A change of a battle is read once for all its streams, without checking each viewer's
+    /// access again; so a member removed from the campaign must lose their stream at once, not
+    /// at the battle's next change.
+    fn removing_a_member_ends_their_battle_streams_at_once(app: &TestApp) {
+        // Arrange: the player, a member who plays neither side, watches the battle.
+        let people = People::register(app);
+        let world = World::build(app, &people);
+        let watcher = Browser::signed_in(app, "player");
+        let events = listen(app.base_url(), &watcher, &format!("/battles/{}/events", world.battle_id));
+        assert!(!ended_within(&events, Duration::from_millis(1500)), "the stream ended by itself");
+
+        // Act: the organiser removes the player.
+        let removed = app.delete_with_token(
+            &format!("/api/v1/campaigns/{}/members/{}", world.campaign_id, people.player.id),
+            &people.organiser.token,
+        );
+
+        // Assert
+        assert!(removed.status().is_success(), "{}", removed.status());
+        assert!(ended_within(&events, Duration::from_secs(2)), "a removed member still watched the battle");
+    }
+}

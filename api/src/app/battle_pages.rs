@@ -86,7 +86,12 @@ fn caller(user_id: &str) -> Caller {
     }
 }
 
-fn role_in(conn: &mut Db, user_id: &str, battle: &BattleResponse) -> Result<BattleRole, ApiError> {
+/// What `user_id` is to `battle`, inside the caller's read transaction.
+pub(crate) fn role_in(
+    conn: &mut Db,
+    user_id: &str,
+    battle: &BattleResponse,
+) -> Result<BattleRole, ApiError> {
     let access =
         campaign_access(conn, &caller(user_id), &battle.campaign_id, Need::Read).map_err(|e| {
             match e {

@@ -1,14 +1,19 @@
 //! The wakes of one process: for each battle, and each account or integration key, that has an
 //! open stream, a counter that moves when it changed. A stream holds receivers for its battle
 //! and its credential's owner and sleeps until one moves; nothing polls.
+//!
+//! The streams a change wakes share one read of what changed ([`Subscription::shared`]): the
+//! first to ask for a battle's wake makes it, the others wait for that one, so a change costs
+//! one database read per battle however many pages watch it.
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::pin::pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use futures_util::future::{Either, select};
-use tokio::sync::watch;
+use tokio::sync::{OnceCell, watch};
 
 /// What a wake is about.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -38,24 +43,49 @@ impl Key {
     }
 }
 
+/// The value a wake's streams share: made once, by the first stream to ask.
+type SharedValue = Arc<dyn Any + Send + Sync>;
+
+/// One key's wakes and the value its latest wake shares.
+#[derive(Debug)]
+struct Channel {
+    /// Counts the wakes.
+    sender: watch::Sender<u64>,
+    /// The shared value and the wake it belongs to.
+    shared: Option<(u64, SharedValue)>,
+}
+
+impl Channel {
+    fn new() -> Self {
+        Self {
+            sender: watch::channel(0).0,
+            shared: None,
+        }
+    }
+
+    fn wake(&self) {
+        self.sender.send_modify(|n| *n = n.wrapping_add(1));
+    }
+}
+
 /// Every wake of the process, shared by the workers, the database layer and the listener.
 #[derive(Debug, Clone, Default)]
 pub struct Hub {
-    keys: Arc<Mutex<HashMap<Key, watch::Sender<u64>>>>,
+    keys: Arc<Mutex<HashMap<Key, Channel>>>,
 }
 
 impl Hub {
     /// Wakes the streams waiting on `key` (none: nothing to do, nothing kept).
     pub fn wake(&self, key: &Key) {
-        if let Some(sender) = self.lock().get(key) {
-            sender.send_modify(|n| *n = n.wrapping_add(1));
+        if let Some(channel) = self.lock().get(key) {
+            channel.wake();
         }
     }
 
     /// Wakes every stream once (a lost notification cannot be told apart from none).
     pub fn wake_all(&self) {
-        for sender in self.lock().values() {
-            sender.send_modify(|n| *n = n.wrapping_add(1));
+        for channel in self.lock().values() {
+            channel.wake();
         }
     }
 
@@ -69,20 +99,45 @@ impl Hub {
         let mut keys = self.lock();
         let mut receiver = |key: &Key| {
             keys.entry(key.clone())
-                .or_insert_with(|| watch::channel(0).0)
+                .or_insert_with(Channel::new)
+                .sender
                 .subscribe()
         };
-        let battle_rx = receiver(&battle);
+        let mut battle_rx = receiver(&battle);
         let owner_rx = receiver(&owner);
+        let battle_wake = *battle_rx.borrow_and_update();
         Subscription {
             hub: self.clone(),
             battle: (battle, battle_rx),
             owner: (owner, owner_rx),
+            battle_wake,
         }
     }
 
+    /// The cell every stream woken by wake `wake` of `key` shares; a stream behind a newer
+    /// wake gets a cell of its own (its read is then as fresh as its own would have been).
+    fn shared<T: Send + Sync + 'static>(&self, key: &Key, wake: u64) -> Arc<OnceCell<T>> {
+        let mut keys = self.lock();
+        let Some(channel) = keys.get_mut(key) else {
+            return Arc::new(OnceCell::new());
+        };
+        if let Some((at, value)) = &channel.shared {
+            if *at == wake {
+                if let Ok(cell) = Arc::clone(value).downcast::<OnceCell<T>>() {
+                    return cell;
+                }
+            } else if at.wrapping_sub(wake) < u64::MAX / 2 {
+                // The latest shared value is newer than this stream's wake.
+                return Arc::new(OnceCell::new());
+            }
+        }
+        let cell = Arc::new(OnceCell::new());
+        channel.shared = Some((wake, Arc::clone(&cell) as SharedValue));
+        cell
+    }
+
     /// The map, even after a panic while it was held (every change to it is one step).
-    fn lock(&self) -> MutexGuard<'_, HashMap<Key, watch::Sender<u64>>> {
+    fn lock(&self) -> MutexGuard<'_, HashMap<Key, Channel>> {
         self.keys.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
@@ -102,6 +157,8 @@ pub struct Subscription {
     hub: Hub,
     battle: (Key, watch::Receiver<u64>),
     owner: (Key, watch::Receiver<u64>),
+    /// The battle's wake this stream saw last.
+    battle_wake: u64,
 }
 
 impl Subscription {
@@ -120,10 +177,18 @@ impl Subscription {
                 Either::Right(_) => return None,
             }
         };
+        let battle = battle_first || seen(&mut self.battle.1);
+        self.battle_wake = *self.battle.1.borrow();
         Some(Woken {
-            battle: battle_first || seen(&mut self.battle.1),
+            battle,
             owner: !battle_first || seen(&mut self.owner.1),
         })
+    }
+
+    /// The value the streams woken by the same change of this battle share (the first to ask
+    /// makes it, see [`OnceCell::get_or_init`]; every later wake gets a new one).
+    pub fn shared<T: Send + Sync + 'static>(&self) -> Arc<OnceCell<T>> {
+        self.hub.shared(&self.battle.0, self.battle_wake)
     }
 }
 
@@ -141,7 +206,10 @@ impl Drop for Subscription {
         let mut keys = self.hub.lock();
         for key in [&self.battle.0, &self.owner.0] {
             // This subscription's receivers are still alive here: one left means ours.
-            if keys.get(key).is_some_and(|s| s.receiver_count() <= 1) {
+            if keys
+                .get(key)
+                .is_some_and(|c| c.sender.receiver_count() <= 1)
+            {
                 keys.remove(key);
             }
         }
@@ -228,6 +296,46 @@ mod tests {
         assert_eq!(hub.keys(), 0);
         hub.wake(&battle("b1"));
         assert_eq!(hub.keys(), 0, "a wake with nobody waiting keeps nothing");
+    }
+
+    #[actix_web::test]
+    async fn the_streams_of_one_wake_share_one_value_and_a_later_wake_gets_a_new_one() {
+        let hub = Hub::default();
+        let mut one = hub.subscribe(battle("b1"), owner("u1"));
+        let mut two = hub.subscribe(battle("b1"), owner("u2"));
+        let mut other = hub.subscribe(battle("b2"), owner("u1"));
+        hub.wake(&battle("b1"));
+        hub.wake(&battle("b2"));
+        let short = Duration::from_millis(50);
+        for s in [&mut one, &mut two, &mut other] {
+            assert!(s.wait(short).await.is_some());
+        }
+        let made = std::sync::atomic::AtomicUsize::new(0);
+        let make = || async {
+            made.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            7_u32
+        };
+        assert_eq!(*one.shared::<u32>().get_or_init(make).await, 7);
+        assert_eq!(*two.shared::<u32>().get_or_init(make).await, 7);
+        assert_eq!(
+            made.load(std::sync::atomic::Ordering::SeqCst),
+            1,
+            "one read for b1"
+        );
+        assert!(
+            other.shared::<u32>().get().is_none(),
+            "b2 shares nothing with b1"
+        );
+        // A new wake: a new value. A stream still behind it gets a cell of its own.
+        hub.wake(&battle("b1"));
+        assert!(one.wait(short).await.is_some());
+        assert!(one.shared::<u32>().get().is_none());
+        one.shared::<u32>().get_or_init(make).await;
+        let behind = hub.shared::<u32>(&battle("b1"), one.battle_wake.wrapping_sub(1));
+        assert!(
+            behind.get().is_none(),
+            "an older wake never gets the newer value"
+        );
     }
 
     #[test]

@@ -160,6 +160,8 @@ pub fn find_with_username(
 
 /// Sets a member's role; returns the number of rows changed (0 or 1).
 pub fn set_role(conn: &mut Db, campaign_id: &str, user_id: &str, role: Role) -> QueryResult<usize> {
+    // Their open battle streams check their access again (a role decides what they see).
+    crate::live::marks::owner(user_id);
     diesel::update(memberships::table.find((campaign_id, user_id)))
         .set(memberships::role.eq(role.as_str()))
         .execute(conn)
@@ -167,5 +169,7 @@ pub fn set_role(conn: &mut Db, campaign_id: &str, user_id: &str, role: Role) -> 
 
 /// Removes a membership; returns the number of rows removed (0 or 1).
 pub fn delete(conn: &mut Db, campaign_id: &str, user_id: &str) -> QueryResult<usize> {
+    // Their open battle streams end at once (see `set_role`).
+    crate::live::marks::owner(user_id);
     diesel::delete(memberships::table.find((campaign_id, user_id))).execute(conn)
 }

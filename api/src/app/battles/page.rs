@@ -1,15 +1,19 @@
 //! The battle page's read: in one read transaction, one trip to the blocking pool, everything
 //! the page shows of the battle for one person (the signature its live updates compare, the
-//! battle, its scenario as that person sees it, the stored rosters of its player forces), the
-//! scenario document loaded and decoded once for all of them.
+//! battle, its scenario as that person sees it, the stored rosters of its player forces, their
+//! part in the battle for the result panel, and solo play for a battle against a non-player
+//! force), the scenario document loaded and decoded once for all of them. Only a first view
+//! writes afterwards: the first dice commitments of the scenario or of solo play.
 
 use crate::AppState;
+use crate::app::battle_pages::{BattleRole, role_in};
 use crate::app::force_pages::{self, StoredForceView};
 use crate::auth::Caller;
 use crate::error::ApiError;
 
 use super::scenario::BattleScenarioResponse;
 use super::scenario::read::{commitments_seen, response_of, seen_by};
+use super::solo::{self, SoloResponse, Target};
 use super::{BattleResponse, reads, watch};
 
 /// What the battle page shows, read for one person.
@@ -22,6 +26,10 @@ pub struct PageRead {
     pub scenario: BattleScenarioResponse,
     /// The stored roster of each player force, in side order.
     pub forces: Vec<StoredForceView>,
+    /// This person's part in the battle.
+    pub role: BattleRole,
+    /// Solo play, for a battle with a non-player side.
+    pub solo: Option<SoloResponse>,
 }
 
 /// Reads the battle page of `battle_id` for `user_id` (404 for anyone but the campaign's
@@ -32,7 +40,9 @@ pub async fn read_page(
     battle_id: &str,
 ) -> Result<PageRead, ApiError> {
     let (user_id, battle_id) = (user_id.to_owned(), battle_id.to_owned());
-    let (signature, battle, seen, shown, forces) = state
+    let target = Target::Battle(battle_id.clone());
+    let read_target = target.clone();
+    let (signature, battle, seen, shown, forces, role, solo) = state
         .db
         .read(move |conn| {
             let caller = Caller::User {
@@ -48,14 +58,32 @@ pub async fn read_page(
                 .filter_map(|s| s.force_id.as_deref())
                 .map(|force_id| force_pages::stored_force_view(conn, &user_id, force_id))
                 .collect::<Result<Vec<_>, _>>()?;
-            Ok((signature, battle, seen, shown, forces))
+            let role = role_in(conn, &user_id, &battle)?;
+            // Solo play runs only a non-player side (a battle without one answers 409 to
+            // `GET .../solo`): the page then has no Solo panel.
+            let solo = if battle.sides.iter().any(|s| s.non_player.is_some()) {
+                match solo::solo_in(conn, &caller, &read_target) {
+                    Ok(answer) => Some(answer),
+                    Err(ApiError::Conflict(_)) => None,
+                    Err(e) => return Err(e),
+                }
+            } else {
+                None
+            };
+            Ok((signature, battle, seen, shown, forces, role, solo))
         })
         .await?;
     let scenario = response_of(state, seen, shown).await?;
+    let solo = match solo {
+        Some(answer) => Some(solo::with_commitment(state, &target, answer).await?),
+        None => None,
+    };
     Ok(PageRead {
         signature,
         battle,
         scenario,
         forces,
+        role,
+        solo,
     })
 }

@@ -508,20 +508,32 @@ pub async fn read_solo(
     caller: Caller,
     target: Target,
 ) -> Result<SoloResponse, ApiError> {
-    let scope = solo_scope(&target);
-    let read_scope = scope.clone();
-    let mut answer = state
+    let read_target = target.clone();
+    let answer = state
         .db
-        .read(move |conn| {
-            let ctx = context(conn, &caller, &target, Need::Read)?;
-            let (doc, version) = load(conn, &target)?;
-            let mut answer = response(&ctx, &doc, version);
-            answer.dice_commitment = crate::app::dice::open_commitment(conn, &read_scope)?;
-            Ok(answer)
-        })
+        .read(move |conn| solo_in(conn, &caller, &read_target))
         .await?;
+    with_commitment(state, &target, answer).await
+}
+
+/// What `GET .../solo` answers, read inside the caller's read transaction (the battle page
+/// reads it with everything else it shows); [`with_commitment`] completes it.
+pub fn solo_in(conn: &mut Db, caller: &Caller, target: &Target) -> Result<SoloResponse, ApiError> {
+    let ctx = context(conn, caller, target, Need::Read)?;
+    let (doc, version) = load(conn, target)?;
+    let mut answer = response(&ctx, &doc, version);
+    answer.dice_commitment = crate::app::dice::open_commitment(conn, &solo_scope(target))?;
+    Ok(answer)
+}
+
+/// `answer` with its dice commitment: the first read offers the first turn's (a write, once).
+pub async fn with_commitment(
+    state: &AppState,
+    target: &Target,
+    mut answer: SoloResponse,
+) -> Result<SoloResponse, ApiError> {
     if answer.dice_commitment.is_none() {
-        // The first read offers the first turn's commitment.
+        let scope = solo_scope(target);
         let row = state
             .db
             .write_one(move |conn| crate::app::dice::open_or_issue(conn, &scope))

@@ -20,7 +20,21 @@ use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::store::aftermath as rows;
 
+use fad_domain::scenario::Viewer;
+use serde::{Deserialize, Serialize};
+
 use super::scenario::read::{Seen, seen_by};
+use super::scenario::versions::ViewVersions;
+
+/// What one viewer of a battle watches: their signature now, and which viewer they are (what
+/// [`BattleSight::signature`] picks for them at the battle's next change).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Watched {
+    /// The signature of what they see now.
+    pub signature: String,
+    /// Their sight of the battle's scenario.
+    pub viewer: Viewer,
+}
 
 /// The signature of what `caller` sees of battle `battle_id` now (members of its campaign; 404
 /// for anyone else, as the battle read).
@@ -28,7 +42,7 @@ pub async fn view_signature(
     state: &AppState,
     caller: Caller,
     battle_id: String,
-) -> Result<String, ApiError> {
+) -> Result<Watched, ApiError> {
     state
         .db
         .read(move |conn| {
@@ -37,23 +51,97 @@ pub async fn view_signature(
             // nothing of: the first secret choice stores the row. Read the same way in both
             // cases, so the time taken tells nothing either.
             let seen = seen_by(conn, &caller, &battle_id, None)?;
-            signature_of(conn, &seen)
+            Ok(Watched {
+                signature: signature_of(conn, &seen)?,
+                viewer: seen.viewer,
+            })
         })
         .await
 }
 
 /// The signature of what `seen`'s viewer sees, inside the transaction that read `seen`.
 pub fn signature_of(conn: &mut crate::db::Db, seen: &Seen) -> Result<String, ApiError> {
-    // Stages and versions only: no post-battle documents are read or decoded.
-    let aftermath = rows::stages_for_battle(conn, &seen.battle_id)?
+    Ok(signature(
+        seen.battle_version,
+        seen.version,
+        &aftermath_part(conn, &seen.battle_id)?,
+    ))
+}
+
+/// The signature's text: the battle's public version, the viewer's own scenario version, the
+/// post-battle sequences' stages and versions.
+fn signature(battle_version: i64, own_version: i64, aftermath: &str) -> String {
+    format!("b{battle_version}.{own_version}.{aftermath}")
+}
+
+/// The post-battle sequences' part of a signature: stages and versions only, no documents
+/// read or decoded.
+fn aftermath_part(conn: &mut crate::db::Db, battle_id: &str) -> Result<String, ApiError> {
+    Ok(rows::stages_for_battle(conn, battle_id)?
         .iter()
         .map(|r| format!("{}:{}", r.stage.as_str(), r.version))
         .collect::<Vec<_>>()
-        .join(",");
-    Ok(format!(
-        "b{}.{}.{aftermath}",
-        seen.battle_version, seen.version
-    ))
+        .join(","))
+}
+
+/// Every viewer's versions of a battle at one moment: read once when the battle changes and
+/// shared by all its open streams, each of which then picks its own viewer's signature. It holds
+/// every side's version, so it never leaves the server: only [`BattleSight::signature`] of the
+/// stream's own viewer is sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BattleSight {
+    battle_version: i64,
+    /// Each viewer's scenario version (`None`: no scenario stored, every viewer at 0).
+    scenario: Option<ViewVersions>,
+    aftermath: String,
+}
+
+impl BattleSight {
+    /// The signature `viewer` sees (as [`view_signature`] gives it).
+    pub fn signature(&self, viewer: Viewer) -> String {
+        let own = self.scenario.map_or(0, |v| v.of(viewer));
+        signature(self.battle_version, own, &self.aftermath)
+    }
+}
+
+/// Only the per-viewer versions of a stored scenario document: the rest of it is skipped, not
+/// decoded into the machine state.
+#[derive(Debug, Serialize, Deserialize)]
+struct VersionsOnly {
+    #[serde(default)]
+    view_versions: Option<ViewVersions>,
+}
+
+impl crate::store::doc::StoredDoc for VersionsOnly {
+    const KIND: &'static str = "battle scenario versions";
+}
+
+/// What every viewer of battle `battle_id` sees now, in one read (`None`: the battle is gone).
+/// No access check: only for streams whose viewer passed [`view_signature`]'s, and whose
+/// access, when it changes, wakes them through their owner (they then check again).
+pub async fn battle_sight(
+    state: &AppState,
+    battle_id: String,
+) -> Result<Option<BattleSight>, ApiError> {
+    state
+        .db
+        .read(move |conn| {
+            let Some(battle) = crate::store::battles::find_by_id(conn, &battle_id)? else {
+                return Ok(None);
+            };
+            let scenario = crate::store::battle_scenarios::find::<VersionsOnly>(conn, &battle_id)?
+                .map(|row| {
+                    row.document
+                        .view_versions
+                        .unwrap_or_else(|| ViewVersions::all(row.version))
+                });
+            Ok(Some(BattleSight {
+                battle_version: battle.version,
+                scenario,
+                aftermath: aftermath_part(conn, &battle_id)?,
+            }))
+        })
+        .await
 }
 
 /// Caps on open live streams (`FAD_MAX_STREAMS*`): the whole process, one account, one

@@ -2,12 +2,16 @@
 //! something they can see has changed, so the page reloads its content.
 //!
 //! The stream sleeps until the battle changes ([`crate::live`]: a committed change wakes the
-//! battle's streams in every server process), then reads the person's view signature
+//! battle's streams in every server process), then takes the person's view signature
 //! ([`watch::view_signature`]: the battle's public version, their own scenario version, the
 //! post-battle sequences) and sends an `event: changed` carrying the new signature when it
 //! differs from the one the page was rendered with (`?since=`). Nothing polls: an idle stream
-//! costs no database work. The signature never uses a counter shared by both sides, so a
-//! side's secret choice, which wakes the opponent's stream too, sends it nothing. Bounded: a
+//! costs no database work, and a change costs one read per battle however many streams watch
+//! it ([`watch::battle_sight`], shared through the wake), from which each stream picks its own
+//! viewer's signature; access is checked when the stream opens and again whenever its owner's
+//! credentials or memberships change. The signature never uses a counter shared by both
+//! sides, so a side's secret choice, which wakes the opponent's stream too, sends it nothing.
+//! Bounded: a
 //! stream ends after
 //! [`STREAM_SECONDS`] (the browser's `EventSource` reconnects by itself), and the open streams
 //! are capped per process, per account and per client address ([`watch::StreamSlots`],
@@ -33,7 +37,7 @@ use serde::Deserialize;
 
 use crate::AppState;
 use crate::app::accounts;
-use crate::app::battles::watch::{self, StreamRefusal, StreamSlot};
+use crate::app::battles::watch::{self, BattleSight, StreamRefusal, StreamSlot};
 use crate::auth::Caller;
 use crate::live::{Hub, Key, Subscription};
 
@@ -144,6 +148,8 @@ struct Watch {
     /// The credential the stream was opened with.
     holder: Holder,
     battle_id: String,
+    /// Which viewer the caller is, checked when the stream opened or its owner last changed.
+    viewer: fad_domain::scenario::Viewer,
     last: String,
     /// The page showed another signature than the first check's: announce it at once.
     pending: bool,
@@ -175,6 +181,8 @@ pub async fn events(
     let battle_id = path.into_inner();
     // The first check answers 404 to anyone who may not read the battle, before streaming.
     let now = watch::view_signature(&state, who.clone(), battle_id.clone()).await?;
+    let viewer = now.viewer;
+    let now = now.signature;
     if CLOSING.load(Ordering::SeqCst) {
         return Ok(refused(StreamRefusal::Full));
     }
@@ -197,6 +205,7 @@ pub async fn events(
         caller: who,
         holder,
         battle_id,
+        viewer,
         pending: query.into_inner().since.is_some_and(|s| s != now),
         last: now,
         started: start,
@@ -240,15 +249,32 @@ pub async fn events(
             }
             // A failed check (the session ended, the person left the campaign, the database is
             // away) ends the stream; the browser reconnects and the first check answers properly.
-            if woken.owner && !w.holder.is_live(&w.state).await {
-                return None;
-            }
-            if !woken.battle {
+            let now = if woken.owner {
+                if !w.holder.is_live(&w.state).await {
+                    return None;
+                }
+                // Their access may have changed: checked again in full, as at the start.
+                let watched =
+                    watch::view_signature(&w.state, w.caller.clone(), w.battle_id.clone())
+                        .await
+                        .ok()?;
+                w.viewer = watched.viewer;
+                watched.signature
+            } else if woken.battle {
+                let shared = w.wake.shared::<Option<BattleSight>>();
+                let sight = shared
+                    .get_or_init(|| async {
+                        watch::battle_sight(&w.state, w.battle_id.clone())
+                            .await
+                            .ok()
+                            .flatten()
+                    })
+                    .await
+                    .as_ref()?;
+                sight.signature(w.viewer)
+            } else {
                 continue;
-            }
-            let now = watch::view_signature(&w.state, w.caller.clone(), w.battle_id.clone())
-                .await
-                .ok()?;
+            };
             if w.last != now {
                 w.last = now.clone();
                 w.quiet_since = Instant::now();

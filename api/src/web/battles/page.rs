@@ -70,6 +70,7 @@ pub async fn load(
     // the live updates compare with exactly what the page shows.
     let read = page::read_page(state, &user.user_id, battle_id).await?;
     let (signature, battle, scenario) = (read.signature, read.battle, read.scenario);
+    let (role, solo) = (read.role, read.solo);
     let mut unit_names = HashMap::new();
     let mut my_units = Vec::new();
     let player_forces = battle.sides.iter().filter_map(|s| s.force_id.as_deref());
@@ -105,11 +106,12 @@ pub async fn load(
         || scenario.scenario.state == ScenarioState::Ready
     {
         let csrf = csrf_input(state, &FormKey::session(user));
-        Some(crate::web::battles::result::panel(state, user, &battle, &csrf).await?)
+        Some(crate::web::battles::result::panel(&battle, &role, &csrf))
     } else {
         None
     };
-    let solo_panel = crate::web::battles::solo::battle_panel(state, user, battle_id, None).await?;
+    let solo_panel = solo
+        .map(|solo| crate::web::battles::solo::battle_markup(state, user, battle_id, &solo, None));
     Ok(BattleView {
         battle,
         scenario,

@@ -145,21 +145,15 @@ fn state_words(state: BattleState) -> &'static str {
 /// The panel the battle page includes: the result (or a link to record it), the confirmation,
 /// each force's post-battle sequence with its stage, and the organiser's corrections.
 /// `csrf` is the page's hidden CSRF field.
-pub async fn panel(
-    state: &AppState,
-    user: &SessionUser,
-    battle: &BattleResponse,
-    csrf: &Markup,
-) -> Result<Markup, PageError> {
-    let role = battle_pages::battle_role(state, &user.user_id, battle).await?;
-    Ok(panel_markup(
+pub fn panel(battle: &BattleResponse, role: &BattleRole, csrf: &Markup) -> Markup {
+    panel_markup(
         battle,
-        &role,
+        role,
         csrf,
         &format!("/battles/{}", battle.id),
         &Fields::new(),
         &Errors::default(),
-    ))
+    )
 }
 
 /// The panel's markup; `back` is where its forms return to, `fields` and `errors` those of a

@@ -66,18 +66,22 @@ pub async fn battle_panel(
     };
     let target = Target::Battle(battle_id.to_owned());
     match app::read_solo(state, caller, target).await {
-        Ok(solo) => {
-            let csrf = csrf_input(state, &FormKey::session(user));
-            Ok(Some(panel(
-                &format!("/battles/{battle_id}/solo"),
-                &solo,
-                &csrf,
-                attempt,
-            )))
-        }
+        Ok(solo) => Ok(Some(battle_markup(state, user, battle_id, &solo, attempt))),
         Err(ApiError::Conflict(_)) => Ok(None),
         Err(e) => Err(e.into()),
     }
+}
+
+/// The Solo panel of battle `battle_id` from its solo play `solo`, read with the page.
+pub fn battle_markup(
+    state: &AppState,
+    user: &SessionUser,
+    battle_id: &str,
+    solo: &SoloResponse,
+    attempt: Option<&SoloAttempt>,
+) -> Markup {
+    let csrf = csrf_input(state, &FormKey::session(user));
+    panel(&format!("/battles/{battle_id}/solo"), solo, &csrf, attempt)
 }
 
 /// The Solo panel of one-shot scenario `scenario_id` for its creator `user`, or `None` when it

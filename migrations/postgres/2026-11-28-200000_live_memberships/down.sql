@@ -1,0 +1,1 @@
+DROP TRIGGER memberships_live ON memberships;

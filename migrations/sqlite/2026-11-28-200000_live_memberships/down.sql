@@ -1,0 +1,2 @@
+-- Nothing to undo (see up.sql).
+SELECT 1;
