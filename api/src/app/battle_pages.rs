@@ -9,7 +9,7 @@ use fad_domain::campaign::Outcome;
 use fad_domain::roster::Force as Roster;
 
 use crate::AppState;
-use crate::auth::{Caller, Need, campaign_access};
+use crate::auth::{Caller, CampaignAccess, Need, campaign_access};
 use crate::db::Db;
 use crate::error::ApiError;
 use crate::store::{aftermath as rows, forces};
@@ -99,12 +99,22 @@ pub(crate) fn role_in(
                 other => other,
             }
         })?;
+    role_with_access(conn, user_id, &access, battle)
+}
+
+/// [`role_in`] with the person's access to the battle's campaign already read.
+pub(crate) fn role_with_access(
+    conn: &mut Db,
+    user_id: &str,
+    access: &CampaignAccess,
+    battle: &BattleResponse,
+) -> Result<BattleRole, ApiError> {
     let players: Vec<String> = battle
         .sides
         .iter()
         .filter_map(|s| s.force_id.clone())
         .collect();
-    let owned = super::battles::owned_forces(conn, &access, &players)?;
+    let owned = super::battles::owned_forces(conn, access, &players)?;
     let force_names = forces::find_many(conn, &players)?
         .into_iter()
         .map(|f| (f.id, f.name))

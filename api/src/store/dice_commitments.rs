@@ -135,7 +135,31 @@ pub fn chain(conn: &mut Db, scope: &str) -> QueryResult<Vec<CommitmentRow>> {
         .filter(t::scope.eq(scope))
         .select(CommitmentRow::as_select())
         .load(conn)?;
-    // Each is issued as the one before it is spent, so spending time orders the chain.
+    in_spending_order(&mut rows);
+    Ok(rows)
+}
+
+/// The chains of `scopes` in one statement, each as [`chain`] gives it (an empty one for a
+/// scope with none), in the order of `scopes`.
+pub fn chains(conn: &mut Db, scopes: &[String]) -> QueryResult<Vec<Vec<CommitmentRow>>> {
+    let rows: Vec<CommitmentRow> = t::table
+        .filter(t::scope.eq_any(scopes))
+        .select(CommitmentRow::as_select())
+        .load(conn)?;
+    let mut out: Vec<Vec<CommitmentRow>> = scopes.iter().map(|_| Vec::new()).collect();
+    for row in rows {
+        if let Some(i) = scopes.iter().position(|s| *s == row.scope) {
+            out[i].push(row);
+        }
+    }
+    for chain in &mut out {
+        in_spending_order(chain);
+    }
+    Ok(out)
+}
+
+/// Each is issued as the one before it is spent, so spending time orders a chain.
+fn in_spending_order(rows: &mut [CommitmentRow]) {
     rows.sort_by(|a, b| {
         (a.used_at.is_none(), a.used_at, a.created_at).cmp(&(
             b.used_at.is_none(),
@@ -143,5 +167,4 @@ pub fn chain(conn: &mut Db, scope: &str) -> QueryResult<Vec<CommitmentRow>> {
             b.created_at,
         ))
     });
-    Ok(rows)
 }

@@ -104,14 +104,19 @@ pub struct AftermathSummary {
 impl AftermathSummary {
     /// Each side's sequence of a battle, by force id.
     pub fn of_battle(conn: &mut Db, battle_id: &str) -> Result<Vec<Self>, ApiError> {
-        Ok(rows::stages_for_battle(conn, battle_id)?
-            .into_iter()
+        Ok(Self::of_stages(&rows::stages_for_battle(conn, battle_id)?))
+    }
+
+    /// The summaries of stages already read.
+    pub fn of_stages(stages: &[rows::SequenceStage]) -> Vec<Self> {
+        stages
+            .iter()
             .map(|r| Self {
-                force_id: r.force_id,
+                force_id: r.force_id.clone(),
                 stage: r.stage,
                 version: r.version,
             })
-            .collect())
+            .collect()
     }
 
     /// The summaries of loaded rows.

@@ -6,15 +6,17 @@
 //! writes afterwards: the first dice commitments of the scenario or of solo play.
 
 use crate::AppState;
-use crate::app::battle_pages::{BattleRole, role_in};
+use crate::app::battle_pages::{BattleRole, role_with_access};
 use crate::app::force_pages::{self, StoredForceView};
 use crate::auth::Caller;
 use crate::error::ApiError;
 
 use super::scenario::BattleScenarioResponse;
-use super::scenario::read::{commitments_seen, response_of, seen_by};
+use crate::store::aftermath as rows;
+
+use super::scenario::read::{commitments_seen, response_of, seen_with_access};
 use super::solo::{self, SoloResponse, Target};
-use super::{BattleResponse, reads, watch};
+use super::{AftermathSummary, BattleResponse, reads, watch};
 
 /// What the battle page shows, read for one person.
 pub struct PageRead {
@@ -48,9 +50,13 @@ pub async fn read_page(
             let caller = Caller::User {
                 user_id: user_id.clone(),
             };
-            let seen = seen_by(conn, &caller, &battle_id, None)?;
-            let signature = watch::signature_of(conn, &seen)?;
-            let battle = reads::battle_seen(conn, &caller, &battle_id, &seen)?;
+            // Each row once: the battle and the person's access come with their view of the
+            // scenario, the sequences' stages serve both the signature and the battle.
+            let (seen, battle_row, access) = seen_with_access(conn, &caller, &battle_id, None)?;
+            let stages = rows::stages_for_battle(conn, &battle_id)?;
+            let signature = watch::signature_with_stages(&seen, &stages);
+            let aftermath = AftermathSummary::of_stages(&stages);
+            let battle = reads::battle_response_seen(conn, battle_row, aftermath, &seen)?;
             let shown = commitments_seen(conn, &seen)?;
             let forces = battle
                 .sides
@@ -58,7 +64,7 @@ pub async fn read_page(
                 .filter_map(|s| s.force_id.as_deref())
                 .map(|force_id| force_pages::stored_force_view(conn, &user_id, force_id))
                 .collect::<Result<Vec<_>, _>>()?;
-            let role = role_in(conn, &user_id, &battle)?;
+            let role = role_with_access(conn, &user_id, &access, &battle)?;
             // Solo play runs only a non-player side (a battle without one answers 409 to
             // `GET .../solo`): the page then has no Solo panel.
             let solo = if battle.sides.iter().any(|s| s.non_player.is_some()) {

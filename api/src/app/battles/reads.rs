@@ -51,6 +51,17 @@ pub fn battle_seen(
 ) -> Result<BattleResponse, ApiError> {
     let (battle, _) = authorize_battle(conn, caller, battle_id, Need::Read)?;
     let aftermath = AftermathSummary::of_battle(conn, &battle.id)?;
+    battle_response_seen(conn, battle, aftermath, seen)
+}
+
+/// [`battle_seen`] of a battle row and its sequences' stages already read and authorized in the
+/// caller's transaction.
+pub fn battle_response_seen(
+    conn: &mut crate::db::Db,
+    battle: battles::Battle,
+    aftermath: Vec<AftermathSummary>,
+    seen: &scenario::read::Seen,
+) -> Result<BattleResponse, ApiError> {
     let mut response = BattleResponse::new(battle, aftermath)?;
     // Shown once something this caller sees has happened (a stored row alone would betray the
     // other side's first secret choice).

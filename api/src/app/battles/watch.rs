@@ -74,14 +74,24 @@ fn signature(battle_version: i64, own_version: i64, aftermath: &str) -> String {
     format!("b{battle_version}.{own_version}.{aftermath}")
 }
 
+/// The signature of what `seen`'s viewer sees, from the battle's sequence stages already read
+/// in the same transaction.
+pub fn signature_with_stages(seen: &Seen, stages: &[rows::SequenceStage]) -> String {
+    signature(seen.battle_version, seen.version, &stages_part(stages))
+}
+
 /// The post-battle sequences' part of a signature: stages and versions only, no documents
 /// read or decoded.
 fn aftermath_part(conn: &mut crate::db::Db, battle_id: &str) -> Result<String, ApiError> {
-    Ok(rows::stages_for_battle(conn, battle_id)?
+    Ok(stages_part(&rows::stages_for_battle(conn, battle_id)?))
+}
+
+fn stages_part(stages: &[rows::SequenceStage]) -> String {
+    stages
         .iter()
         .map(|r| format!("{}:{}", r.stage.as_str(), r.version))
         .collect::<Vec<_>>()
-        .join(","))
+        .join(",")
 }
 
 /// Every viewer's versions of a battle at one moment: read once when the battle changes and

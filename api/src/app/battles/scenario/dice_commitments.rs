@@ -99,14 +99,23 @@ pub fn ensure(conn: &mut Db, battle_id: &str, sides: &[String]) -> Result<(), Ap
     Ok(())
 }
 
-/// Whether every chain has a commitment yet.
-pub fn all_issued(conn: &mut Db, battle_id: &str, sides: &[String]) -> Result<bool, ApiError> {
-    for (_, scope) in chains(battle_id, sides) {
-        if commitments::chain(conn, &scope)?.is_empty() {
-            return Ok(false);
-        }
+/// The commitments `viewer` is shown (see [`shown`]), or `None` while some chain has none
+/// yet (the first read issues them): every chain read in one statement, whoever looks.
+pub fn shown_if_issued(
+    conn: &mut Db,
+    battle_id: &str,
+    sides: &[String],
+    viewer: Viewer,
+    visible: &[Roll],
+) -> Result<Option<Vec<ScenarioDiceCommitment>>, ApiError> {
+    let chains = chains(battle_id, sides);
+    let scopes: Vec<String> = chains.iter().map(|(_, scope)| scope.clone()).collect();
+    let rows = commitments::chains(conn, &scopes)?;
+    if rows.iter().any(Vec::is_empty) {
+        return Ok(None);
     }
-    Ok(true)
+    let forces = chains.into_iter().map(|(force, _)| force);
+    Ok(Some(shown_of(forces.zip(rows), viewer, visible)))
 }
 
 /// The commitments `viewer` is shown: the chain of neither side, and each side it sees in
@@ -118,8 +127,22 @@ pub fn shown(
     viewer: Viewer,
     visible: &[Roll],
 ) -> Result<Vec<ScenarioDiceCommitment>, ApiError> {
+    let chains = chains(battle_id, sides);
+    let scopes: Vec<String> = chains.iter().map(|(_, scope)| scope.clone()).collect();
+    let rows = commitments::chains(conn, &scopes)?;
+    let forces = chains.into_iter().map(|(force, _)| force);
+    Ok(shown_of(forces.zip(rows), viewer, visible))
+}
+
+/// [`shown`] of chains already read: (force id or none, the chain), the chain of neither side
+/// first.
+fn shown_of(
+    chains: impl Iterator<Item = (Option<String>, Vec<commitments::CommitmentRow>)>,
+    viewer: Viewer,
+    visible: &[Roll],
+) -> Vec<ScenarioDiceCommitment> {
     let mut out = Vec::new();
-    for (i, (force, scope)) in chains(battle_id, sides).into_iter().enumerate() {
+    for (i, (force, chain)) in chains.enumerate() {
         let sees = match (viewer, i) {
             (_, 0) | (Viewer::Everything, _) => true,
             (Viewer::Side(s), i) => s + 1 == i,
@@ -128,7 +151,6 @@ pub fn shown(
         if !sees {
             continue;
         }
-        let chain = commitments::chain(conn, &scope)?;
         let last_seen = chain.iter().rposition(|c| {
             visible
                 .iter()
@@ -143,5 +165,5 @@ pub fn shown(
             });
         }
     }
-    Ok(out)
+    out
 }

@@ -5,9 +5,10 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use crate::AppState;
-use crate::auth::{Caller, Need};
+use crate::auth::{Caller, CampaignAccess, Need};
 use crate::db::Db;
 use crate::error::ApiError;
+use crate::store::battles;
 
 use super::super::authorize_battle;
 use super::{
@@ -49,6 +50,17 @@ pub fn seen_by(
     battle_id: &str,
     force_id: Option<&str>,
 ) -> Result<Seen, ApiError> {
+    seen_with_access(conn, caller, battle_id, force_id).map(|(seen, _, _)| seen)
+}
+
+/// [`seen_by`], with the battle's row and the caller's access it read on the way (the battle
+/// page shows them too, and reads nothing twice).
+pub fn seen_with_access(
+    conn: &mut Db,
+    caller: &Caller,
+    battle_id: &str,
+    force_id: Option<&str>,
+) -> Result<(Seen, battles::Battle, CampaignAccess), ApiError> {
     let (battle, access) = authorize_battle(conn, caller, battle_id, Need::Read)?;
     let (row, doc) = load(conn, &battle)?;
     let acting = acting_sides(conn, &access, &doc.scenario)?;
@@ -72,14 +84,15 @@ pub fn seen_by(
     };
     let stored = row.is_some();
     let version = row.map_or(0, |r| super::versions::stored(&doc, r.version).of(viewer));
-    Ok(Seen {
-        battle_id: battle.id,
+    let seen = Seen {
+        battle_id: battle.id.clone(),
         battle_version: battle.version,
         version,
         doc,
         viewer,
         stored,
-    })
+    };
+    Ok((seen, battle, access))
 }
 
 /// A battle's scenario as the caller may see it (`force_id`: whose view, see
@@ -109,20 +122,11 @@ pub fn commitments_seen(
     seen: &Seen,
 ) -> Result<Option<Vec<dice_commitments::ScenarioDiceCommitment>>, ApiError> {
     let sides = side_ids(&seen.doc);
-    if !dice_commitments::all_issued(conn, &seen.battle_id, &sides)? {
-        return Ok(None);
-    }
     let visible = seen
         .doc
         .scenario
         .visible_rolls(&seen.doc.rolls, seen.viewer);
-    Ok(Some(dice_commitments::shown(
-        conn,
-        &seen.battle_id,
-        &sides,
-        seen.viewer,
-        &visible,
-    )?))
+    dice_commitments::shown_if_issued(conn, &seen.battle_id, &sides, seen.viewer, &visible)
 }
 
 /// The scenario's answer for what was read (`seen`, `shown`): the first read of a battle's
