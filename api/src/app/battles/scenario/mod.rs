@@ -175,12 +175,17 @@ fn battle_sides(battle: &battles::Battle) -> Result<Vec<Side>, ApiError> {
 /// campaign's house rules.
 pub fn build(conn: &mut Db, battle: &battles::Battle) -> Result<BattleScenarioDocument, ApiError> {
     let sides = battle_sides(battle)?;
+    // Both player forces in one statement.
+    let ids: Vec<String> = sides.iter().filter_map(|s| s.force_id.clone()).collect();
+    let rows = store::forces::find_many(conn, &ids)?;
     let mut setups = Vec::new();
     let mut forces = Vec::new();
     for (i, side) in sides.iter().enumerate() {
         match (&side.force_id, &side.non_player) {
             (Some(id), _) => {
-                let row = store::forces::find_by_id(conn, id)?
+                let row = rows
+                    .iter()
+                    .find(|r| r.id == *id)
                     .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("battle force {id}")))?;
                 let roster = row.roster().map_err(|e| ApiError::Internal(e.into()))?;
                 forces.push(ForceRef {
@@ -290,17 +295,21 @@ pub fn acting_sides(
             referee: false,
         });
     };
-    let mut owned = Vec::new();
-    for (i, side) in scenario.sides.iter().enumerate() {
-        if side.is_non_player() {
-            continue;
-        }
-        if let Some(force) = store::forces::find_by_id(conn, &side.force_id)?
-            && force.owner_id == user
-        {
-            owned.push(i);
-        }
-    }
+    // One statement for every side, and only the owners: no roster is read to say whose it is.
+    let players: Vec<String> = scenario
+        .sides
+        .iter()
+        .filter(|s| !s.is_non_player())
+        .map(|s| s.force_id.clone())
+        .collect();
+    let theirs = store::battles::owned_by(conn, user, &players)?;
+    let owned: Vec<usize> = scenario
+        .sides
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| !s.is_non_player() && theirs.contains(&s.force_id))
+        .map(|(i, _)| i)
+        .collect();
     if owned.is_empty() && access.is_organiser() {
         return Ok(Acting {
             sides: (0..2)
