@@ -525,11 +525,12 @@ def log_rss(server):
     log(f"server RSS {now:.1f} MB, peak {peak:.1f} MB")
 
 
-def w1_accounts(base):
+def w1_accounts(base, prefix="w1"):
     """W1_ACCOUNTS accounts that generate the W1 scenarios, as a club's members would: one
-    account's quota window stays as short as a real account's."""
+    account's quota window stays as short as a real account's (`prefix` names them: each phase
+    on one database registers its own)."""
     c = Client(base)
-    return [register(c, f"w1-{i:02}") for i in range(W1_ACCOUNTS)]
+    return [register(c, f"{prefix}-{i:02}") for i in range(W1_ACCOUNTS)]
 
 
 def pgbench(db, tmp):

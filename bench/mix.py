@@ -31,9 +31,9 @@ MIX = (("battle page", 9), ("roster page", 5), ("post-battle step", 4), ("scenar
 KINDS = [kind for kind, _ in MIX]
 
 
-def battle_steps(s, tokens, battle, i):
-    """The post-battle steps of `battle` in order: (kind of step, token, path, body)."""
-    a, b = s.force_a, s.force_b
+def battle_steps(tokens, battle, a, b, i):
+    """The post-battle steps of `battle` between forces `a` (alice's) and `b` (bob's) in order:
+    (token, path, body)."""
     hit = [(3 * i + k) % 20 for k in range(3)]
     losses = [{"unit_id": ids[n], "figures_lost": 1, "eliminated": False,
                "vehicle_damage": None} for ids in (bench.unit_ids(a), bench.unit_ids(b))
@@ -72,11 +72,14 @@ class Pages:
         return 0
 
 
-def new_battle(client, s, token):
+def new_battle(client, s, tokens, n):
+    """A battle between two fresh forces (a force plays one battle at a time), and the forces."""
+    a = bench.create_force(client, s, tokens["alice"], f"M1 A{n}")
+    b = bench.create_force(client, s, tokens["bob"], f"M1 B{n}")
     _, battle = client.call("POST", f"/api/v1/campaigns/{s.campaign}/battles",
-                            {"sides": [{"force_id": s.force_a["id"]},
-                                       {"force_id": s.force_b["id"]}]}, token, expect=201)
-    return battle["id"]
+                            {"sides": [{"force_id": a["id"]}, {"force_id": b["id"]}]},
+                            tokens["alice"], expect=201)
+    return battle["id"], a, b
 
 
 def m1(binary, database_url, tmp, s, scenario):
@@ -95,8 +98,9 @@ def m1(binary, database_url, tmp, s, scenario):
                              {"username": name, "password": bench.PASSWORD}, expect=200)
             tokens[name] = body["access_token"]
         cookie = bench.page_session(server.base, "alice")
-        scenario_tokens = bench.w1_accounts(server.base)
-        watched = [new_battle(c, s, tokens["alice"]) for _ in range(M1_BATTLES)]
+        scenario_tokens = bench.w1_accounts(server.base, "m1")
+        played = [new_battle(c, s, tokens, n) for n in range(M1_BATTLES)]
+        watched = [battle for battle, _, _ in played]
         bench.log(f"M1: opening {M1_STREAMS} streams over {M1_BATTLES} battles")
         per_battle = max(1, M1_STREAMS // M1_BATTLES)
         for battle in watched:
@@ -106,9 +110,10 @@ def m1(binary, database_url, tmp, s, scenario):
                                   daemon=True)
         reader.start()
         work = queue.Queue()
-        for i, battle in enumerate(watched):
-            work.put((i, battle))
+        for i, game in enumerate(played):
+            work.put((i, game))
         timings = bench.Timings()
+        failures = []
         deadline = time.perf_counter() + M1_SECONDS
         weights = [w for _, w in MIX]
 
@@ -133,16 +138,18 @@ def m1(binary, database_url, tmp, s, scenario):
                     if step is None:
                         # The next watched battle, or, when each has been played, a new one.
                         try:
-                            i, battle = work.get_nowait()
+                            i, (battle, a, b) = work.get_nowait()
                         except queue.Empty:
                             made += 1
                             i = 1000 * (n + 1) + made
-                            battle = new_battle(client, s, tokens["alice"])
-                        steps = battle_steps(s, tokens, battle, i)
+                            battle, a, b = new_battle(client, s, tokens, i)
+                        steps = battle_steps(tokens, battle, a, b, i)
                         step = next(steps)
                         started = time.perf_counter()
                     token, path, body = step
-                    status, _ = client.call("POST", path, body, token, parse=False)
+                    status, answer = client.call("POST", path, body, token, parse=False)
+                    if not 200 <= status < 300 and not failures:
+                        failures.append(f"{path}: {status} {str(answer)[:300]}")
                 timings.record(kind, started, status)
 
         cpu = bench.CpuSplit(server.proc.pid)
@@ -156,6 +163,8 @@ def m1(binary, database_url, tmp, s, scenario):
         wall = time.perf_counter() - started
         requests = sum(len(v) for v in timings.samples.values())
         split = cpu.per_request(requests)
+        for failure in failures:
+            bench.log(f"M1: a step failed: {failure}")
         rows = {}
         for kind in KINDS:
             samples = timings.samples.get(kind, [])
