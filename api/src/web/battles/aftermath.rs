@@ -151,6 +151,21 @@ fn fate_words(fate: VehicleFate) -> &'static str {
 }
 
 /// One event in words, with its die.
+/// One event in the words of the sequence's ruleset: a figure's purchases and arrivals read in
+/// the FMA playtest's words (docs/rules.md §11).
+fn event_words_in(view: &AftermathView, event: &UnitEvent) -> String {
+    match event {
+        UnitEvent::Purchase { item, cost, .. } if on_figures(view) => format!(
+            "bought {} for {cost} CP",
+            words(fad_domain::rulesets::gzg_fma_1999::item_word(*item))
+        ),
+        UnitEvent::Formed { .. } if on_figures(view) => {
+            "joined from the reinforcement pool".to_owned()
+        }
+        other => event_words(other),
+    }
+}
+
 fn event_words(event: &UnitEvent) -> String {
     match event {
         UnitEvent::Losses {
@@ -241,7 +256,7 @@ fn changes_list(view: &AftermathView) -> Markup {
                             }
                             }
                             ul {
-                                @for event in &change.events { li { (event_words(event)) } }
+                                @for event in &change.events { li { (event_words_in(view, event)) } }
                             }
                         }
                     }
@@ -828,12 +843,27 @@ fn summary(view: &AftermathView) -> Markup {
     };
     let cp = &outcome.campaign_points;
     let pool = &outcome.reinforcements;
+    let (group, to_groups, new_group, noun) = if on_figures(view) {
+        (
+            "team",
+            "New figures to teams",
+            "Figures in a new team",
+            "Figures lost",
+        )
+    } else {
+        (
+            "platoon",
+            "Troopers to units",
+            "Troopers in a new squad",
+            "Troopers lost",
+        )
+    };
     html! {
         section aria-labelledby="summary" {
             h2 id="summary" { "Summary" }
             dl.stats {
                 dt { "Campaign points before" } dd { (cp.banked_before) }
-                dt { "Earned (2 per platoon)" } dd { (cp.earned) }
+                dt { "Earned (" (view.ruleset.tables.cp_per_platoon) " per " (group) ")" } dd { (cp.earned) }
                 dt { "Spent" } dd { (cp.spent) }
                 @if cp.forfeited > 0 { dt { "Forfeited (not banked)" } dd { (cp.forfeited) } }
                 dt { "Balance after" } dd { (cp.balance) }
@@ -843,9 +873,9 @@ fn summary(view: &AftermathView) -> Markup {
                         (pool.dice.iter().chain(&pool.extra_dice).map(ToString::to_string).collect::<Vec<_>>().join(" + "))
                         " = " (pool.total)
                     }
-                    dt { "Troopers to units" } dd { (pool.allocated) }
-                    dt { "Troopers in a new squad" } dd { (pool.new_squad) }
-                    dt { "Troopers lost" } dd { (pool.lost) }
+                    dt { (to_groups) } dd { (pool.allocated) }
+                    dt { (new_group) } dd { (pool.new_squad) }
+                    dt { (noun) } dd { (pool.lost) }
                 }
             }
         }

@@ -582,19 +582,14 @@ fn figure_card(
                     tr { th scope="row" { "Armour" } td { (armour_words(profile)) } }
                 }
             }
+            // A list, not a four-column table: a card must fit a phone.
             @if !profile.weapons.is_empty() {
-                table.weapons {
-                    caption { "Weapons" }
-                    thead { tr { th scope="col" { "Weapon" } th scope="col" { "Range, inches" } th scope="col" { "Firepower" } th scope="col" { "Impact" } } }
-                    tbody {
-                        @for w in &profile.weapons {
-                            tr {
-                                td { (w.name) }
-                                td.num { (w.bands.iter().map(|b| b.inches.to_string()).collect::<Vec<_>>().join("/")) }
-                                td.num { (w.bands.iter().map(|b| b.firepower.to_string()).collect::<Vec<_>>().join("/")) }
-                                td.num { (w.impact) @if w.impact_multiplier > 1 { "x" (w.impact_multiplier) } }
-                            }
-                        }
+                ul {
+                    @for w in &profile.weapons {
+                        li { strong { (w.name) } ": range "
+                            (w.bands.iter().map(|b| b.inches.to_string()).collect::<Vec<_>>().join("/")) "″, firepower "
+                            (w.bands.iter().map(|b| b.firepower.to_string()).collect::<Vec<_>>().join("/"))
+                            ", impact " (w.impact) @if w.impact_multiplier > 1 { "x" (w.impact_multiplier) } }
                     }
                 }
             }
@@ -642,6 +637,14 @@ fn cards_markup(state: &AppState, user: &SessionUser, force: &ForceView) -> Mark
                 }
             }
             @for (platoon, unit) in &units { (unit_card(Some(platoon), unit)) }
+            @if units.iter().any(|(_, u)| u.unit.fma.is_some()) {
+                article.card {
+                    h2 { "Reading a figure" }
+                    p { "The marker: grade and Motivation (VET 2 is a Veteran at Motivation 2; lower is better). "
+                        "Then the quality die, the armour value and each weapon's three range bands in inches with their firepower dice and its impact die. "
+                        a href="/rules/gzg-fma-1999" { "The FMA playtest's rules page" } " has the tables." }
+                }
+            } @else {
             article.card {
                 h2 { "Rules this force uses" }
                 p { "Weapons: Range in base ranges (×) or as a band, FE fire effect, AT anti-tank (NA: none), Blast radius; rules reference §1.7 to §1.9." }
@@ -657,6 +660,7 @@ fn cards_markup(state: &AppState, user: &SessionUser, force: &ForceView) -> Mark
                         li { strong { (words(name)) } " " (TRAIT_MULTIPLIERS.get(&words(name).to_lowercase()).map_or("", String::as_str)) " — rules reference §1.13" }
                     }
                 }
+            }
             }
         }
     };
