@@ -615,4 +615,28 @@ both_backends! {
         }
         let _ = (&f.player, &f.red);
     }
+
+    fn m1_m4_an_fma_force_exports_and_imports_with_its_figures_and_their_fates(app: &TestApp) {
+        // Arrange: a played force (b3 dead, b2 out), and a second FMA campaign and a FAD one.
+        let f = fought(app);
+        rolled(app, &f, 3, 5);
+        ok(post(app, &f.organiser, &f.path("finalize"), &json!({"forgo_reinforcements": true})));
+        let other = fma_campaign(app, &f.organiser);
+        let fad = ok(app.post_json_with_token("/api/v1/campaigns", &json!({"name": "FAD"}), &f.organiser.token));
+
+        // Act
+        let exported: Value = app.get_with_token(&format!("/api/v1/forces/{}/export", f.blue_id()), &f.organiser.token).json().unwrap();
+        let imported = ok(post_keyed(app, &f.organiser, &format!("/api/v1/campaigns/{other}/forces/import"), &exported, "import-1"));
+        let into_fad = post(app, &f.organiser, &format!("/api/v1/campaigns/{}/forces/import", fad["id"].as_str().unwrap()), &exported);
+
+        // Assert
+        assert_eq!(imported["family"], "fma", "{imported}");
+        assert_eq!(imported["points"], Value::Null);
+        assert_eq!(fma(&imported, "b3")["dead"], true);
+        assert_eq!(unit(&imported, "b2")["status"], "eliminated");
+        assert_eq!(unit(&imported, "b1")["quality_die"], "d10");
+        assert_ne!(unit(&imported, "b1")["id"], unit(&f.blue, "b1")["id"]);
+        let problem = assert_problem(into_fad, 422);
+        assert!(problem.to_string().contains("fma"), "{problem}");
+    }
 }
