@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 const RUN: usize = 8;
 
-fn seed_shingles() -> BTreeSet<String> {
+pub(crate) fn seed_shingles() -> BTreeSet<String> {
     std::fs::read_to_string(format!("{ROOT}/tests/golden/fma-seed-shingles.txt"))
         .unwrap()
         .lines()
@@ -36,7 +36,7 @@ fn hash(run: &[String]) -> String {
 }
 
 /// The runs of `text` found among the seed's, as words (our own text, safe to print).
-fn borrowed(text: &str, seed: &BTreeSet<String>) -> Vec<String> {
+pub(crate) fn borrowed(text: &str, seed: &BTreeSet<String>) -> Vec<String> {
     words(text)
         .windows(RUN)
         .filter(|run| seed.contains(&hash(run)))

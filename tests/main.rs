@@ -52,6 +52,7 @@ mod round_trips;
 mod rules_audit;
 mod rules_reference;
 mod ruleset_fad_basic_advanced;
+mod ruleset_gzg_fma_1999;
 mod ruleset_one_page_skirmish;
 mod rulesets;
 mod scenario_rules;

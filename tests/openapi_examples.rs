@@ -810,6 +810,16 @@ both_backends! {
                     Some(Value::Object(example)) => example.clone(),
                     _ => Map::new(),
                 };
+                // The example is one variant's: another variant (its tag differs) starts empty.
+                let other_variant = set.iter().any(|(name, schema)| {
+                    resolve(&doc, schema)["enum"]
+                        .as_array()
+                        .filter(|e| e.len() == 1)
+                        .is_some_and(|tag| body.get(name).is_some_and(|v| *v != tag[0]))
+                });
+                if other_variant {
+                    body = Map::new();
+                }
                 for (name, schema) in &set {
                     // A one-value enum is a variant's tag (`method`): it picks the variant.
                     let tag = resolve(&doc, schema)["enum"].as_array().filter(|e| e.len() == 1);

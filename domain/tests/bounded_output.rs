@@ -157,6 +157,7 @@ proptest! {
         let roster = largest_force("a");
         let units: Vec<String> = roster.units().map(|u| u.id.clone()).collect();
         let choice = ReinforcementChoice {
+            teams: Vec::new(),
             allocations: units
                 .iter()
                 .take(copies)

@@ -206,6 +206,13 @@ fn scenario_ruleset(
         Some(r) if r.decisions.scenario == ScenarioSupport::Native && r.family == Family::Fad => {
             r.pin()
         }
+        Some(r) if r.decisions.scenario == ScenarioSupport::None => {
+            errors.push(FieldError::new(
+                "ruleset",
+                crate::app::battles::scenario::no_scenario_sentence(&r),
+            ));
+            RulesetPin::default()
+        }
         Some(r) => {
             errors.push(FieldError::new(
                 "ruleset",

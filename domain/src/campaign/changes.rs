@@ -108,6 +108,22 @@ pub enum UnitEvent {
         /// Resolve after.
         to: Resolve,
     },
+    /// FMA's casualty roll for a figure that was down (M4), in place of step 1.
+    Casualty {
+        /// The d6.
+        roll: u8,
+        /// What the examination found.
+        casualty: crate::rulesets::gzg_fma_1999::Casualty,
+    },
+    /// FMA's Motivation change (M6), in place of step 4: levels 1 (high) to 3 (low).
+    MotivationChange {
+        /// The d6.
+        roll: u8,
+        /// Motivation level before.
+        from: u8,
+        /// Motivation level after.
+        to: u8,
+    },
     /// Step 6: a purchase from the experience menu.
     Purchase {
         /// The item.

@@ -167,6 +167,7 @@ fn run_case(case: &Case, out: &mut String) {
         modelled_on: None,
     });
     if let Err(p) = a.reinforce(ReinforcementChoice {
+        teams: Vec::new(),
         allocations,
         new_squad,
     }) {

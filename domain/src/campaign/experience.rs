@@ -128,11 +128,37 @@ pub fn campaign_points_earned(battle_start: &Force, tables: &CampaignTables) -> 
         .saturating_mul(battle_start.platoon_count())
 }
 
+/// The other rulesets' own words for two items (docs/rules.md §10, §11), accepted in requests.
+/// Not aliases of the enum: FAD 5e's vocabulary lists those, and its bytes stay as they were.
+pub const ITEM_WORDS: [(&str, PurchaseItem); 3] = [
+    ("improve_experience", PurchaseItem::ImproveQuality),
+    ("improve_training", PurchaseItem::ImproveQuality),
+    ("improve_motivation", PurchaseItem::ImproveResolve),
+];
+
+impl PurchaseItem {
+    /// The item named `word`: its own name, an alias, or another ruleset's word for it.
+    pub fn read(word: &str) -> Result<Self, crate::names::UnknownName> {
+        let wanted = word.trim().to_lowercase().replace([' ', '-'], "_");
+        match ITEM_WORDS.iter().find(|(w, _)| *w == wanted) {
+            Some((_, item)) => Ok(*item),
+            None => Self::parse(word),
+        }
+    }
+}
+
+fn item_or_word<'de, D: serde::Deserializer<'de>>(d: D) -> Result<PurchaseItem, D::Error> {
+    let raw = <std::borrow::Cow<'de, str> as Deserialize>::deserialize(d)?;
+    PurchaseItem::read(&raw).map_err(serde::de::Error::custom)
+}
+
 /// One purchase (`{item, unit_id?, personality?, trait?}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Purchase {
-    /// The item.
+    /// The item (`improve_experience`, `improve_training` and `improve_motivation` are read as
+    /// the items they name).
+    #[serde(deserialize_with = "item_or_word")]
     pub item: PurchaseItem,
     /// The unit, for every item but `extra_reinforcement_die`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -314,6 +340,20 @@ fn apply_one(
     rules: &HouseRules,
 ) -> Result<(), (&'static str, String)> {
     let fail = |m: &str| Err(("unit_id", m.to_owned()));
+    if unit.fma.is_some() {
+        // A figure's grade and Motivation live in its profile (M8).
+        let figure = match p.item {
+            PurchaseItem::ImproveQuality => Some(super::figures::improve_experience(unit)),
+            PurchaseItem::ImproveResolve => Some(super::figures::improve_motivation(unit)),
+            PurchaseItem::ReturnLoneFigure => Some(super::figures::check_return(unit)),
+            _ => None,
+        };
+        match figure {
+            Some(Err(message)) => return Err(("unit_id", message)),
+            Some(Ok(())) if p.item != PurchaseItem::ReturnLoneFigure => return Ok(()),
+            _ => {}
+        }
+    }
     match p.item {
         PurchaseItem::ImproveQuality => {
             if unit.quality.up() == Quality::Elite || unit.quality == Quality::Elite {

@@ -7,6 +7,8 @@
 
 pub mod changes;
 pub mod experience;
+pub mod figure_reinforcements;
+pub mod figures;
 pub mod quality_loss;
 pub mod reinforcements;
 pub mod replacements;
@@ -27,7 +29,7 @@ mod tests;
 
 pub use changes::{UnitChange, UnitEvent, UnitEventRecord, UnitSnapshot};
 pub use experience::{EXPERIENCE_MENU, MenuRow, Purchase, PurchaseItem};
-pub use reinforcements::{Allocation, NewSquad, PlatoonRef, ReinforcementChoice};
+pub use reinforcements::{Allocation, NewSquad, PlatoonRef, ReinforcementChoice, TeamAllocation};
 pub use report::{BattleReport, UnitLosses, VehicleDamage};
 pub use roll_steps::{DueRoll, ROLL_STEPS};
 pub use sequence::{

@@ -101,6 +101,16 @@ pub struct FormedSquad {
     pub support_weapons: Vec<crate::kit::SupportWeapon>,
 }
 
+/// New figures for one team (`teams[]`, the FMA family, M7).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TeamAllocation {
+    /// The team, by index or name.
+    pub team: PlatoonRef,
+    /// New figures it receives.
+    pub figures: u32,
+}
+
 /// How the player spends the pool.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -108,7 +118,10 @@ pub struct ReinforcementChoice {
     /// Troopers to existing units.
     #[serde(default)]
     pub allocations: Vec<Allocation>,
-    /// The optional new squad.
+    /// New figures to existing teams (the FMA family only, M7).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub teams: Vec<TeamAllocation>,
+    /// The optional new squad (under FMA: the new team, its `troopers` the figures, M7).
     #[serde(default)]
     pub new_squad: Option<NewSquad>,
 }
@@ -257,6 +270,15 @@ pub fn apply_reinforcements(
     choice: &ReinforcementChoice,
     rule: &NewSquadRule,
 ) -> Result<ReinforcementEffects, Vec<Problem>> {
+    if super::figures::is_figure_roster(roster) {
+        return super::figure_reinforcements::apply(roster, force_id, pool, choice, rule);
+    }
+    if !choice.teams.is_empty() {
+        return Err(vec![Problem::new(
+            "teams",
+            "only a force of figures in teams takes new figures by team; give troopers to units (`allocations`)",
+        )]);
+    }
     let mut out = roster.clone();
     let mut problems = Vec::new();
     let mut events = Vec::new();
@@ -459,6 +481,7 @@ mod tests {
     fn c9_troopers_never_raise_a_unit_above_its_establishment() {
         let f = force_of(vec![vec![under("s", 8, 6)]]);
         let ok = ReinforcementChoice {
+            teams: Vec::new(),
             allocations: vec![alloc("s", 2)],
             new_squad: None,
         };
@@ -466,6 +489,7 @@ mod tests {
         assert_eq!(got.roster.unit("s").unwrap().strength, 8);
         assert_eq!((got.allocated, got.lost), (2, 5));
         let too_many = ReinforcementChoice {
+            teams: Vec::new(),
             allocations: vec![alloc("s", 3)],
             new_squad: None,
         };
@@ -482,6 +506,7 @@ mod tests {
         let f = force_of(vec![vec![c, vehicle("v"), under("s", 8, 8)]]);
         for id in ["c", "v", "s", "nobody"] {
             let choice = ReinforcementChoice {
+                teams: Vec::new(),
                 allocations: vec![alloc(id, 1)],
                 new_squad: None,
             };
@@ -496,6 +521,7 @@ mod tests {
     fn c6_troopers_rebuild_an_eliminated_multi_figure_unit() {
         let f = force_of(vec![vec![under("s", 6, 0)]]);
         let choice = ReinforcementChoice {
+            teams: Vec::new(),
             allocations: vec![alloc("s", 5)],
             new_squad: None,
         };
@@ -508,6 +534,7 @@ mod tests {
     fn the_pool_limits_the_total_and_leftovers_are_lost() {
         let f = force_of(vec![vec![under("a", 8, 4), under("b", 8, 4)]]);
         let choice = ReinforcementChoice {
+            teams: Vec::new(),
             allocations: vec![alloc("a", 4), alloc("b", 4)],
             new_squad: None,
         };
@@ -534,6 +561,7 @@ mod tests {
         let f = force_of(vec![vec![odd, a.clone(), a]]);
         for size in [4, 9] {
             let choice = ReinforcementChoice {
+                teams: Vec::new(),
                 allocations: vec![],
                 new_squad: Some(NewSquad {
                     name: "New".into(),
@@ -547,6 +575,7 @@ mod tests {
             assert_eq!(errors[0].field, "new_squad.troopers");
         }
         let choice = ReinforcementChoice {
+            teams: Vec::new(),
             allocations: vec![],
             new_squad: Some(NewSquad {
                 name: "New".into(),
@@ -575,6 +604,7 @@ mod tests {
         let mut f = force_of(vec![vec![squad("a", 8)], vec![character("c")]]);
         f.platoons[1].name = "Second".into();
         let make = |platoon| ReinforcementChoice {
+            teams: Vec::new(),
             allocations: vec![],
             new_squad: Some(NewSquad {
                 name: "New".into(),
@@ -597,6 +627,7 @@ mod tests {
         let mut hq_first = f.clone();
         hq_first.platoons.swap(0, 1);
         let choice = ReinforcementChoice {
+            teams: Vec::new(),
             allocations: vec![],
             new_squad: Some(NewSquad {
                 name: "New".into(),
@@ -614,6 +645,7 @@ mod tests {
     fn new_squad_and_allocations_share_the_pool() {
         let f = force_of(vec![vec![under("s", 8, 6)]]);
         let choice = ReinforcementChoice {
+            teams: Vec::new(),
             allocations: vec![alloc("s", 2)],
             new_squad: Some(NewSquad {
                 name: "New".into(),

@@ -16,15 +16,18 @@ use super::resolve_change::{ResolveChange, resolve_after, resolve_roll_due, roll
 use super::sequence::{Aftermath, dice_problem, roll_one};
 use super::tables::d6_row;
 use super::vehicle_replacements::{VehicleFate, VehicleReplacement, vehicle_fate};
-use super::{UnitEvent, UnitEventRecord};
+use super::{UnitEvent, UnitEventRecord, figures};
 use crate::dice::{Dice, RollRequest, RollStep};
 use crate::kit::VehicleState;
 use crate::ladder::Resolve;
 use crate::names::Named;
 use crate::roster::{Problem, Unit, UnitKind, UnitStatus};
+use crate::rulesets::gzg_fma_1999::{Casualty, casualty};
 
-/// The roll steps of the sequence, in table order.
-pub const ROLL_STEPS: [RollStep; 6] = [
+/// The roll steps of the sequence, in table order. `casualty` stands in for `replacement` under a
+/// ruleset of figures (M4); each sequence rolls only the steps its units call for.
+pub const ROLL_STEPS: [RollStep; 7] = [
+    RollStep::Casualty,
     RollStep::Replacement,
     RollStep::VehicleReplacement,
     RollStep::QualityLoss,
@@ -52,6 +55,10 @@ pub struct DueRoll {
     pub dice: String,
     /// Why the rules call for it, and what the faces do.
     pub why: String,
+    /// The step's name under the ruleset where it is not the step's own ("Motivation change"
+    /// for `resolve_change` on figures, M6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
 }
 
 /// Whether a unit without a Resolve has an unknown one (the Unknown Resolve option) rather than
@@ -141,7 +148,13 @@ impl Aftermath {
             unit_name: Some(unit.name.clone()),
             dice: "1d6".to_owned(),
             why,
+            label: None,
         }
+    }
+
+    /// Whether the sequence runs on figures (its ruleset examines casualties one by one, M4).
+    fn on_figures(&self) -> bool {
+        self.tables.casualty.is_some()
     }
 
     /// The rolls `step` makes on the state as it is, in roster order.
@@ -150,6 +163,32 @@ impl Aftermath {
         let units = self.after_rolls.units();
         let t = &self.tables;
         match step {
+            RollStep::Casualty => {
+                let Some(table) = &t.casualty else {
+                    return Vec::new();
+                };
+                let rows = table_text(table, |r| {
+                    match r {
+                        Casualty::Returns => "back on the roster",
+                        Casualty::SeriouslyWounded => {
+                            "seriously wounded, out (may be returned for 1 CP)"
+                        }
+                        Casualty::Dead => "dead",
+                    }
+                    .to_owned()
+                });
+                units
+                    .filter(|u| figures::casualty_due(u, loss(&u.id)))
+                    .map(|u| DueRoll {
+                        label: Some(figures::CASUALTY_LABEL.to_owned()),
+                        ..self.unit_due(
+                            step,
+                            u,
+                            format!("down at the end of the battle: casualty roll ({rows}; M4)"),
+                        )
+                    })
+                    .collect()
+            }
             RollStep::Replacement => {
                 // The table's words once per call, not per unit.
                 let lone = match faces(&t.replacement, |r| r == InfantryReplacement::FullStrength)
@@ -166,7 +205,9 @@ impl Aftermath {
                     .to_owned()
                 });
                 units
-                    .filter(|u| u.kind.is_infantry_type() && loss(&u.id).figures > 0)
+                    .filter(|u| {
+                        u.kind.is_infantry_type() && u.fma.is_none() && loss(&u.id).figures > 0
+                    })
                     .map(|u| {
                         let text = if u.is_lone_figure() { &lone } else { &rows };
                         let why = format!(
@@ -203,6 +244,8 @@ impl Aftermath {
                     Some(self.unit_due(step, u, why))
                 })
                 .collect(),
+            // No quality loss on figures (M5): a figure is never refilled.
+            RollStep::QualityLoss if self.on_figures() => Vec::new(),
             RollStep::QualityLoss => units
                 .filter_map(|u| {
                     let (figures, reference) = *self.replaced.get(&u.id)?;
@@ -220,7 +263,7 @@ impl Aftermath {
                 })
                 .collect(),
             RollStep::UnknownResolve => units
-                .filter(|u| resolve_unknown(u) && loss(&u.id).figures > 0)
+                .filter(|u| resolve_unknown(u) && u.fma.is_none() && loss(&u.id).figures > 0)
                 .map(|u| {
                     let rows = table_text(&t.unknown_resolve, |r| {
                         crate::rulesets::fad5e::display_name(r.name())
@@ -239,6 +282,9 @@ impl Aftermath {
                     }
                     .to_owned()
                 });
+                if self.on_figures() {
+                    return self.motivation_due(&rows);
+                }
                 units
                 .filter(|u| resolve_roll_due(u, loss(&u.id), &self.rules))
                 .map(|u| {
@@ -255,7 +301,13 @@ impl Aftermath {
                 subject: self.force_id.clone(),
                 unit_name: None,
                 dice: format!("{}d6", t.pool_dice),
-                why: "the reinforcement pool: the total is the troopers available".to_owned(),
+                why: if self.on_figures() {
+                    "the reinforcement pool: the total is the new figures available (M7)"
+                } else {
+                    "the reinforcement pool: the total is the troopers available"
+                }
+                .to_owned(),
+                label: None,
             }],
             _ => Vec::new(),
         }
@@ -322,6 +374,32 @@ impl Aftermath {
         }
     }
 
+    /// M6: each figure still on the roster in a team that lost figures, in roster order.
+    fn motivation_due(&self, rows: &str) -> Vec<DueRoll> {
+        let teams = figures::teams_with_losses(&self.battle_start, &self.losses);
+        self.after_rolls
+            .platoons
+            .iter()
+            .enumerate()
+            .flat_map(|(i, team)| {
+                let lost = teams.contains(&i);
+                team.units
+                    .iter()
+                    .filter(move |u| figures::motivation_change_due(u, lost))
+            })
+            .map(|u| DueRoll {
+                label: Some(figures::MOTIVATION_CHANGE.to_owned()),
+                ..self.unit_due(
+                    RollStep::ResolveChange,
+                    u,
+                    format!(
+                        "its team lost figures: Motivation change on the resolve-change table ({rows}; up is toward 1, M6)"
+                    ),
+                )
+            })
+            .collect()
+    }
+
     fn is_one_page(&self, id: &str) -> bool {
         self.after_rolls
             .unit(id)
@@ -384,6 +462,22 @@ impl Aftermath {
             return;
         };
         let event = match step {
+            RollStep::Casualty => {
+                let Some(table) = &self.tables.casualty else {
+                    return;
+                };
+                let casualty = casualty(table, roll);
+                figures::apply_casualty(unit, casualty);
+                UnitEvent::Casualty { roll, casualty }
+            }
+            RollStep::ResolveChange if unit.fma.is_some() => {
+                let Some((from, to)) =
+                    figures::apply_motivation_change(unit, &self.tables.resolve_change, roll)
+                else {
+                    return;
+                };
+                UnitEvent::MotivationChange { roll, from, to }
+            }
             RollStep::Replacement => {
                 let row = d6_row(&self.tables.replacement, roll);
                 let figures = replaced_figures(unit, start_strength, loss.figures, row, &rules);

@@ -193,7 +193,8 @@ pub(super) fn roll_one(
 /// [`crate::dice::TableDice::check_subjects`].
 pub fn roll_subject_allowed(force_id: &str, roster: &Force, step: RollStep, subject: &str) -> bool {
     match step {
-        RollStep::Replacement
+        RollStep::Casualty
+        | RollStep::Replacement
         | RollStep::VehicleReplacement
         | RollStep::QualityLoss
         | RollStep::UnknownResolve

@@ -109,6 +109,7 @@ fn rules_2_3_worked_example_squad_of_eight_loses_five() {
 
     // Two troopers go to the squad (cap E = 8), five form a new Conscript/Uncertain squad.
     let three = ReinforcementChoice {
+        teams: Vec::new(),
         allocations: vec![Allocation {
             unit_id: "s".into(),
             troopers: 3,
@@ -118,6 +119,7 @@ fn rules_2_3_worked_example_squad_of_eight_loses_five() {
     let errors = a.reinforce(three).unwrap_err();
     assert!(errors[0].message.contains("C9"));
     a.reinforce(ReinforcementChoice {
+        teams: Vec::new(),
         allocations: vec![Allocation {
             unit_id: "s".into(),
             troopers: 2,
@@ -563,6 +565,7 @@ fn c11_allocation_is_kept_while_it_fits_and_cleared_when_the_pool_shrinks() {
     let mut dice = table(&[(RollStep::ReinforcementsExtra, F, &[6, 1])]);
     a.purchase(vec![die.clone()], &mut dice).unwrap();
     let six = ReinforcementChoice {
+        teams: Vec::new(),
         allocations: vec![Allocation {
             unit_id: "s".into(),
             troopers: 6,
@@ -691,6 +694,7 @@ fn c10_c24_reinforcements_take_the_units_ratings_and_kit() {
     let choices = Choices {
         purchases: vec![],
         reinforcements: ReinforcementChoice {
+            teams: Vec::new(),
             allocations: vec![Allocation {
                 unit_id: "s".into(),
                 troopers: 2,
@@ -1212,6 +1216,7 @@ fn run_steps(
         }
     });
     a.reinforce(ReinforcementChoice {
+        teams: Vec::new(),
         allocations,
         new_squad,
     })

@@ -437,6 +437,7 @@ pub fn builtin(id: &str, version: Option<u32>) -> Option<Ruleset> {
         (FAD5E, None | Some(1)) => Some(fad5e::v1()),
         (fad_basic_advanced::ID, None | Some(1)) => Some(fad_basic_advanced::v1()),
         (one_page_skirmish::ID, None | Some(1)) => Some(one_page_skirmish::v1()),
+        (gzg_fma_1999::ID, None | Some(1)) => Some(gzg_fma_1999::v1()),
         _ => None,
     }
 }
@@ -447,6 +448,7 @@ pub fn builtins() -> Vec<Ruleset> {
         fad5e::v1(),
         fad_basic_advanced::v1(),
         one_page_skirmish::v1(),
+        gzg_fma_1999::v1(),
     ]
 }
 
@@ -523,7 +525,7 @@ mod tests {
         assert_eq!(builtin("club/x", None), None);
         let all = builtins();
         assert!(all.iter().any(|r| r.id == FAD5E));
-        assert_eq!(all.len(), 3);
+        assert_eq!(all.len(), 4);
         assert!(all.iter().all(|r| r.builtin && r.extends.is_none()));
         assert_eq!(Ruleset::fad5e().pin(), RulesetPin::default());
     }

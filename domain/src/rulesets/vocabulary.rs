@@ -122,6 +122,9 @@ pub struct RulesetVocabulary {
     /// The one-page skirmish unit model's words (that family only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub one_page: Option<super::one_page_skirmish::vocabulary::OnePageWords>,
+    /// The FMA figure model's words (that family only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fma: Option<super::gzg_fma_1999::vocabulary::FmaWords>,
 }
 
 fn rows<T: Serialize>(table: &[T; 6]) -> Vec<String> {
@@ -137,13 +140,36 @@ fn rows<T: Serialize>(table: &[T; 6]) -> Vec<String> {
 fn roll_steps(ruleset: &Ruleset) -> Vec<RollStepTerm> {
     let t = &ruleset.tables;
     let no_resolve = ruleset.decisions.resolve == super::ResolveRule::Absent;
+    // Figures roll the casualty table in place of replacements, never lose Quality and have no
+    // unknown Motivation (M4, M5).
+    let figures = ruleset.decisions.casualties == super::Casualties::Examination;
     ROLL_STEPS
         .iter()
         .filter(|step| {
             !(no_resolve && matches!(step, RollStep::UnknownResolve | RollStep::ResolveChange))
         })
+        .filter(|step| {
+            if figures {
+                !matches!(
+                    step,
+                    RollStep::Replacement | RollStep::QualityLoss | RollStep::UnknownResolve
+                )
+            } else {
+                **step != RollStep::Casualty
+            }
+        })
         .map(|step| {
             let (label, die, rows) = match step {
+                RollStep::Casualty => (
+                    "Casualty",
+                    "1d6".to_owned(),
+                    t.casualty.as_ref().map(rows).unwrap_or_default(),
+                ),
+                RollStep::ResolveChange if figures => (
+                    super::gzg_fma_1999::MOTIVATION_CHANGE,
+                    "1d6".to_owned(),
+                    rows(&t.resolve_change),
+                ),
                 RollStep::Replacement => (
                     "Infantry replacements",
                     "1d6".to_owned(),
@@ -209,6 +235,8 @@ pub fn ruleset_vocabulary(ruleset: &Ruleset, options: &HouseRules) -> RulesetVoc
     words.house_rule_defaults = ruleset.options;
     let one_page = (ruleset.family == Family::OnePage)
         .then(|| super::one_page_skirmish::vocabulary::narrow(&mut words));
+    let fma = (ruleset.family == Family::Fma)
+        .then(|| super::gzg_fma_1999::vocabulary::narrow(&mut words));
     let defaults = serde_json::to_value(ruleset.options).unwrap_or(Value::Null);
     let values = serde_json::to_value(options).unwrap_or(Value::Null);
     RulesetVocabulary {
@@ -245,6 +273,7 @@ pub fn ruleset_vocabulary(ruleset: &Ruleset, options: &HouseRules) -> RulesetVoc
             .collect(),
         lists: ruleset.lists.clone(),
         one_page,
+        fma,
         readings: ruleset
             .readings
             .iter()

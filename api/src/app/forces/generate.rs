@@ -111,6 +111,12 @@ pub async fn generate_force(
             Ok((settings, super::ruled::ForceRules::of_campaign(conn, &id)?))
         })
         .await?;
+    if rules.ruleset.decisions.force_generation == ForceGeneration::FmaMarkers {
+        return Err(ApiError::Conflict(format!(
+            "The campaign plays {}, whose forces are drawn by markers (docs/rules.md M10): send method markers with the teams.",
+            rules.ruleset.name
+        )));
+    }
     if rules.ruleset.decisions.force_generation != ForceGeneration::Fad5e {
         return Err(ApiError::Conflict(format!(
             "The campaign plays {}, which has no force generation (docs/rules.md B9): build the force unit by unit.",

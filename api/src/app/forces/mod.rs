@@ -5,6 +5,7 @@
 
 pub mod generate;
 pub mod history;
+pub mod markers;
 pub mod response;
 pub mod roster;
 pub mod ruled;

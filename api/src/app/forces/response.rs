@@ -29,6 +29,10 @@ pub struct UnitResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(read_only)]
     pub effective_quality: Option<Quality>,
+    /// An FMA figure's quality die, which its Experience gives (`d4` to `d12`, M2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(read_only)]
+    pub quality_die: Option<String>,
 }
 
 /// A platoon with its points.
@@ -69,12 +73,19 @@ impl RosterResponse {
     /// The roster as the campaign's ruleset shows it (`None`: FAD 5e).
     pub fn under(roster: Roster, rules: Option<&ForceRules>) -> Self {
         let one_page = super::roster::is_one_page(&roster);
-        let priced = !one_page && rules.is_none_or(|r| r.pricing() == Pricing::Fad5e);
+        let figures = fad_domain::campaign::figures::is_figure_roster(&roster)
+            || rules.is_some_and(|r| r.ruleset.family == Family::Fma);
+        let priced = !one_page && !figures && rules.is_none_or(|r| r.pricing() == Pricing::Fad5e);
         let shifts = rules.is_some_and(ForceRules::shifts_quality);
         let price = |p: f64| priced.then(|| round_points(p));
         let (unpriced_reason, unpriced_items) = match rules {
             // A one-page roster has no points (O7): its units are priced by texts the service lacks.
             _ if one_page => (Some(UNPRICED_REASON.to_owned()), Vec::new()),
+            // Nor has an FMA roster: its costings are in a part of the text the service lacks (M9).
+            _ if figures => (
+                Some(fad_domain::rulesets::gzg_fma_1999::UNPRICED_REASON.to_owned()),
+                Vec::new(),
+            ),
             None => (None, Vec::new()),
             Some(_) if !priced => (
                 Some(fad_basic_advanced::UNPRICED_REASON.to_owned()),
@@ -101,6 +112,7 @@ impl RosterResponse {
                             effective_quality: shifts
                                 .then(|| fad_basic_advanced::effective_quality(&u))
                                 .flatten(),
+                            quality_die: u.fma.as_ref().map(|p| p.quality_die().to_string()),
                             unit: u,
                         })
                         .collect(),

@@ -23,8 +23,8 @@ use crate::store;
 pub struct PlatoonRequest {
     /// Name.
     pub name: String,
-    /// Units. `points` is ignored; `id` is optional: the server assigns ids (see the
-    /// endpoint).
+    /// Units. `points`, `quality_die` and `effective_quality` are ignored; `id` is optional:
+    /// the server assigns ids (see the endpoint).
     #[schema(value_type = Vec<Unit>)]
     pub units: Vec<Value>,
     /// Output only (ignored): the platoon's points.
@@ -82,7 +82,10 @@ pub fn parse_roster(
                 errors.push(FieldError::new(path, "must be an object"));
                 continue;
             };
-            map.remove("points");
+            // Outputs of a read, ignored so a read roster can be sent back as it came.
+            for output in ["points", "quality_die", "effective_quality"] {
+                map.remove(output);
+            }
             let given = match map.get("id") {
                 Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
                 Some(Value::Null) | None => None,
@@ -112,6 +115,10 @@ pub fn parse_roster(
             };
             seen.insert(id.clone());
             map.insert("id".to_owned(), Value::String(id));
+            // A figure's FAD Quality follows its Experience (synced below): it may be left out.
+            if map.contains_key("fma") && !map.contains_key("quality") {
+                map.insert("quality".to_owned(), Value::String("regular".to_owned()));
+            }
             let unit = Value::Object(map);
             let read = deserialize_strict_quick::<_, Unit>(&unit)
                 .map(|read| read.map_err(|e| e.into_field_errors(&path)))
@@ -128,16 +135,25 @@ pub fn parse_roster(
             units,
         });
     }
-    let roster = Roster {
+    let mut roster = Roster {
         name: request.name,
         platoons,
     };
+    // An FMA figure's profile is its truth; its FAD `quality` and `resolve` follow it, so the
+    // roster lock and the history read the same rungs (M2, M3).
+    for unit in roster.units_mut() {
+        if let Some(profile) = unit.fma.clone() {
+            profile.sync_fad_fields(unit);
+        }
+    }
     // Rule problems are only meaningful once every unit could be read. A roster of one-page
     // units is checked by its own family's rules; `check_family` then holds it to the
     // campaign's ruleset.
     if errors.is_empty()
         && let Err(problems) = if is_one_page(&roster) {
             validate_one_page(&roster)
+        } else if fad_domain::campaign::figures::is_figure_roster(&roster) {
+            validate_fma(&roster)
         } else {
             validate_force_under(&roster, limits)
         }

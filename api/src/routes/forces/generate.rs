@@ -33,6 +33,30 @@ pub enum GenerateForceRequest {
     Basic(BasicGenerateForceRequest),
     /// Advanced generation (docs/rules.md §4.2).
     Advanced(AdvancedGenerateForceRequest),
+    /// The marker draw of a `gzg-fma-1999` campaign (docs/rules.md M10).
+    Markers(MarkersGenerateForceRequest),
+}
+
+/// `method: "markers"`.
+#[derive(Debug, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkersMethod {
+    /// The marker draw.
+    Markers,
+}
+
+/// A marker-draw request: `method: "markers"`, the teams, the pool if not the default, and
+/// optional dice (`{"marker_draw": {"<team name>": [values]}}`).
+#[derive(Debug, ToSchema)]
+pub struct MarkersGenerateForceRequest {
+    /// `markers`.
+    pub method: MarkersMethod,
+    /// The teams and the pool (docs/rules.md M10).
+    #[serde(flatten)]
+    pub choices: fad_domain::rulesets::gzg_fma_1999::generation::MarkerChoices,
+    /// Entered dice and the dice commitment.
+    #[serde(flatten)]
+    pub dice: GenerationDice,
 }
 
 /// `method: "basic"`.
@@ -83,7 +107,9 @@ pub struct AdvancedGenerateForceRequest {
 pub struct GenerationDice {
     /// Player-entered dice: `{"force_generation": {"<subject>": [values]}}`; subjects are
     /// `force`, `force.artillery[k]`, `force.character[k]`, `platoon[i]`,
-    /// `platoon[i].squad[j]`, `platoon[i].heavy_weapon[k]`.
+    /// `platoon[i].squad[j]`, `platoon[i].heavy_weapon[k]`. For the marker draw
+    /// `{"marker_draw": {"<team name>": [values]}}`, one value per figure, each at most the
+    /// markers then left.
     #[serde(default)]
     pub dice: Option<BTreeMap<String, BTreeMap<String, Vec<u8>>>>,
     /// A commitment from `POST /api/v1/dice/commitments`: the server dice come from its seed,
@@ -110,7 +136,7 @@ fn parse_choices(mut map: serde_json::Map<String, Value>) -> Result<GenerationCh
         Some(_) => {
             return Err(ApiError::validation(
                 "method",
-                "must be one of: basic, advanced",
+                "must be one of: basic, advanced, markers",
             ));
         }
     };
@@ -124,7 +150,7 @@ fn parse_choices(mut map: serde_json::Map<String, Value>) -> Result<GenerationCh
             .map_err(strict),
         _ => Err(ApiError::validation(
             "method",
-            format!("must be one of: basic, advanced, not \"{method}\""),
+            format!("must be one of: basic, advanced, markers, not \"{method}\""),
         )),
     }
 }
@@ -184,9 +210,28 @@ pub async fn generate_force(
         dice_commitment_id: text("dice_commitment_id")?,
         client_seed: text("client_seed")?,
     };
-    let choices = parse_choices(map)?;
     let scope = format!("POST /api/v1/campaigns/{campaign_id}/forces/generate");
     let write = Write::new(&user.user_id, scope, key, &raw);
+    if map.get("method") == Some(&Value::String("markers".to_owned())) {
+        map.remove("method");
+        let choices =
+            deserialize_strict(Value::Object(map)).map_err(|e: Strict<serde_json::Error>| {
+                ApiError::Validation(e.into_field_errors(""))
+            })?;
+        let answer = crate::app::forces::markers::generate_by_marker_draw(
+            &state,
+            &user.caller(),
+            &campaign_id,
+            choices,
+            raw_dice,
+            commitment,
+            write,
+        )
+        .await?;
+        let value = answer.to_json()?;
+        return Ok(HttpResponse::build(answer.status).json(value));
+    }
+    let choices = parse_choices(map)?;
     let answer = app::generate_force(
         &state,
         &user.caller(),

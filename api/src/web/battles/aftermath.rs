@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, get, web};
-use fad_domain::campaign::Purchase;
 use fad_domain::campaign::changes::{UnitEvent, UnitSnapshot};
 use fad_domain::campaign::vehicle_replacements::VehicleFate;
+use fad_domain::campaign::{Purchase, PurchaseItem};
 use fad_domain::dice::{RollSource, RollStep};
 use fad_domain::lifecycle::{AftermathStage, BattleState};
 use fad_domain::names::Named;
@@ -33,9 +33,23 @@ use crate::web::{PageError, require_user, respond};
 /// Empty purchase rows offered below the current purchases.
 const BLANK_PURCHASE_ROWS: usize = 2;
 
+/// Whether the sequence runs on FMA figures (docs/rules.md §11): two steps have other names.
+fn on_figures(view: &AftermathView) -> bool {
+    view.ruleset.family == fad_domain::rulesets::Family::Fma
+}
+
+/// The label of a roll step's die under the sequence's ruleset.
+fn roll_label_in(view: &AftermathView, step: RollStep) -> &'static str {
+    match step {
+        RollStep::ResolveChange if on_figures(view) => "Motivation change roll",
+        _ => roll_label(step),
+    }
+}
+
 /// The label of a roll step's die: "Replacement roll".
 fn roll_label(step: RollStep) -> &'static str {
     match step {
+        RollStep::Casualty => "Casualty roll",
         RollStep::Replacement => "Replacement roll",
         RollStep::VehicleReplacement => "Vehicle replacement roll",
         RollStep::QualityLoss => "Quality loss roll",
@@ -48,8 +62,10 @@ fn roll_label(step: RollStep) -> &'static str {
 }
 
 /// A roll step's heading: what the players do at the table.
-fn step_heading(step: RollStep) -> &'static str {
+fn step_heading(view: &AftermathView, step: RollStep) -> &'static str {
     match step {
+        RollStep::Casualty => "Casualties: each figure that was down",
+        RollStep::ResolveChange if on_figures(view) => "Motivation change",
         RollStep::Replacement => "Replacements",
         RollStep::VehicleReplacement => "Vehicle replacements",
         RollStep::QualityLoss => "Quality loss",
@@ -135,6 +151,21 @@ fn fate_words(fate: VehicleFate) -> &'static str {
 }
 
 /// One event in words, with its die.
+/// One event in the words of the sequence's ruleset: a figure's purchases and arrivals read in
+/// the FMA playtest's words (docs/rules.md §11).
+fn event_words_in(view: &AftermathView, event: &UnitEvent) -> String {
+    match event {
+        UnitEvent::Purchase { item, cost, .. } if on_figures(view) => format!(
+            "bought {} for {cost} CP",
+            words(fad_domain::rulesets::gzg_fma_1999::item_word(*item))
+        ),
+        UnitEvent::Formed { .. } if on_figures(view) => {
+            "joined from the reinforcement pool".to_owned()
+        }
+        other => event_words(other),
+    }
+}
+
 fn event_words(event: &UnitEvent) -> String {
     match event {
         UnitEvent::Losses {
@@ -163,6 +194,12 @@ fn event_words(event: &UnitEvent) -> String {
             words(from.name()),
             words(to.name())
         ),
+        UnitEvent::Casualty { roll, casualty } => {
+            format!("casualty roll {roll}: {}", words(casualty.name()))
+        }
+        UnitEvent::MotivationChange { roll, from, to } => {
+            format!("Motivation change roll {roll}: {from} → {to}")
+        }
         UnitEvent::Purchase {
             item,
             cost,
@@ -199,6 +236,9 @@ fn changes_list(view: &AftermathView) -> Markup {
                     @for change in &outcome.changes {
                         li {
                             h3 { (change.name) }
+                            @if on_figures(view) {
+                                (figure_change(view, &change.unit_id, change.before.is_none()))
+                            } @else {
                             dl.stats {
                                 @for (what, label) in [("strength", "Figures"), ("quality", "Quality"), ("resolve", "Resolve"), ("status", "Status")] {
                                     @let after = snapshot_value(&change.after, what);
@@ -214,10 +254,56 @@ fn changes_list(view: &AftermathView) -> Markup {
                                     }
                                 }
                             }
+                            }
                             ul {
-                                @for event in &change.events { li { (event_words(event)) } }
+                                @for event in &change.events { li { (event_words_in(view, event)) } }
                             }
                         }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A figure's Experience, Motivation and standing at the start of the battle → now (M4, M6).
+fn figure_change(view: &AftermathView, unit_id: &str, new: bool) -> Markup {
+    use crate::web::forces::roster::{figure_grade, motivation_words};
+    let standing = |u: &fad_domain::roster::Unit| -> String {
+        match &u.fma {
+            Some(p) if p.dead => "dead".to_owned(),
+            _ if u.status == fad_domain::roster::UnitStatus::Eliminated => "out".to_owned(),
+            _ => "fit".to_owned(),
+        }
+    };
+    let line = |u: &fad_domain::roster::Unit| -> [String; 3] {
+        match &u.fma {
+            Some(p) => [figure_grade(p), motivation_words(p.motivation), standing(u)],
+            None => [String::new(), String::new(), standing(u)],
+        }
+    };
+    let after = view
+        .outcome
+        .as_ref()
+        .and_then(|o| o.roster.unit(unit_id))
+        .map(line);
+    let before = if new {
+        None
+    } else {
+        view.start.unit(unit_id).map(line)
+    };
+    let Some(after) = after else {
+        return html! {};
+    };
+    html! {
+        dl.stats {
+            @for (k, label) in ["Experience", "Motivation", "Standing"].iter().enumerate() {
+                dt { (label) }
+                dd {
+                    @match &before {
+                        Some(b) if b[k] != after[k] => { (b[k]) " → " strong { (after[k]) } }
+                        Some(_) => (after[k]),
+                        None => { "new: " strong { (after[k]) } }
                     }
                 }
             }
@@ -246,7 +332,7 @@ fn dice_table(view: &AftermathView) -> Markup {
                         tbody {
                             @for roll in &outcome.rolls {
                                 tr {
-                                    th scope="row" { (roll_label(roll.step)) }
+                                    th scope="row" { (roll_label_in(view, roll.step)) }
                                     td { (subject_name(view, &roll.subject)) }
                                     td.num {
                                         (roll.values.iter().map(ToString::to_string).collect::<Vec<_>>().join(" + "))
@@ -289,7 +375,7 @@ fn roll_form(
     };
     html! {
         section aria-labelledby="roll" {
-            h2 id="roll" { "Roll: " (step_heading(step)) }
+            h2 id="roll" { "Roll: " (step_heading(view, step)) }
             p { "Roll these at the table and enter each die, or leave a die empty and the server rolls it. "
                 "A wrong value can be fixed here until you press Roll; after that only the organiser's reopening undoes it." }
             form.stack method="post" action=(action) novalidate {
@@ -306,9 +392,9 @@ fn roll_form(
                     div.field {
                         @for k in 0..count {
                             @let label = if count == 1 {
-                                format!("{} for {name}", roll_label(due.step))
+                                format!("{} for {name}", roll_label_in(view, due.step))
                             } else {
-                                format!("{} {} for {name}", roll_label(due.step), k + 1)
+                                format!("{} {} for {name}", roll_label_in(view, due.step), k + 1)
                             };
                             label for=(die_id(due.step, &due.subject, k)) { (label) }
                             @if k == 0 {
@@ -398,7 +484,12 @@ fn reinforcements_form(
         "new_squad.platoon",
         squad.as_ref().map(|s| s.2.clone()).unwrap_or_default(),
     );
-    let known = |f: &str| f.starts_with("troopers.") || f.starts_with("new_squad.");
+    let known = |f: &str| {
+        f.starts_with("troopers.") || f.starts_with("new_squad.") || f.starts_with("figures.")
+    };
+    if on_figures(view) {
+        return figure_reinforcements_form(state, user, view, fields, errors, &action);
+    }
     html! {
         section aria-labelledby="reinforcements" {
             h2 id="reinforcements" { "Reinforcements" }
@@ -457,6 +548,103 @@ fn reinforcements_form(
                                 option value=(name) selected[*name == squad_platoon] { (name) }
                             }
                         }
+                    }
+                }
+                div.actions { button type="submit" { "Save reinforcements" } }
+            }
+        }
+    }
+}
+
+/// The reinforcement form of a force of figures (docs/rules.md §11, M7): new figures per team
+/// up to its starting size, or one new team of 5 to 8.
+fn figure_reinforcements_form(
+    state: &AppState,
+    user: &SessionUser,
+    view: &AftermathView,
+    fields: &Fields,
+    errors: &Errors,
+    action: &str,
+) -> Markup {
+    use fad_domain::campaign::figures::team_room;
+    let Some(pending) = &view.sequence.pending else {
+        return html! {};
+    };
+    let Some(outcome) = &view.outcome else {
+        return html! {};
+    };
+    let edited = fields.contains_key("reinforcements");
+    let shown = |key: &str, stored: String| -> String {
+        if edited {
+            fields.get(key).cloned().unwrap_or_default()
+        } else {
+            stored
+        }
+    };
+    // Figures the current allocation gave each team: those not on the battle-start roster.
+    let given = |i: usize| -> u32 {
+        outcome.roster.platoons.get(i).map_or(0, |team| {
+            let new = team
+                .units
+                .iter()
+                .filter(|u| view.start.unit(&u.id).is_none());
+            u32::try_from(new.count()).unwrap_or(0)
+        })
+    };
+    let formed = outcome.reinforcements.formed.as_ref();
+    let team_name = shown(
+        "new_squad.name",
+        formed.map(|f| f.name.clone()).unwrap_or_default(),
+    );
+    let team_figures = shown(
+        "new_squad.troopers",
+        formed.map(|f| f.troopers.to_string()).unwrap_or_default(),
+    );
+    let known = |f: &str| f.starts_with("figures.") || f.starts_with("new_squad.");
+    html! {
+        section aria-labelledby="reinforcements" {
+            h2 id="reinforcements" { "Reinforcements" }
+            p { "The pool has " strong { (pending.pool_total) } " new figure(s); "
+                (pending.pool_allocated) " are placed now. A new figure is Green with Motivation 3 and takes the place, armour and weapons "
+                "of a dead figure of its team; a team takes as many as it has dead. Five to eight may form one new team instead. "
+                "Figures left over are lost." }
+            form.stack method="post" action=(action) novalidate {
+                (csrf_input(state, &FormKey::session(user)))
+                input type="hidden" name="reinforcements" value="1";
+                (loose_errors(errors, &["teams", "allocations", "new_squad"], &known))
+                @for (i, team) in outcome.roster.platoons.iter().enumerate() {
+                    @if formed.is_none_or(|f| f.platoon != team.name) {
+                        @let key = format!("figures.{i}");
+                        @let now = given(i);
+                        @let room = team_room(team) + now;
+                        @if room > 0 {
+                            div.field {
+                                label for=(field_id(&key)) { "New figures for " (team.name) }
+                                span.hint id={ (field_id(&key)) "-hint" } { "up to " (room) }
+                                (error_line(errors, &key))
+                                input type="number" inputmode="numeric" min="0" max=(room)
+                                    id=(field_id(&key)) name=(key)
+                                    value=(shown(&key, if now > 0 { now.to_string() } else { String::new() }))
+                                    aria-invalid=[errors.get(&key).map(|_| "true")]
+                                    aria-describedby={ (field_id(&key)) "-hint" @if errors.get(&key).is_some() { " " (field_id(&key)) "-error" } };
+                            }
+                        }
+                    }
+                }
+                fieldset.group {
+                    legend { "A new team (optional)" }
+                    div.field {
+                        label for=(field_id("new_squad.name")) { "New team name" }
+                        (error_line(errors, "new_squad.name"))
+                        input type="text" maxlength="100" id=(field_id("new_squad.name")) name="new_squad.name" value=(team_name)
+                            aria-invalid=[errors.get("new_squad.name").map(|_| "true")];
+                    }
+                    div.field {
+                        label for=(field_id("new_squad.troopers")) { "New team figures" }
+                        span.hint { "5 to 8; leave empty for no new team" }
+                        (error_line(errors, "new_squad.troopers"))
+                        input type="number" inputmode="numeric" min="5" max="8" id=(field_id("new_squad.troopers")) name="new_squad.troopers" value=(team_figures)
+                            aria-invalid=[errors.get("new_squad.troopers").map(|_| "true")];
                     }
                 }
                 div.actions { button type="submit" { "Save reinforcements" } }
@@ -561,12 +749,21 @@ fn purchases_form(
         .iter()
         .filter(|row| row.enabled)
         .collect();
+    // Under FMA the items read in its own words (improve experience, improve motivation).
+    let figures = on_figures(view);
+    let item_words = |item: PurchaseItem| -> String {
+        if figures {
+            words(fad_domain::rulesets::gzg_fma_1999::item_word(item))
+        } else {
+            words(item.name())
+        }
+    };
     let items: Vec<(String, String)> = menu
         .iter()
         .map(|row| {
             (
                 row.item.name().to_owned(),
-                format!("{} ({} CP)", words(row.item.name()), row.cost),
+                format!("{} ({} CP)", item_words(row.item), row.cost),
             )
         })
         .collect();
@@ -597,7 +794,7 @@ fn purchases_form(
                         thead { tr { th scope="col" { "Item" } th.num scope="col" { "Cost (CP)" } } }
                         tbody {
                             @for row in &menu {
-                                tr { th scope="row" { (words(row.item.name())) } td.num { (row.cost) } }
+                                tr { th scope="row" { (item_words(row.item)) } td.num { (row.cost) } }
                             }
                         }
                     }
@@ -615,12 +812,12 @@ fn purchases_form(
                         @let extra_open = ["personality", "trait"].iter().any(|f| {
                             !value(row, f).is_empty() || errors.get(&purchase_key(row, f)).is_some()
                         });
-                        // Only two items take these: folded away unless used.
-                        details open[extra_open] {
+                        // Only two items take these: folded away unless used (never sold to figures).
+                        @if !figures { details open[extra_open] {
                             summary { "Personality or trait" }
                             (select(row, "personality", "Personality", personalities.clone(), "none (grant personality only)"))
                             (select(row, "trait", "Trait", traits.clone(), "none (assign trait only)"))
-                        }
+                        } }
                     }
                 }
                 div.field {
@@ -646,12 +843,27 @@ fn summary(view: &AftermathView) -> Markup {
     };
     let cp = &outcome.campaign_points;
     let pool = &outcome.reinforcements;
+    let (group, to_groups, new_group, noun) = if on_figures(view) {
+        (
+            "team",
+            "New figures to teams",
+            "Figures in a new team",
+            "Figures lost",
+        )
+    } else {
+        (
+            "platoon",
+            "Troopers to units",
+            "Troopers in a new squad",
+            "Troopers lost",
+        )
+    };
     html! {
         section aria-labelledby="summary" {
             h2 id="summary" { "Summary" }
             dl.stats {
                 dt { "Campaign points before" } dd { (cp.banked_before) }
-                dt { "Earned (2 per platoon)" } dd { (cp.earned) }
+                dt { "Earned (" (view.ruleset.tables.cp_per_platoon) " per " (group) ")" } dd { (cp.earned) }
                 dt { "Spent" } dd { (cp.spent) }
                 @if cp.forfeited > 0 { dt { "Forfeited (not banked)" } dd { (cp.forfeited) } }
                 dt { "Balance after" } dd { (cp.balance) }
@@ -661,9 +873,9 @@ fn summary(view: &AftermathView) -> Markup {
                         (pool.dice.iter().chain(&pool.extra_dice).map(ToString::to_string).collect::<Vec<_>>().join(" + "))
                         " = " (pool.total)
                     }
-                    dt { "Troopers to units" } dd { (pool.allocated) }
-                    dt { "Troopers in a new squad" } dd { (pool.new_squad) }
-                    dt { "Troopers lost" } dd { (pool.lost) }
+                    dt { (to_groups) } dd { (pool.allocated) }
+                    dt { (new_group) } dd { (pool.new_squad) }
+                    dt { (noun) } dd { (pool.lost) }
                 }
             }
         }
@@ -745,7 +957,7 @@ fn labels(view: &AftermathView) -> Vec<(String, String)> {
             .unwrap_or_else(|| subject_name(view, &due.subject));
         out.push((
             roll_key(due.step, &due.subject),
-            format!("{} for {name}", roll_label(due.step)),
+            format!("{} for {name}", roll_label_in(view, due.step)),
         ));
     }
     if let Some(pending) = &view.sequence.pending {

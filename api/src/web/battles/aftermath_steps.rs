@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use fad_domain::campaign::{
-    Allocation, NewSquad, PlatoonRef, Purchase, PurchaseItem, ReinforcementChoice,
+    Allocation, NewSquad, PlatoonRef, Purchase, PurchaseItem, ReinforcementChoice, TeamAllocation,
 };
 use fad_domain::dice::RollStep;
 use fad_domain::kit::Personality;
@@ -175,6 +175,28 @@ pub async fn reinforcements_page(
     let (battle_id, force_id) = path.into_inner();
     let mut errors = Vec::new();
     let mut allocations = Vec::new();
+    // A force of figures names teams by their place (M7): `figures.<index>`.
+    let mut teams = Vec::new();
+    for (key, text) in &fields {
+        let Some(index) = key.strip_prefix("figures.") else {
+            continue;
+        };
+        match (index.parse::<usize>(), text.trim()) {
+            (_, "") => {}
+            (Ok(i), text) => match text.parse::<u32>() {
+                Ok(0) => {}
+                Ok(figures) => teams.push(TeamAllocation {
+                    team: PlatoonRef::Index(i),
+                    figures,
+                }),
+                Err(_) => errors.push(FieldError::new(
+                    key.clone(),
+                    "enter a whole number of figures, or leave it empty",
+                )),
+            },
+            (Err(_), _) => {}
+        }
+    }
     for (key, text) in &fields {
         let Some(unit_id) = key.strip_prefix("troopers.") else {
             continue;
@@ -221,7 +243,15 @@ pub async fn reinforcements_page(
     let result = if errors.is_empty() {
         // The rules name allocations by their place in the list; the form names them by unit.
         let order: Vec<String> = allocations.iter().map(|a| a.unit_id.clone()).collect();
+        let team_order: Vec<String> = teams
+            .iter()
+            .map(|t| match &t.team {
+                PlatoonRef::Index(i) => i.to_string(),
+                PlatoonRef::Name(name) => name.clone(),
+            })
+            .collect();
         let choice = ReinforcementChoice {
+            teams,
             allocations,
             new_squad,
         };
@@ -241,6 +271,11 @@ pub async fn reinforcements_page(
         .map(|_| ())
         .map_err(|e| {
             rename_fields(e, |field| {
+                if let Some(rest) = field.strip_prefix("teams[") {
+                    let (n, _) = rest.split_once(']')?;
+                    let team = team_order.get(n.parse::<usize>().ok()?)?;
+                    return Some(format!("figures.{team}"));
+                }
                 let rest = field.strip_prefix("allocations[")?;
                 let (n, _) = rest.split_once(']')?;
                 let unit = order.get(n.parse::<usize>().ok()?)?;

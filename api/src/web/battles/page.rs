@@ -973,6 +973,10 @@ fn side_forms(
             h3 id={ "forms-" (side) "-title" } { "For " (side_name(view, side)) }
             @if !open {
                 p.muted { "The scenario is closed: the battle has a result." }
+            } @else if view.battle.ruleset.id == fad_domain::rulesets::gzg_fma_1999::ID {
+                // FMA figures: no scenario is generated (docs/rules.md M11).
+                p { "No scenario is generated for FMA playtest battles: "
+                    (fad_domain::rulesets::gzg_fma_1999::NO_SCENARIO_SENTENCE) "." }
             } @else {
                 @match sc.state {
                     ScenarioState::Orders => { (orders_form(state, user, view, side, attempt, charts)) }

@@ -11,7 +11,7 @@ use crate::error::FieldError;
 use crate::web::nested_form::form_name;
 
 use crate::web::forces::form::{
-    FIELDS, Field, Group, Options, RESTRICTIONS, Widget, platoon_key, unit_key, value_at,
+    Field, Group, Options, RESTRICTIONS, Widget, fields_of, platoon_key, unit_key, value_at,
 };
 use crate::web::forces::roster::{points, words};
 use crate::web::layout::{Errors, Input, field_id, select_field, text_field};
@@ -47,7 +47,7 @@ pub fn labels(roster: &RosterRequest) -> Vec<(String, String)> {
         for (j, unit) in platoon.units.iter().enumerate() {
             let name = unit_name(unit);
             out.push((unit_prefix(i, j), format!("{name} ({pname})")));
-            for f in FIELDS {
+            for f in fields_of(unit) {
                 out.push((unit_key(i, j, f.path), format!("{} of {name}", f.label)));
             }
         }
@@ -154,6 +154,21 @@ fn control(f: &Field, key: &str, unit: &Value, errors: &Errors) -> Markup {
                 ..Input::default()
             },
         ),
+        Widget::OptText => text_field(
+            key,
+            f.label,
+            &text_of(value),
+            errors,
+            Input {
+                max_length: Some(100),
+                hint: f.hint,
+                ..Input::default()
+            },
+        ),
+        Widget::NumberChoice(options) => html! {
+            (select_field(key, f.label, options(), &text_of(value), errors))
+            @if let Some(hint) = f.hint { p.hint { (hint) } }
+        },
         Widget::Number(_) | Widget::OptNumber(false) => text_field(
             key,
             f.label,
@@ -247,7 +262,7 @@ fn plural(label: &str) -> String {
 /// tough"), so closed sections still show the unit's gear.
 fn group_summary(unit: &Value, group: Group) -> String {
     let mut parts: Vec<String> = Vec::new();
-    for f in FIELDS.iter().filter(|f| f.group == group) {
+    for f in fields_of(unit).iter().filter(|f| f.group == group) {
         let value = value_at(unit, f.path);
         match (f.widget, value) {
             (Widget::Flag, Value::Bool(true)) => parts.push(f.label.to_lowercase()),
@@ -255,6 +270,7 @@ fn group_summary(unit: &Value, group: Group) -> String {
                 parts.extend(items.iter().map(|v| words(&text_of(v))));
             }
             (Widget::Choice(..), Value::String(s)) if !s.is_empty() => parts.push(words(s)),
+            (Widget::OptText, Value::String(s)) if !s.is_empty() => parts.push(s.clone()),
             (Widget::Number(Some(d)), Value::Number(n)) if n.as_u64() != Some(u64::from(d)) => {
                 parts.push(format!("{} {n}", f.label.to_lowercase()));
             }
@@ -281,8 +297,18 @@ fn unit_markup(
 ) -> Markup {
     let prefix = unit_prefix(i, j);
     let name = unit_name(unit);
+    // A figure's first weapon shows as its own fields (`fma.weapon`).
+    let shown = crate::web::forces::figure_form::with_weapon_fields(unit);
+    let unit = &shown;
+    let fields = fields_of(unit);
+    // Sections a figure has no field in are left out.
+    let groups: Vec<Group> = Group::ALL
+        .iter()
+        .copied()
+        .filter(|g| *g != Group::Basics && fields.iter().any(|f| f.group == *g))
+        .collect();
     let has_error = |group: Group| {
-        FIELDS
+        fields
             .iter()
             .filter(|f| f.group == group)
             .any(|f| errors.get(&unit_key(i, j, f.path)).is_some())
@@ -290,20 +316,24 @@ fn unit_markup(
     html! {
         fieldset.panel.unit id=(field_id(&prefix)) {
             legend {
-                (name) " · "
-                @match unit_points {
-                    Some(p) => { (points(p)) " points" }
-                    None => { "points once every field reads" }
+                (name)
+                // A figure is unpriced (M9): no points to show.
+                @if !crate::web::forces::figure_form::is_figure(unit) {
+                    " · "
+                    @match unit_points {
+                        Some(p) => { (points(p)) " points" }
+                        None => { "points once every field reads" }
+                    }
                 }
             }
             (error_line(errors, &prefix))
             @if let Some(id) = unit.get("id").and_then(Value::as_str).filter(|id| !id.is_empty()) {
                 input type="hidden" name=(unit_key(i, j, "id")) value=(id);
             }
-            @for f in FIELDS.iter().filter(|f| f.group == Group::Basics) {
+            @for f in fields.iter().filter(|f| f.group == Group::Basics) {
                 (control(f, &unit_key(i, j, f.path), unit, errors))
             }
-            @for group in Group::ALL.iter().filter(|g| **g != Group::Basics) {
+            @for group in &groups {
                 @let in_use = group_summary(unit, *group);
                 // Closed unless it holds a problem: the summary says what is in it.
                 details.group open[has_error(*group)] {
@@ -312,7 +342,7 @@ fn unit_markup(
                         @if !in_use.is_empty() { span.muted.summary-text { " · " (in_use) } }
                     }
                     div.group-body {
-                        @for f in FIELDS.iter().filter(|f| f.group == *group) {
+                        @for f in fields.iter().filter(|f| f.group == *group) {
                             (control(f, &unit_key(i, j, f.path), unit, errors))
                         }
                     }
@@ -332,6 +362,15 @@ fn unit_markup(
 /// platoon's anchor, so the page comes back where the person was working.
 pub fn editor(roster: &RosterRequest, errors: &Errors, action: &str) -> Markup {
     let preview: PointsPreview = preview_points(roster);
+    let figures = crate::web::forces::figure_form::any_figure(
+        roster.platoons.iter().flat_map(|p| p.units.iter()),
+    );
+    // Figures are unpriced (docs/rules.md M9), and their groups are teams.
+    let (group, add_group) = if figures {
+        ("Team", "Add a team")
+    } else {
+        ("Platoon", "Add a platoon")
+    };
     html! {
         // The first submit button is the one Enter presses: it saves, never removes a unit.
         button.default-submit type="submit" name="action" value="save" tabindex="-1" aria-hidden="true" { "Save" }
@@ -340,13 +379,18 @@ pub fn editor(roster: &RosterRequest, errors: &Errors, action: &str) -> Markup {
             required: true,
             ..Input::default()
         }))
-        p.total { "Total: " strong { (points(preview.force)) " points" } }
+        @if figures {
+            p.total { "Unpriced: the FMA playtest's costings are not among the rules texts." }
+        } @else {
+            p.total { "Total: " strong { (points(preview.force)) " points" } }
+        }
         @for (i, platoon) in roster.platoons.iter().enumerate() {
             section.platoon aria-labelledby={ "platoon-" (i) } {
                 h2 id={ "platoon-" (i) } {
-                    (platoon_name(roster, i)) " · " (points(preview.platoons.get(i).copied().unwrap_or(0.0))) " points"
+                    (platoon_name(roster, i))
+                    @if !figures { " · " (points(preview.platoons.get(i).copied().unwrap_or(0.0))) " points" }
                 }
-                (text_field(&platoon_key(i), "Platoon name", &platoon.name, errors, Input {
+                (text_field(&platoon_key(i), &format!("{group} name"), &platoon.name, errors, Input {
                     max_length: Some(100),
                     required: true,
                     ..Input::default()
@@ -357,15 +401,16 @@ pub fn editor(roster: &RosterRequest, errors: &Errors, action: &str) -> Markup {
                 }
                 div.actions {
                     button.secondary type="submit" name="action" value={ "add_unit:" (i) }
-                        formaction={ (action) "#" (field_id(&unit_prefix(i, platoon.units.len()))) } { "Add a unit to " (platoon_name(roster, i)) }
-                    button.secondary type="submit" name="action" value={ "remove_platoon:" (i) } { "Remove platoon " (platoon_name(roster, i)) }
+                        formaction={ (action) "#" (field_id(&unit_prefix(i, platoon.units.len()))) } {
+                            @if figures { "Add a figure to " } @else { "Add a unit to " } (platoon_name(roster, i)) }
+                    button.secondary type="submit" name="action" value={ "remove_platoon:" (i) } { "Remove " (group.to_lowercase()) " " (platoon_name(roster, i)) }
                 }
             }
         }
         div.actions {
             button.secondary type="submit" name="action" value="add_platoon"
-                formaction={ (action) "#platoon-" (roster.platoons.len()) } { "Add a platoon" }
-            button.secondary type="submit" name="action" value="update" { "Update points" }
+                formaction={ (action) "#platoon-" (roster.platoons.len()) } { (add_group) }
+            button.secondary type="submit" name="action" value="update" { @if figures { "Update" } @else { "Update points" } }
         }
     }
 }

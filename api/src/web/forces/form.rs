@@ -51,6 +51,10 @@ pub type Options = Vec<(String, String)>;
 pub enum Widget {
     /// One line of text.
     Text,
+    /// One line of text that may be left empty.
+    OptText,
+    /// One of the options, each a whole number (read as a number).
+    NumberChoice(fn() -> &'static Options),
     /// A whole number; empty means `default` when there is one.
     Number(Option<u32>),
     /// An optional number (empty: none); decimals allowed when `true`.
@@ -600,6 +604,15 @@ pub const FIELDS: &[Field] = &[
     ),
 ];
 
+/// The fields of `unit` as the form holds it: a figure's own (docs/rules.md §11) or FAD's.
+pub fn fields_of(unit: &Value) -> &'static [Field] {
+    if super::figure_form::is_figure(unit) {
+        super::figure_form::FIGURE_FIELDS
+    } else {
+        FIELDS
+    }
+}
+
 /// The form name of a unit field, in the bracket notation serde_qs reads:
 /// `platoons[0][units][2][vehicle][crew]`.
 pub fn unit_key(i: usize, j: usize, path: &str) -> String {
@@ -679,6 +692,7 @@ fn texts(value: &Value) -> Vec<&str> {
 /// One unit as the form describes it, on top of `base` (the stored unit, so anything the form
 /// does not show is kept).
 fn unit_from_form(submitted: &Value, base: Map<String, Value>) -> Value {
+    let figure = super::figure_form::is_figure(submitted) || base.contains_key("fma");
     let mut unit = base;
     if let Some(id) = texts(value_at(submitted, "id"))
         .first()
@@ -686,11 +700,17 @@ fn unit_from_form(submitted: &Value, base: Map<String, Value>) -> Value {
     {
         unit.insert("id".to_owned(), Value::String((*id).to_owned()));
     }
-    for f in FIELDS {
+    let fields = if figure {
+        super::figure_form::FIGURE_FIELDS
+    } else {
+        FIELDS
+    };
+    for f in fields {
         let values = texts(value_at(submitted, f.path));
         let one = values.first().copied().unwrap_or("");
         let value = match f.widget {
-            Widget::Text => Value::String(one.to_owned()),
+            Widget::Text | Widget::OptText => Value::String(one.to_owned()),
+            Widget::NumberChoice(_) => number(one, false),
             Widget::Number(default) => match (one, default) {
                 ("", Some(d)) => Value::from(d),
                 (text, _) => number(text, false),
@@ -713,6 +733,14 @@ fn unit_from_form(submitted: &Value, base: Map<String, Value>) -> Value {
             ),
         };
         set_at(&mut unit, f.path, value);
+    }
+    if figure {
+        super::figure_form::weapons_from_form(&mut unit);
+        super::figure_form::figure_defaults(&mut unit);
+        if let Some(fma) = unit.get_mut("fma") {
+            prune(fma);
+        }
+        return Value::Object(unit);
     }
     // No mobility and no profile numbers: not a vehicle.
     if let Some(vehicle) = unit.get_mut("vehicle") {
@@ -790,8 +818,13 @@ impl Action {
             Self::Save | Self::Update => {}
             Self::AddUnit(i) => {
                 if let Some(platoon) = roster.platoons.get_mut(i) {
+                    let figures = super::figure_form::any_figure(platoon.units.iter());
                     let name = format!("New unit {}", platoon.units.len() + 1);
-                    platoon.units.push(new_unit(&name));
+                    platoon.units.push(if figures {
+                        super::figure_form::new_figure(&name)
+                    } else {
+                        new_unit(&name)
+                    });
                 }
             }
             Self::RemoveUnit(i, j) => {
@@ -803,7 +836,14 @@ impl Action {
             }
             Self::AddPlatoon => {
                 let n = roster.platoons.len() + 1;
-                roster.platoons.push(new_platoon(n));
+                let figures = super::figure_form::any_figure(
+                    roster.platoons.iter().flat_map(|p| p.units.iter()),
+                );
+                let mut platoon = new_platoon(n);
+                if figures {
+                    platoon.units = vec![super::figure_form::new_figure("New unit 1")];
+                }
+                roster.platoons.push(platoon);
             }
             Self::RemovePlatoon(i) => {
                 if i < roster.platoons.len() {

@@ -4,6 +4,7 @@
 pub mod archive;
 pub mod edit;
 pub mod editor;
+pub mod figure_form;
 pub mod form;
 pub mod history;
 pub mod new;

@@ -308,6 +308,10 @@ fn new_markup(
     let body = html! {
         h1 { "Add a force" }
         (error_summary(errors, &label_refs))
+        @if how == How::Build && crate::web::forces::figure_form::any_figure(roster.platoons.iter().flat_map(|p| p.units.iter())) {
+            p { "Build the force figure by figure: each figure's Experience, Motivation, armour and weapon. "
+                "Figures are unpriced." }
+        } @else {
         nav.tabs aria-label="Ways to add a force" {
             ul {
                 @for other in [How::Basic, How::Advanced, How::Build] {
@@ -320,6 +324,7 @@ fn new_markup(
                     }
                 }
             }
+        }
         }
         h2 { (how.title()) }
         form.stack method="post" action=(here) novalidate {
@@ -340,8 +345,18 @@ fn new_markup(
 }
 
 fn starting_roster() -> RosterRequest {
+    starting_roster_of(false)
+}
+
+/// The build form's first roster: one platoon with one unit, or for a campaign of FMA figures
+/// one team with one figure (docs/rules.md §11).
+fn starting_roster_of(figures: bool) -> RosterRequest {
     let mut platoon = new_platoon(1);
     platoon.name = "1st Platoon".to_owned();
+    if figures {
+        platoon.name = "First team".to_owned();
+        platoon.units = vec![crate::web::forces::figure_form::new_figure("New figure 1")];
+    }
     RosterRequest {
         name: String::new(),
         platoons: vec![platoon],
@@ -362,8 +377,15 @@ pub async fn new_form(
     let caller = Caller::User {
         user_id: user.user_id.clone(),
     };
-    crate::app::campaigns::read_campaign(&state, &caller, &path).await?;
-    let how = How::read(query.how.as_deref());
+    let campaign = crate::app::campaigns::read_campaign(&state, &caller, &path).await?;
+    // FMA forces are built figure by figure here (the marker draw is the API's, M10); FAD's
+    // generation forms do not apply to them.
+    let figures = campaign.settings.ruleset.id == fad_domain::rulesets::gzg_fma_1999::ID;
+    let how = if figures {
+        How::Build
+    } else {
+        How::read(query.how.as_deref())
+    };
     Ok(respond(
         StatusCode::OK,
         new_markup(
@@ -372,7 +394,7 @@ pub async fn new_form(
             &path,
             how,
             &Fields::new(),
-            &starting_roster(),
+            &starting_roster_of(figures),
             &Errors::default(),
         ),
     ))

@@ -68,6 +68,9 @@ fn stats(unit: &UnitResponse) -> Vec<(String, String)> {
         return Vec::new();
     };
     let one_page = unit.unit.one_page.is_some();
+    if let Some(profile) = &unit.unit.fma {
+        return figure_stats(unit, profile);
+    }
     map.iter()
         .filter(|(k, v)| !matches!(k.as_str(), "id" | "name") && !is_empty(v))
         .filter(|(k, _)| !(one_page && k.as_str() == "armour"))
@@ -85,6 +88,74 @@ fn stats(unit: &UnitResponse) -> Vec<(String, String)> {
             _ => (words(k), value_text(v)),
         })
         .collect()
+}
+
+/// An FMA figure's stats in the game's own words (docs/rules.md §11), never FAD's fields.
+fn figure_stats(
+    unit: &UnitResponse,
+    profile: &fad_domain::rulesets::gzg_fma_1999::FmaProfile,
+) -> Vec<(String, String)> {
+    let mut out = vec![
+        ("experience".to_owned(), figure_grade(profile)),
+        (
+            "motivation".to_owned(),
+            motivation_words(profile.motivation),
+        ),
+        ("armour".to_owned(), armour_words(profile)),
+    ];
+    if let Some(role) = profile.role {
+        out.push(("role".to_owned(), role.title()));
+    }
+    for weapon in &profile.weapons {
+        out.push(("weapon".to_owned(), weapon.summary()));
+    }
+    out.push((
+        "status".to_owned(),
+        figure_status(&unit.unit, profile).to_owned(),
+    ));
+    out
+}
+
+/// "Veteran · d10": the grade and the quality die it gives (M2).
+pub(in crate::web) fn figure_grade(
+    profile: &fad_domain::rulesets::gzg_fma_1999::FmaProfile,
+) -> String {
+    format!("{} · {}", profile.experience.title(), profile.quality_die())
+}
+
+/// "2 (average)" (M3).
+pub(in crate::web) fn motivation_words(level: u8) -> String {
+    match fad_domain::rulesets::gzg_fma_1999::Motivation::of_level(level) {
+        Some(m) => format!("{level} ({})", m.title().to_lowercase()),
+        None => level.to_string(),
+    }
+}
+
+/// "d6 (light)", "1 (non-combatant)", with toughness where it raises the die.
+fn armour_words(profile: &fad_domain::rulesets::gzg_fma_1999::FmaProfile) -> String {
+    use fad_domain::rulesets::gzg_fma_1999::Toughness;
+    let mut text = format!(
+        "{} ({})",
+        profile.armour_value(),
+        profile.armour.title().to_lowercase()
+    );
+    if profile.toughness != Toughness::Normal {
+        text.push_str(&format!(", {}", profile.toughness.title().to_lowercase()));
+    }
+    text
+}
+
+/// Where the figure stands after its battles (M4, M7).
+fn figure_status(
+    unit: &fad_domain::roster::Unit,
+    profile: &fad_domain::rulesets::gzg_fma_1999::FmaProfile,
+) -> &'static str {
+    match (profile.dead, profile.replaced, unit.status) {
+        (true, true, _) => "dead; a new figure has taken his place",
+        (true, false, _) => "dead",
+        (false, _, UnitStatus::Eliminated) => "seriously wounded, out",
+        _ => "fit",
+    }
 }
 
 /// Points as people read them; "unpriced" where the ruleset prices nothing.
@@ -371,6 +442,9 @@ fn unit_card(platoon: Option<&str>, unit: &UnitResponse) -> Markup {
     if let Some(profile) = &u.one_page {
         return one_page_card(platoon, unit, profile);
     }
+    if let Some(profile) = &u.fma {
+        return figure_card(platoon, unit, profile);
+    }
     let quality = u.quality.row();
     let titles = |traits: &[fad_domain::points::gear::WeaponTrait]| -> Vec<String> {
         traits.iter().map(|t| t.title()).collect()
@@ -484,6 +558,45 @@ fn one_page_card(
     }
 }
 
+/// An FMA figure's card (docs/rules.md §11): the marker, the grade with its quality die,
+/// Motivation, armour and each weapon's bands and impact.
+fn figure_card(
+    platoon: Option<&str>,
+    unit: &UnitResponse,
+    profile: &fad_domain::rulesets::gzg_fma_1999::FmaProfile,
+) -> Markup {
+    let u = &unit.unit;
+    let status = figure_status(u, profile);
+    html! {
+        article.card {
+            @if platoon.is_some() { h2 { (u.name) } } @else { h3 { (u.name) } }
+            p { @if let Some(platoon) = platoon { (platoon) " · " } "Figure" @if let Some(role) = profile.role { " · " (role.title()) } " · " strong { (points_words(unit.points)) }
+                @if status != "fit" { " " span.badge { (status) } }
+            }
+            p.line { (profile.marker()) " · " (profile.quality_die()) " · Armour " (profile.armour_value())
+                @for w in &profile.weapons { " · " (w.summary()) } }
+            table {
+                tbody {
+                    tr { th scope="row" { "Experience" } td { (figure_grade(profile)) } }
+                    tr { th scope="row" { "Motivation" } td { (motivation_words(profile.motivation)) } }
+                    tr { th scope="row" { "Armour" } td { (armour_words(profile)) } }
+                }
+            }
+            // A list, not a four-column table: a card must fit a phone.
+            @if !profile.weapons.is_empty() {
+                ul {
+                    @for w in &profile.weapons {
+                        li { strong { (w.name) } ": range "
+                            (w.bands.iter().map(|b| b.inches.to_string()).collect::<Vec<_>>().join("/")) "″, firepower "
+                            (w.bands.iter().map(|b| b.firepower.to_string()).collect::<Vec<_>>().join("/"))
+                            ", impact " (w.impact) @if w.impact_multiplier > 1 { "x" (w.impact_multiplier) } }
+                    }
+                }
+            }
+        }
+    }
+}
+
 fn cards_markup(state: &AppState, user: &SessionUser, force: &ForceView) -> Markup {
     let roster = &force.roster;
     let units: Vec<(&str, &UnitResponse)> = roster
@@ -524,6 +637,14 @@ fn cards_markup(state: &AppState, user: &SessionUser, force: &ForceView) -> Mark
                 }
             }
             @for (platoon, unit) in &units { (unit_card(Some(platoon), unit)) }
+            @if units.iter().any(|(_, u)| u.unit.fma.is_some()) {
+                article.card {
+                    h2 { "Reading a figure" }
+                    p { "The marker: grade and Motivation (VET 2 is a Veteran at Motivation 2; lower is better). "
+                        "Then the quality die, the armour value and each weapon's three range bands in inches with their firepower dice and its impact die. "
+                        a href="/rules/gzg-fma-1999" { "The FMA playtest's rules page" } " has the tables." }
+                }
+            } @else {
             article.card {
                 h2 { "Rules this force uses" }
                 p { "Weapons: Range in base ranges (×) or as a band, FE fire effect, AT anti-tank (NA: none), Blast radius; rules reference §1.7 to §1.9." }
@@ -539,6 +660,7 @@ fn cards_markup(state: &AppState, user: &SessionUser, force: &ForceView) -> Mark
                         li { strong { (words(name)) } " " (TRAIT_MULTIPLIERS.get(&words(name).to_lowercase()).map_or("", String::as_str)) " — rules reference §1.13" }
                     }
                 }
+            }
             }
         }
     };

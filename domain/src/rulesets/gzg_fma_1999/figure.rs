@@ -302,6 +302,13 @@ pub struct FmaProfile {
     /// Weapons carried.
     #[serde(default)]
     pub weapons: Vec<FmaWeapon>,
+    /// The casualty roll found him dead (5–6, M4): never bought back.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dead: bool,
+    /// A new figure has taken this dead figure's place in his team (M7), so the team's
+    /// starting size no longer counts him as missing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub replaced: bool,
 }
 
 impl FmaProfile {

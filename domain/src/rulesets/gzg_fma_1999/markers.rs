@@ -109,8 +109,20 @@ pub fn draw_markers(
     force_id: Option<&str>,
 ) -> Result<Vec<Marker>, DiceError> {
     let mut left = pool.to_vec();
+    draw_from(dice, &mut left, figures, team, force_id)
+}
+
+/// Draws one marker for each of `figures` figures of `team` from the markers `left`, taking
+/// each out of it, so several teams can draw from one pool in turn.
+pub fn draw_from(
+    dice: &mut dyn Dice,
+    left: &mut Vec<Marker>,
+    figures: usize,
+    team: &str,
+    force_id: Option<&str>,
+) -> Result<Vec<Marker>, DiceError> {
     let mut drawn = Vec::with_capacity(figures);
-    for _ in 0..figures.min(pool.len()) {
+    for _ in 0..figures.min(left.len()) {
         let sides = u8::try_from(left.len()).unwrap_or(u8::MAX);
         let mut request = RollRequest::d6(RollStep::MarkerDraw, team, 1).with_sides(sides);
         request.force_id = force_id;

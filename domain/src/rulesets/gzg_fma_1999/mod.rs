@@ -13,8 +13,10 @@
 
 pub mod casualty;
 pub mod figure;
+pub mod generation;
 pub mod markers;
 pub mod validation;
+pub mod vocabulary;
 
 use crate::campaign::resolve_change::ResolveChange;
 use crate::campaign::tables::{CampaignTables, NewSquadRule, d6_row};
@@ -28,7 +30,7 @@ pub use figure::{
     ArmourValue, Die, EXPERIENCE_TABLE, Experience, FmaArmour, FmaProfile, FmaWeapon,
     MOTIVATION_LEVELS, Motivation, RangeBand, TeamRole, Toughness, armour_value,
 };
-pub use markers::{DEFAULT_MIX, Marker, check_pool, default_pool, draw_markers};
+pub use markers::{DEFAULT_MIX, Marker, check_pool, default_pool, draw_from, draw_markers};
 pub use validation::validate_fma;
 
 use super::{
@@ -82,6 +84,9 @@ pub const UNPRICED_REASON: &str = "the FMA playtest prices figures in its Part 2
 
 /// Why scenario generation is not offered (M11, our reading).
 pub const NO_SCENARIO_REASON: &str = "scenario generation is not offered under gzg-fma-1999: the FMA playtest has no scenario generator, and FAD 5e's would need every distance scaled ×8/6 and a team read as one unit for markers, which this service does not do yet (M11)";
+
+/// The same in a sentence for people, without ids (pages and 422 answers).
+pub const NO_SCENARIO_SENTENCE: &str = "the FMA playtest has no scenario generator, and FAD 5e's would need every distance scaled by 8/6 and each team read as one unit for markers, which this service does not do yet. Agree the battle at the table and record its result";
 
 /// The menu items the ruleset sells (M8): Experience and Motivation up, an extra pool die,
 /// a seriously wounded figure back, vehicle repair and replacement. No personalities,

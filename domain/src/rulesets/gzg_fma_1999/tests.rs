@@ -37,6 +37,8 @@ fn figure(id: &str, experience: Experience, motivation: u8) -> Unit {
         armour: FmaArmour::Light,
         toughness: Toughness::Normal,
         weapons: vec![rifle()],
+        dead: false,
+        replaced: false,
     };
     let mut unit = Unit {
         id: id.into(),
@@ -620,4 +622,69 @@ fn a_pool_too_small_or_with_bad_motivation_is_refused() {
             .collect::<Vec<_>>(),
         vec!["figures"]
     );
+}
+
+#[test]
+fn generation_draws_team_after_team_from_one_pool_m10() {
+    use super::generation::{MarkerChoices, MarkerTeam, generate_by_markers, validate_choices};
+    let team = |name: &str, figures| MarkerTeam {
+        name: name.into(),
+        figures,
+        armour: FmaArmour::Light,
+        weapons: vec![rifle()],
+    };
+    let choices = MarkerChoices {
+        name: "Police".into(),
+        teams: vec![team("Bravo", 4)],
+        markers: Some(pool()),
+    };
+    assert!(validate_choices(&choices).is_empty());
+    let mut dice = TableDice::new(&entered(&[1, 7, 5, 1]), ServerDice::seeded(1)).unwrap();
+    let force = generate_by_markers(&choices, &mut dice).unwrap();
+    let got: Vec<(Experience, u8, String)> = force
+        .units()
+        .map(|u| {
+            let p = u.fma.as_ref().unwrap();
+            (p.experience, p.motivation, u.name.clone())
+        })
+        .collect();
+    use Experience::{Green, Regular, Veteran};
+    assert_eq!(
+        got,
+        vec![
+            (Green, 2, "Bravo 1".into()),
+            (Regular, 3, "Bravo 2".into()),
+            (Veteran, 2, "Bravo 3".into()),
+            (Regular, 2, "Bravo 4".into()),
+        ]
+    );
+    assert!(validate_fma(&force).is_ok());
+    // Two teams share the pool: the second draws from the 4 markers the first left.
+    let two = MarkerChoices {
+        teams: vec![team("Bravo", 4), team("Charlie", 4)],
+        ..choices.clone()
+    };
+    let mut server = ServerDice::seeded(3);
+    let force = generate_by_markers(&two, &mut server).unwrap();
+    assert_eq!(force.units().count(), 8);
+    let dice: Vec<String> = server.take_log().iter().map(|r| r.dice.clone()).collect();
+    assert_eq!(
+        dice,
+        ["1d8", "1d7", "1d6", "1d5", "1d4", "1d3", "1d2", "1d1"]
+    );
+    // Too few markers, a team of none, a repeated name.
+    let bad = MarkerChoices {
+        teams: vec![team("Bravo", 9)],
+        ..choices.clone()
+    };
+    assert_eq!(validate_choices(&bad)[0].field, "markers");
+    let bad = MarkerChoices {
+        teams: vec![team("Bravo", 0), team("Bravo", 1)],
+        ..choices
+    };
+    let fields: Vec<String> = validate_choices(&bad)
+        .into_iter()
+        .map(|p| p.field)
+        .collect();
+    assert_eq!(fields, ["teams[0].figures", "teams[1].name"]);
 }

@@ -193,6 +193,19 @@ fn figure_problems(unit: &Unit, push: &mut impl FnMut(&str, String)) {
             ),
         );
     }
+    if profile.dead && unit.status != UnitStatus::Eliminated {
+        push(
+            "fma.dead",
+            "a dead figure stays eliminated: the casualty roll of 5–6 cannot be undone (M4)"
+                .to_owned(),
+        );
+    }
+    if profile.replaced && !profile.dead {
+        push(
+            "fma.replaced",
+            "only a dead figure's place is taken by a new figure (M7)".to_owned(),
+        );
+    }
     if profile.armour == FmaArmour::NonCombatant && profile.toughness != Toughness::Normal {
         push(
             "fma.toughness",

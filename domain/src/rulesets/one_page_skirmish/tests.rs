@@ -422,6 +422,7 @@ fn o5_bases_fill_units_and_form_a_new_seasoned_unit_with_the_profile() {
     ]))
     .unwrap();
     a.reinforce(ReinforcementChoice {
+        teams: Vec::new(),
         allocations: vec![
             Allocation {
                 unit_id: "a".into(),
@@ -455,6 +456,7 @@ fn o5_bases_fill_units_and_form_a_new_seasoned_unit_with_the_profile() {
         .unwrap();
     assert!(
         b.reinforce(ReinforcementChoice {
+            teams: Vec::new(),
             allocations: vec![],
             new_squad: Some(NewSquad {
                 name: "Big".into(),

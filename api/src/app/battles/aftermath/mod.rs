@@ -80,6 +80,10 @@ pub struct NextRoll {
     pub dice: String,
     /// Why the rules call for the roll, and what the faces do.
     pub why: String,
+    /// The step's name under the campaign's ruleset where it differs from the step's own
+    /// ("Motivation change" for `resolve_change` under `gzg-fma-1999`, M6).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
 }
 
 impl From<DueRoll> for NextRoll {
@@ -90,6 +94,7 @@ impl From<DueRoll> for NextRoll {
             unit_name: d.unit_name,
             dice: d.dice,
             why: d.why,
+            label: d.label,
         }
     }
 }

@@ -539,6 +539,32 @@ pub trait Submission: Send + 'static {
     ) -> Result<(), ScenarioError>;
 }
 
+/// 422 with the ruleset's own sentence when the campaign's ruleset offers no scenario
+/// generation (`gzg-fma-1999`, M11): nothing is rolled or stored.
+fn refuse_without_scenarios(conn: &mut Db, campaign_id: &str) -> Result<(), ApiError> {
+    let ruleset = crate::app::forces::campaign_ruleset(conn, campaign_id)?;
+    if ruleset.decisions.scenario == fad_domain::rulesets::ScenarioSupport::None {
+        return Err(ApiError::validation(
+            "scenario",
+            no_scenario_sentence(&ruleset),
+        ));
+    }
+    Ok(())
+}
+
+/// Why a ruleset offers no scenario generation, in a sentence for people.
+pub fn no_scenario_sentence(ruleset: &fad_domain::rulesets::Ruleset) -> String {
+    if ruleset.family == fad_domain::rulesets::Family::Fma {
+        format!(
+            "No scenario is generated under {}: {}.",
+            ruleset.name,
+            fad_domain::rulesets::gzg_fma_1999::NO_SCENARIO_SENTENCE
+        )
+    } else {
+        format!("No scenario is generated under {}.", ruleset.name)
+    }
+}
+
 /// Runs one submission: authorize, lock the battle, check the side and version, merge the
 /// entered dice, step the machine, store with a version check, answer as the side sees it.
 pub async fn submit<S: Submission>(
@@ -555,6 +581,7 @@ pub async fn submit<S: Submission>(
         let (_, access) = authorize_battle(conn, &caller, &battle_id, Need::Write)?;
         crate::app::dice::check_client_seed(submission.client_seed())?;
         let battle = lock_battle_quietly(conn, &battle_id)?;
+        refuse_without_scenarios(conn, &battle.campaign_id)?;
         let (row, mut doc) = load(conn, &battle)?;
         let row_version = row.as_ref().map_or(0, |r| r.version);
         let versions = versions::stored(&doc, row_version);
