@@ -46,8 +46,10 @@ use crate::web::{PageError, require_user};
 
 /// How long one stream lasts before the browser reconnects.
 pub const STREAM_SECONDS: u64 = 300;
-/// A comment line this often keeps proxies from closing an idle stream.
-const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// A comment line this often keeps proxies from closing an idle stream: well inside the common
+/// 60-second read timeout (nginx's `proxy_read_timeout`), and rare enough that 5,000 idle
+/// streams cost little (each keep-alive is a timer and a write).
+const KEEP_ALIVE: Duration = Duration::from_secs(25);
 
 /// Set when the server begins to stop: every stream ends when woken, so a graceful stop does
 /// not wait out the streams' lifetime.
