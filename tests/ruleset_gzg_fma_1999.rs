@@ -65,29 +65,15 @@ fn police() -> Value {
 
 #[track_caller]
 fn fma_campaign(app: &TestApp, organiser: &TestUser) -> String {
-    let response = app.post_json_with_token(
-        "/api/v1/campaigns",
-        &json!({"name": "Precinct war", "ruleset": {"id": ID, "version": 1}}),
-        &organiser.token,
-    );
-    assert_eq!(response.status(), 201, "{}", response.text().unwrap());
-    let campaign: Value = response.json().unwrap();
-    assert_eq!(campaign["ruleset"], json!({"id": ID, "version": 1}));
-    campaign["id"].as_str().unwrap().to_owned()
-}
-
-fn create(
-    app: &TestApp,
-    user: &TestUser,
-    campaign_id: &str,
-    body: &Value,
-) -> reqwest::blocking::Response {
-    app.post_json_with_token(
-        &format!("/api/v1/campaigns/{campaign_id}/forces"),
-        body,
-        &user.token,
+    crate::rulesets::named_campaign_under(
+        app,
+        organiser,
+        "Precinct war",
+        json!({"id": ID, "version": 1}),
     )
 }
+
+use crate::rulesets::create_force as create;
 
 struct Fought {
     organiser: TestUser,

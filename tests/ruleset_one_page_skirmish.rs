@@ -50,29 +50,10 @@ fn blue_roster() -> Value {
 
 #[track_caller]
 fn one_page_campaign(app: &TestApp, organiser: &TestUser) -> String {
-    let response = app.post_json_with_token(
-        "/api/v1/campaigns",
-        &json!({"name": "Skirmish season", "ruleset": ID}),
-        &organiser.token,
-    );
-    assert_eq!(response.status(), 201, "{}", response.text().unwrap());
-    let campaign: Value = response.json().unwrap();
-    assert_eq!(campaign["ruleset"], json!({"id": ID, "version": 1}));
-    campaign["id"].as_str().unwrap().to_owned()
+    crate::rulesets::named_campaign_under(app, organiser, "Skirmish season", json!(ID))
 }
 
-fn create(
-    app: &TestApp,
-    user: &TestUser,
-    campaign_id: &str,
-    body: &Value,
-) -> reqwest::blocking::Response {
-    app.post_json_with_token(
-        &format!("/api/v1/campaigns/{campaign_id}/forces"),
-        body,
-        &user.token,
-    )
-}
+use crate::rulesets::create_force as create;
 
 struct Fought {
     organiser: TestUser,

@@ -794,3 +794,38 @@ both_backends! {
         assert_eq!(stored, 1);
     }
 }
+
+/// A campaign named `name` under `ruleset` (an id, or `{id, version}`), created by `organiser`;
+/// its id. Asserts that it reports the ruleset at version 1.
+#[track_caller]
+pub fn named_campaign_under(
+    app: &TestApp,
+    organiser: &TestUser,
+    name: &str,
+    ruleset: Value,
+) -> String {
+    let response = app.post_json_with_token(
+        "/api/v1/campaigns",
+        &json!({"name": name, "ruleset": ruleset}),
+        &organiser.token,
+    );
+    assert_eq!(response.status(), 201, "{}", response.text().unwrap());
+    let campaign: Value = response.json().unwrap();
+    let id = ruleset.get("id").cloned().unwrap_or(ruleset);
+    assert_eq!(campaign["ruleset"], json!({"id": id, "version": 1}));
+    campaign["id"].as_str().unwrap().to_owned()
+}
+
+/// `POST /api/v1/campaigns/{campaign_id}/forces` with `body` as `user`.
+pub fn create_force(
+    app: &TestApp,
+    user: &TestUser,
+    campaign_id: &str,
+    body: &Value,
+) -> reqwest::blocking::Response {
+    app.post_json_with_token(
+        &format!("/api/v1/campaigns/{campaign_id}/forces"),
+        body,
+        &user.token,
+    )
+}
