@@ -13,8 +13,8 @@
 //!
 //! The writes that roll dice store their answer inside their own transaction
 //! ([`crate::app::idempotency::run`]), in the reservation, so a crash between their commit and
-//! the middleware's storing cannot let a retry roll again; the middleware then only replaces it
-//! with the bytes it sent (the same JSON). Answers are kept for [`RETENTION_HOURS`] and then
+//! the middleware's storing cannot let a retry roll again. What they store is the very text
+//! they send ([`AnswerKept`]), so the middleware stores nothing more for them. Answers are kept for [`RETENTION_HOURS`] and then
 //! swept ([`sweep`]).
 //!
 //! These writes take no key ([`takes_no_key`]): login (it changes nothing, so a retry is
@@ -259,12 +259,26 @@ fn replay(row: &rows::IdempotentResponse, slot: &Slot) -> HttpResponse {
         .body(row.response.clone())
 }
 
+/// Marks an answer whose write already stored it under its key, in its own transaction, as
+/// the very text it sends ([`crate::app::idempotency::run`]): storing it again would rewrite
+/// the same bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct AnswerKept;
+
 /// Stores a 2xx answer in the reservation and sends it on.
 async fn keep(
     db: &Database,
     slot: Slot,
     response: ServiceResponse<BoxBody>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    if response
+        .response()
+        .extensions()
+        .get::<AnswerKept>()
+        .is_some()
+    {
+        return Ok(response);
+    }
     let (request, response) = response.into_parts();
     let (head, body) = response.into_parts();
     let bytes = actix_web::body::to_bytes(body)

@@ -197,7 +197,7 @@ pub struct AftermathView {
     /// The sequence so far (or final), typed; `None` before the first roll.
     pub outcome: Option<Outcome>,
     /// The campaign's ruleset: the menu and its costs.
-    pub ruleset: fad_domain::rulesets::Ruleset,
+    pub ruleset: std::sync::Arc<fad_domain::rulesets::Ruleset>,
 }
 
 /// One force's post-battle sequence with the battle, the person's part in it and the
@@ -218,8 +218,8 @@ pub async fn aftermath_view(
     .await?;
     let outcome = sequence
         .outcome
-        .clone()
-        .map(serde_json::from_value::<Outcome>)
+        .as_ref()
+        .map(|raw| serde_json::from_str::<Outcome>(raw.get()))
         .transpose()
         .map_err(|e| ApiError::Internal(e.into()))?;
     let (user_id, battle_id, force_id) = (

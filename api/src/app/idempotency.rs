@@ -42,6 +42,10 @@ pub struct Answer<T> {
     pub status: StatusCode,
     /// The value.
     pub body: Body<T>,
+    /// The JSON text this request stored under its key in its own transaction (`None` without
+    /// a key, and for a replay). It is what the answer sends, so the middleware need not store
+    /// the sent bytes again ([`crate::idempotent::AnswerKept`]).
+    pub kept: Option<String>,
 }
 
 /// A write's value: typed when made now; the stored serialized answer when replayed.
@@ -57,6 +61,9 @@ impl<T: Serialize> Answer<T> {
     /// The value as JSON text: what a first answer sends and stores, and what a replay sends
     /// back unchanged.
     pub fn to_text(&self) -> Result<String, ApiError> {
+        if let Some(text) = &self.kept {
+            return Ok(text.clone());
+        }
         match &self.body {
             Body::Fresh(value) => serde_json::to_string(value).map_err(internal),
             Body::Replayed(text) => Ok(text.clone()),
@@ -103,10 +110,9 @@ where
                 }
             }
             let (status, value) = work(conn)?;
-            if let Some(key) = k {
-                rows::insert(
-                    conn,
-                    &rows::IdempotentResponse {
+            let kept = match k {
+                Some(key) => {
+                    let row = rows::IdempotentResponse {
                         user_id: user,
                         scope: s,
                         idempotency_key: key,
@@ -114,12 +120,16 @@ where
                         status: i32::from(status.as_u16()),
                         response: serde_json::to_string(&value).map_err(internal)?,
                         created_at: store::now(),
-                    },
-                )?;
-            }
+                    };
+                    rows::insert(conn, &row)?;
+                    Some(row.response)
+                }
+                None => None,
+            };
             Ok(Answer {
                 status,
                 body: Body::Fresh(value),
+                kept,
             })
         })
         .await;
@@ -157,6 +167,7 @@ fn replay<T>(stored: &rows::IdempotentResponse, hash: &str) -> Result<Answer<T>,
     Ok(Answer {
         status,
         body: Body::Replayed(stored.response.clone()),
+        kept: None,
     })
 }
 
@@ -190,6 +201,7 @@ mod tests {
                 zeta: 1,
                 alpha: "a",
             }),
+            kept: None,
         };
         let sent = fresh.to_text().unwrap();
         assert_eq!(

@@ -2,6 +2,8 @@
 //! extends a built-in one, stored one row per version). Listing, reading, writing house
 //! rulesets, and [`load`], which every use case calls with its campaign's pin.
 
+use std::sync::Arc;
+
 use fad_domain::house_rules::HouseRules;
 use fad_domain::rulesets::{
     self, HouseDocument, Ruleset, RulesetPin, RulesetVocabulary, SetProblem,
@@ -101,8 +103,8 @@ fn build_row(row: &StoredRuleset) -> Result<(Ruleset, HouseDocument, Ruleset), A
 
 /// The ruleset a campaign's pin names: a built-in one, or a stored house ruleset (archived
 /// ones included: a campaign keeps the rules it chose).
-pub fn load(conn: &mut Db, pin: &RulesetPin) -> Result<Ruleset, ApiError> {
-    if let Some(builtin) = rulesets::builtin(&pin.id, Some(pin.version)) {
+pub fn load(conn: &mut Db, pin: &RulesetPin) -> Result<Arc<Ruleset>, ApiError> {
+    if let Some(builtin) = rulesets::shared_builtin(&pin.id, Some(pin.version)) {
         return Ok(builtin);
     }
     let row = rows::find(conn, &pin.id, Some(stored_version(pin.version)))?.ok_or_else(|| {
@@ -112,7 +114,7 @@ pub fn load(conn: &mut Db, pin: &RulesetPin) -> Result<Ruleset, ApiError> {
             pin.version
         ))
     })?;
-    Ok(build_row(&row)?.0)
+    Ok(Arc::new(build_row(&row)?.0))
 }
 
 /// The pins of the campaigns `user_id` belongs to.

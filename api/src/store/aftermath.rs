@@ -82,20 +82,8 @@ pub fn state_text(state: &Aftermath, battle_start: &Roster) -> Result<String, Do
 /// A stored state, its battle-start roster taken from the row's (stored as
 /// `battle_start_text`) when it leaves it out.
 pub fn state_from(text: &str, battle_start_text: &str) -> Result<Aftermath, DocError> {
-    // Today's format without its roster: splice the row's roster in as text and read it in
-    // one pass. A state that holds its own roster fails here (duplicate field) and takes the
-    // general path below.
-    if doc::in_format(text, <Aftermath as StoredDoc>::VERSION) {
-        let mut whole = String::with_capacity(text.len() + battle_start_text.len() + 20);
-        whole.push_str(r#"{""#);
-        whole.push_str(BATTLE_START);
-        whole.push_str(r#"":"#);
-        whole.push_str(battle_start_text);
-        whole.push(',');
-        whole.push_str(&text[1..]);
-        if let Ok(state) = serde_json::from_str(&whole) {
-            return Ok(state);
-        }
+    if let Some(state) = spliced_state(text, battle_start_text) {
+        return Ok(state);
     }
     let battle_start: Roster = doc::decode(battle_start_text)?;
     let start = serde_json::to_value(battle_start).map_err(|e| DocError::Encode {
@@ -107,15 +95,46 @@ pub fn state_from(text: &str, battle_start_text: &str) -> Result<Aftermath, DocE
     })
 }
 
+/// A state in today's format, which leaves out its roster, read in one pass with the row's
+/// roster spliced in as text. `None` for a state that holds its own roster (it fails here on
+/// the duplicate field) or is in another format.
+fn spliced_state(text: &str, battle_start_text: &str) -> Option<Aftermath> {
+    if !doc::in_format(text, <Aftermath as StoredDoc>::VERSION) {
+        return None;
+    }
+    let mut whole = String::with_capacity(text.len() + battle_start_text.len() + 20);
+    whole.push_str(r#"{""#);
+    whole.push_str(BATTLE_START);
+    whole.push_str(r#"":"#);
+    whole.push_str(battle_start_text);
+    whole.push(',');
+    whole.push_str(&text[1..]);
+    serde_json::from_str(&whole).ok()
+}
+
 impl StoredAftermath {
     /// The row with its documents decoded.
     pub fn decode(self) -> Result<AftermathRow, DocError> {
-        let battle_start: Roster = doc::decode(&self.battle_start)?;
-        let state = self
+        // A state read with the row's roster spliced in already holds that roster decoded:
+        // a copy costs less than reading the text again (a roster in an older format is read
+        // on its own, through its upgrades).
+        let spliced = self
             .state
             .as_deref()
-            .map(|text| state_from(text, &self.battle_start))
-            .transpose()?;
+            .filter(|_| doc::in_format(&self.battle_start, <Roster as StoredDoc>::VERSION))
+            .and_then(|text| spliced_state(text, &self.battle_start));
+        let battle_start: Roster = match &spliced {
+            Some(state) => state.battle_start.clone(),
+            None => doc::decode(&self.battle_start)?,
+        };
+        let state = match spliced {
+            Some(state) => Some(state),
+            None => self
+                .state
+                .as_deref()
+                .map(|text| state_from(text, &self.battle_start))
+                .transpose()?,
+        };
         Ok(AftermathRow {
             stage: AftermathStage::try_from(self.stage).map_err(|e| DocError::Decode {
                 kind: "aftermath stage",

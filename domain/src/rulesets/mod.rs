@@ -433,26 +433,39 @@ impl Ruleset {
 
 /// Every built-in ruleset, built once: a force read loads its campaign's ruleset, and building
 /// one from its tables cost a sixth of the read (measured with callgrind, bench/profile.py).
-static BUILTINS: std::sync::LazyLock<[Ruleset; 4]> = std::sync::LazyLock::new(|| {
-    [
-        fad5e::v1(),
-        fad_basic_advanced::v1(),
-        one_page_skirmish::v1(),
-        gzg_fma_1999::v1(),
-    ]
-});
+static BUILTINS: std::sync::LazyLock<[std::sync::Arc<Ruleset>; 4]> =
+    std::sync::LazyLock::new(|| {
+        [
+            std::sync::Arc::new(fad5e::v1()),
+            std::sync::Arc::new(fad_basic_advanced::v1()),
+            std::sync::Arc::new(one_page_skirmish::v1()),
+            std::sync::Arc::new(gzg_fma_1999::v1()),
+        ]
+    });
 
 /// A built-in ruleset by id and version (`None`: the latest; every built-in is at version 1).
 pub fn builtin(id: &str, version: Option<u32>) -> Option<Ruleset> {
+    shared_builtin(id, version).map(|r| Ruleset::clone(&r))
+}
+
+/// [`builtin`] without a copy: the built ruleset itself, shared (a request that only reads
+/// its ruleset need not copy its lists and readings).
+pub fn shared_builtin(id: &str, version: Option<u32>) -> Option<std::sync::Arc<Ruleset>> {
     if !matches!(version, None | Some(1)) {
         return None;
     }
     BUILTINS.iter().find(|r| r.id == id).cloned()
 }
 
+/// FAD 5e version 1, shared (the first of the built-ins).
+pub fn shared_fad5e() -> std::sync::Arc<Ruleset> {
+    let [fad5e, ..] = &*BUILTINS;
+    std::sync::Arc::clone(fad5e)
+}
+
 /// The latest version of every built-in ruleset.
 pub fn builtins() -> Vec<Ruleset> {
-    BUILTINS.to_vec()
+    BUILTINS.iter().map(|r| Ruleset::clone(r)).collect()
 }
 
 /// The canonical JSON of a value: object keys sorted, no whitespace. Built from the value tree

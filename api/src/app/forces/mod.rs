@@ -108,7 +108,7 @@ fn edit_cause(
 pub fn campaign_ruleset(
     conn: &mut Db,
     campaign_id: &str,
-) -> Result<fad_domain::rulesets::Ruleset, ApiError> {
+) -> Result<std::sync::Arc<fad_domain::rulesets::Ruleset>, ApiError> {
     let settings = campaigns::find_by_id(conn, campaign_id)?
         .map(|c| c.settings())
         .transpose()
@@ -146,7 +146,7 @@ pub async fn store_new_force(
         .db
         .transaction(move |conn| {
             campaign_access(conn, &caller, &stored.campaign_id, Need::Write)?;
-            roster::check_family(&roster, &campaign_ruleset(conn, &stored.campaign_id)?)?;
+            roster::check_family(&roster, &*campaign_ruleset(conn, &stored.campaign_id)?)?;
             quotas.check_forces(conn, &stored.campaign_id)?;
             forces::insert(conn, &stored, &roster, &cause, &rolls)?;
             events::append(conn, &Event::force_created(&stored.campaign_id, &stored.id))

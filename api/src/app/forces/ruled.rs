@@ -13,8 +13,8 @@ use crate::store::campaigns;
 /// A campaign's ruleset with the campaign's option switches.
 #[derive(Debug, Clone)]
 pub struct ForceRules {
-    /// The pinned ruleset.
-    pub ruleset: Ruleset,
+    /// The pinned ruleset (shared: the built-in ones are built once).
+    pub ruleset: std::sync::Arc<Ruleset>,
     /// The campaign's switches (`pricing` among them).
     pub options: HouseRules,
 }
@@ -23,7 +23,7 @@ impl ForceRules {
     /// FAD 5e, as a roster outside any campaign is read.
     pub fn fad5e() -> Self {
         Self {
-            ruleset: Ruleset::fad5e(),
+            ruleset: fad_domain::rulesets::shared_fad5e(),
             options: HouseRules::default(),
         }
     }

@@ -107,9 +107,15 @@ where
 
 /// Renders a write's answer as JSON with its status.
 pub fn render<T: Serialize>(answer: &idempotency::Answer<T>) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::build(answer.status)
+    let mut response = HttpResponse::build(answer.status)
         .content_type(ContentType::json())
-        .body(answer.to_text()?))
+        .body(answer.to_text()?);
+    if answer.kept.is_some() {
+        response
+            .extensions_mut()
+            .insert(crate::idempotent::AnswerKept);
+    }
+    Ok(response)
 }
 
 /// Parses a JSON body; an empty body reads as `{}`.

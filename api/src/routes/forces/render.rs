@@ -300,8 +300,9 @@ mod tests {
         let cache = RenderedRosters::default();
         let f = force("f1", roster("Alpha", 8), false);
         let mut house = ForceRules::fad5e();
-        house.ruleset.id = "club/three-points".to_owned();
-        house.ruleset.version = 2;
+        let pinned = std::sync::Arc::make_mut(&mut house.ruleset);
+        pinned.id = "club/three-points".to_owned();
+        pinned.version = 2;
         cache
             .force_json_under(&f, None, &ForceRules::fad5e())
             .unwrap();

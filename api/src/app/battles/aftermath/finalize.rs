@@ -21,8 +21,8 @@ use crate::store::history::HistoryCause;
 use crate::store::ledger::{self, LedgerError, LedgerKind, NewLedgerEntry};
 use crate::store::{self, aftermath as rows, forces};
 
-use super::super::{problems, to_value};
-use super::{AftermathResponse, begin, response_with, save};
+use super::super::problems;
+use super::{AftermathResponse, begin, raw_json, response_with, save};
 
 /// The body of `finalize`: empty, `{}`, or `{"forgo_reinforcements": true}`.
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -169,8 +169,8 @@ pub async fn finalize_aftermath(
         if balance != i64::from(cp.balance) {
             return Err(changed());
         }
-        let answer_outcome = to_value(&outcome)?;
-        let row = save(conn, &step.row, AftermathStage::Finalized, &aftermath, Some(outcome))?;
+        let answer_outcome = raw_json(&outcome)?;
+        save(conn, &mut step.row, AftermathStage::Finalized, aftermath, Some(outcome))?;
         let event = Event::aftermath_finalized(&step.battle.campaign_id, &battle_id, &force_id);
         store::events::append(conn, &event)?;
         if rows::count_unfinalized(conn, &battle_id)? == 0 {
@@ -178,7 +178,7 @@ pub async fn finalize_aftermath(
             crate::app::battles::lifecycle::complete(conn, step.battle)?;
         }
         tracing::info!(battle.id = %battle_id, force.id = %force_id, "Finalized aftermath");
-        let answer = response_with(&row, None, Some(answer_outcome), Vec::new(), Default::default())?.under(&step.ruleset);
+        let answer = response_with(&step.row, None, Some(answer_outcome), Vec::new(), Default::default())?.under(&step.ruleset);
         Ok((StatusCode::OK, answer))
     })
     .await

@@ -22,7 +22,7 @@ use fad_domain::dice::{
     DiceError, EnteredDice, RollLog, RollStep, ServerDice, TableDice, parse_steps,
 };
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::value::RawValue;
 use utoipa::ToSchema;
 
 use crate::auth::{Caller, CampaignAccess, Need};
@@ -100,7 +100,7 @@ impl From<DueRoll> for NextRoll {
 }
 
 /// One force's post-battle sequence.
-#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct AftermathResponse {
     /// The battle.
     pub battle_id: String,
@@ -121,7 +121,7 @@ pub struct AftermathResponse {
     /// The sequence so far (roster, per-unit changes, campaign points, purchases, pool, and the
     /// whole roll log); `null` before the first roll.
     #[schema(value_type = Option<fad_domain::campaign::Outcome>)]
-    pub outcome: Option<Value>,
+    pub outcome: Option<Box<RawValue>>,
     /// The rolls this request made (empty for a read).
     pub rolls: RollLog,
     /// Entered values no rule called for, by step and subject: in a step's answer, that
@@ -208,7 +208,7 @@ pub struct Step {
     /// The campaign's house rules.
     pub rules: fad_domain::house_rules::HouseRules,
     /// The campaign's ruleset (its tables, costs and campaign points).
-    pub ruleset: fad_domain::rulesets::Ruleset,
+    pub ruleset: std::sync::Arc<fad_domain::rulesets::Ruleset>,
     /// The force's newest ledger entry as (seq, balance), read under the lock.
     pub ledger: Option<(i64, i64)>,
     /// The rolled state with the current bank (see [`with_current_bank`]); `None` unless the
@@ -360,31 +360,39 @@ fn finalized() -> ApiError {
     ApiError::Conflict("This post-battle sequence is finalized.".to_owned())
 }
 
-/// Saves the next state when nobody else changed the row meanwhile (else 409).
+/// Makes `row` the next one (stage, state, outcome, version) and saves it when nobody else
+/// changed the row meanwhile (else 409, and the transaction is not committed). The row takes
+/// the state rather than a copy: a state holds whole rosters.
 pub fn save(
     conn: &mut Db,
-    row: &rows::AftermathRow,
+    row: &mut rows::AftermathRow,
     stage: AftermathStage,
-    state: &Aftermath,
+    state: Aftermath,
     outcome: Option<Outcome>,
-) -> Result<rows::AftermathRow, ApiError> {
-    let next = rows::AftermathRow {
-        battle_id: row.battle_id.clone(),
-        force_id: row.force_id.clone(),
-        battle_start: row.battle_start.clone(),
-        force_version: row.force_version,
-        stage,
-        state: Some(state.clone()),
-        outcome,
-        version: row.version + 1,
-        updated_at: store::now(),
-    };
-    if !rows::update_if_version(conn, &next)? {
+) -> Result<(), ApiError> {
+    row.stage = stage;
+    row.state = Some(state);
+    row.outcome = outcome;
+    row.version += 1;
+    row.updated_at = store::now();
+    if !rows::update_if_version(conn, row)? {
         return Err(ApiError::Conflict(
             "A concurrent step changed this post-battle sequence; reload and retry.".to_owned(),
         ));
     }
-    Ok(next)
+    Ok(())
+}
+
+/// The state a step just saved with [`save`].
+pub fn saved_state(row: &rows::AftermathRow) -> Result<&Aftermath, ApiError> {
+    row.state
+        .as_ref()
+        .ok_or_else(|| internal("a saved aftermath without state"))
+}
+
+/// `value` as JSON text inside an answer: written once, not built as a tree first.
+pub fn raw_json<T: Serialize>(value: &T) -> Result<Box<RawValue>, ApiError> {
+    serde_json::value::to_raw_value(value).map_err(internal)
 }
 
 /// The response for a read of a row: no rolls, every unused value so far. `preview` is the
@@ -404,7 +412,7 @@ pub fn response(
 pub fn response_with(
     row: &rows::AftermathRow,
     state: Option<&Aftermath>,
-    done: Option<Value>,
+    done: Option<Box<RawValue>>,
     rolls: RollLog,
     unused_dice: EnteredDice,
 ) -> Result<AftermathResponse, ApiError> {
@@ -417,11 +425,11 @@ pub fn response_with(
         .and_then(Aftermath::next_step);
     let (outcome, pending) = match (&row.outcome, state) {
         (Some(_), _) if done.is_some() => (done, None),
-        (Some(done), _) => (Some(serde_json::to_value(done).map_err(internal)?), None),
+        (Some(done), _) => (Some(raw_json(done)?), None),
         // An open sequence's state is only a preview of the first step.
         (None, _) if row.stage == AftermathStage::Open => (None, None),
         (None, Some(aftermath)) if !aftermath.fully_rolled() => (
-            Some(serde_json::to_value(aftermath.outcome().map_err(problems)?).map_err(internal)?),
+            Some(raw_json(&aftermath.outcome().map_err(problems)?)?),
             None,
         ),
         (None, Some(aftermath)) => {
@@ -455,10 +463,7 @@ pub fn response_with(
                     })
                     .collect(),
             };
-            (
-                Some(serde_json::to_value(&outcome).map_err(internal)?),
-                Some(pending),
-            )
+            (Some(raw_json(&outcome)?), Some(pending))
         }
         (None, None) => (None, None),
     };

@@ -19,7 +19,7 @@ use crate::error::ApiError;
 use super::super::problems;
 use super::{
     AftermathResponse, RawDice, begin, dice_errors, merge_unused, refuse_surplus, response_with,
-    save, table_dice,
+    save, saved_state, table_dice,
 };
 
 /// The purchases.
@@ -83,11 +83,17 @@ pub async fn purchase_aftermath(
         refuse_surplus(&dice)?;
         let unused = dice.unused();
         merge_unused(&mut aftermath.unused_dice, unused.clone());
-        let row = save(conn, &step.row, AftermathStage::Rolled, &aftermath, None)?;
+        save(conn, &mut step.row, AftermathStage::Rolled, aftermath, None)?;
         let commitment = after_roll(conn, &scope, &seed, dice.used_commitment(), History::Drop)?;
         let rolls = dice.take_log();
-        let mut answer =
-            response_with(&row, Some(&aftermath), None, rolls, unused)?.under(&step.ruleset);
+        let mut answer = response_with(
+            &step.row,
+            Some(saved_state(&step.row)?),
+            None,
+            rolls,
+            unused,
+        )?
+        .under(&step.ruleset);
         answer.dice_commitment = Some(commitment);
         Ok((StatusCode::OK, answer))
     })

@@ -11,7 +11,7 @@ use crate::auth::AuthUser;
 use crate::error::ApiError;
 
 use super::super::problems;
-use super::{AftermathResponse, begin, response_with, save};
+use super::{AftermathResponse, begin, response_with, save, saved_state};
 
 /// Sets the reinforcement allocation.
 pub async fn reinforce_aftermath(
@@ -27,9 +27,15 @@ pub async fn reinforce_aftermath(
         let mut step = begin(conn, &caller, &battle_id, &force_id)?;
         let mut aftermath = step.rolled()?;
         aftermath.reinforce(choice).map_err(problems)?;
-        let row = save(conn, &step.row, AftermathStage::Rolled, &aftermath, None)?;
-        let answer = response_with(&row, Some(&aftermath), None, Vec::new(), Default::default())?
-            .under(&step.ruleset);
+        save(conn, &mut step.row, AftermathStage::Rolled, aftermath, None)?;
+        let answer = response_with(
+            &step.row,
+            Some(saved_state(&step.row)?),
+            None,
+            Vec::new(),
+            Default::default(),
+        )?
+        .under(&step.ruleset);
         Ok((StatusCode::OK, answer))
     })
     .await

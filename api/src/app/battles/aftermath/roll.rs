@@ -22,7 +22,7 @@ use crate::store::{self, battles};
 use super::super::{BattleResult, problems};
 use super::{
     AftermathResponse, DiceRequest, RawDice, begin, dice_errors, merge_unused, refuse_surplus,
-    response_with, save, table_dice,
+    response_with, save, saved_state, table_dice,
 };
 
 /// This force's lines of the recorded result.
@@ -178,7 +178,8 @@ pub async fn roll_aftermath(
         } else {
             AftermathStage::Rolling
         };
-        let row = save(conn, &step.row, stage, &aftermath, None)?;
+        save(conn, &mut step.row, stage, aftermath, None)?;
+        let aftermath = saved_state(&step.row)?;
         let last_rolled = ROLL_STEPS
             .iter()
             .zip(&done_before)
@@ -198,7 +199,7 @@ pub async fn roll_aftermath(
         let commitment = after_roll(conn, &scope, &seed, dice.used_commitment(), History::Drop)?;
         let rolls = dice.take_log();
         let mut answer =
-            response_with(&row, Some(&aftermath), None, rolls, unused)?.under(&step.ruleset);
+            response_with(&step.row, Some(aftermath), None, rolls, unused)?.under(&step.ruleset);
         answer.dice_commitment = Some(commitment);
         Ok((StatusCode::OK, answer))
     })
