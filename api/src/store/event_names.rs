@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use diesel::prelude::*;
 
 use crate::db::Db;
-use crate::schema::{battles, campaigns, forces, users};
+use crate::schema::{battles, campaigns, forces, users, webhooks};
 use crate::store::events::{EventData, EventForce, EventLinks};
 use crate::store::users::shown;
 
@@ -36,18 +36,47 @@ fn force_names(conn: &mut Db, ids: &[&str]) -> QueryResult<HashMap<String, (Stri
         .collect())
 }
 
+/// What an append reads of the event's campaign and battle, in one statement.
+struct Context {
+    /// The campaign's name and settings (`None`: the campaign is gone).
+    campaign: Option<(String, String)>,
+    /// The battle's sides as stored.
+    sides: Option<String>,
+    /// Whether an enabled webhook of the campaign may want the event.
+    listened: bool,
+}
+
+fn context(conn: &mut Db, campaign_id: &str, battle_id: Option<&str>) -> QueryResult<Context> {
+    let campaign = || campaigns::table.filter(campaigns::id.eq(campaign_id));
+    let (name, settings, sides, listened): (Option<String>, Option<String>, Option<String>, bool) =
+        diesel::select((
+            campaign().select(campaigns::name).single_value(),
+            campaign().select(campaigns::settings).single_value(),
+            battles::table
+                .filter(battles::id.eq(battle_id.unwrap_or_default()))
+                .select(battles::sides)
+                .single_value(),
+            diesel::dsl::exists(
+                webhooks::table
+                    .filter(webhooks::campaign_id.eq(campaign_id))
+                    .filter(webhooks::disabled_at.is_null()),
+            ),
+        ))
+        .get_result(conn)?;
+    Ok(Context {
+        campaign: name.zip(settings),
+        sides: battle_id.and(sides),
+        listened,
+    })
+}
+
 /// The battle's sides as stored: a player side's force id or a non-player side's name. Only
 /// `force_id` and `non_player.name` are read; a non-player side's stance stays unread.
-fn battle_sides(conn: &mut Db, battle_id: &str) -> QueryResult<Vec<(Option<String>, String)>> {
-    let sides: Option<String> = battles::table
-        .filter(battles::id.eq(battle_id))
-        .select(battles::sides)
-        .first(conn)
-        .optional()?;
+fn battle_sides(sides: Option<&str>) -> Vec<(Option<String>, String)> {
     let parsed: Vec<serde_json::Value> = sides
-        .and_then(|s| serde_json::from_str(&s).ok())
+        .and_then(|s| serde_json::from_str(s).ok())
         .unwrap_or_default();
-    Ok(parsed
+    parsed
         .iter()
         .map(|side| {
             let force = side["force_id"].as_str().map(str::to_owned);
@@ -57,16 +86,17 @@ fn battle_sides(conn: &mut Db, battle_id: &str) -> QueryResult<Vec<(Option<Strin
                 .to_owned();
             (force, name)
         })
-        .collect())
+        .collect()
 }
 
-/// Fills the names and links of `data` from the database (inside the appending transaction).
-pub fn fill(conn: &mut Db, data: &mut EventData) -> QueryResult<()> {
-    let campaign: Option<(String, String)> = campaigns::table
-        .filter(campaigns::id.eq(&data.campaign_id))
-        .select((campaigns::name, campaigns::settings))
-        .first(conn)
-        .optional()?;
+/// Fills the names and links of `data` from the database (inside the appending transaction);
+/// answers whether an enabled webhook of the campaign may want the event (read on the way).
+pub fn fill(conn: &mut Db, data: &mut EventData) -> QueryResult<bool> {
+    let Context {
+        campaign,
+        sides,
+        listened,
+    } = context(conn, &data.campaign_id, data.battle_id.as_deref())?;
     if let Some((name, settings)) = campaign {
         data.campaign_name = Some(name);
         data.ruleset = Some(
@@ -75,10 +105,7 @@ pub fn fill(conn: &mut Db, data: &mut EventData) -> QueryResult<()> {
                 .unwrap_or_default(),
         );
     }
-    let sides = match data.battle_id.as_deref() {
-        Some(battle) => battle_sides(conn, battle)?,
-        None => Vec::new(),
-    };
+    let sides = battle_sides(sides.as_deref());
     let mut ids: Vec<&str> = sides.iter().filter_map(|(f, _)| f.as_deref()).collect();
     if let Some(force) = data.force_id.as_deref() {
         ids.push(force);
@@ -128,5 +155,5 @@ pub fn fill(conn: &mut Db, data: &mut EventData) -> QueryResult<()> {
         data.member_name = found.map(|(u, d)| shown(u, d));
     }
     data.links = Some(EventLinks::paths(data));
-    Ok(())
+    Ok(listened)
 }

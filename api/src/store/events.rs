@@ -512,10 +512,10 @@ pub fn append(conn: &mut Db, event: &Event) -> Result<(), ApiError> {
     let id = new_id();
     let at = now();
     let mut data = event.data.clone();
-    crate::store::event_names::fill(conn, &mut data)?;
+    let listened = crate::store::event_names::fill(conn, &mut data)?;
     let payload = serde_json::to_string(&data)
         .map_err(|e| ApiError::Internal(anyhow::anyhow!("event payload: {e}")))?;
-    diesel::insert_into(events::table)
+    let seq: i64 = diesel::insert_into(events::table)
         .values(&NewEvent {
             id: &id,
             event_type: event.event_type.as_str(),
@@ -525,12 +525,12 @@ pub fn append(conn: &mut Db, event: &Event) -> Result<(), ApiError> {
             occurred_at: at,
             payload: &payload,
         })
-        .execute(conn)?;
-    let seq: i64 = events::table
-        .filter(events::id.eq(&id))
-        .select(events::seq)
-        .first(conn)?;
-
+        .returning(events::seq)
+        .get_result(conn)?;
+    if !listened {
+        // No webhook of the campaign is enabled: nothing to deliver.
+        return Ok(());
+    }
     let hooks: Vec<(String, String)> = webhooks::table
         .filter(webhooks::campaign_id.eq(campaign_id))
         .filter(webhooks::disabled_at.is_null())
