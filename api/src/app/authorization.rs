@@ -49,13 +49,13 @@ pub fn authorize_force(
 }
 
 /// [`authorize_force`] for a read that also answers the owner's shown name (display name, else
-/// username), in the same one statement.
+/// username) and the campaign's settings (JSON), in the same one statement.
 pub fn authorize_named_force_read(
     conn: &mut Db,
     caller: &Caller,
     force_id: &str,
-) -> Result<(forces::Force, String), ApiError> {
-    let (force, membership, (username, display_name)) =
+) -> Result<(forces::Force, String, String), ApiError> {
+    let (force, membership, (username, display_name), settings) =
         forces::find_named(conn, force_id, caller.user_id().unwrap_or_default())?
             .ok_or_else(force_not_found)?;
     access_with_membership(caller, &force.campaign_id, Need::Read, membership).map_err(
@@ -64,5 +64,9 @@ pub fn authorize_named_force_read(
             other => other,
         },
     )?;
-    Ok((force, crate::store::users::shown(username, display_name)))
+    Ok((
+        force,
+        crate::store::users::shown(username, display_name),
+        settings,
+    ))
 }

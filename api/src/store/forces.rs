@@ -13,7 +13,7 @@ use fad_domain::dice::RollLog;
 use fad_domain::roster::Force as Roster;
 
 use crate::db::Db;
-use crate::schema::{force_ledger, forces, memberships, users, web_sessions};
+use crate::schema::{campaigns, force_ledger, forces, memberships, users, web_sessions};
 use crate::store::CreatedKey;
 use crate::store::memberships::{MemberNames, Membership};
 
@@ -131,15 +131,18 @@ pub fn find_with_membership(
 }
 
 /// The force with id `id`, `user_id`'s membership of its campaign (`None` when not a member,
-/// or for an integration key's empty id) and its owner's names, in one statement.
+/// or for an integration key's empty id), its owner's names and its campaign's settings (the
+/// rules it is read under), in one statement.
+#[allow(clippy::type_complexity)]
 pub fn find_named(
     conn: &mut Db,
     id: &str,
     user_id: &str,
-) -> QueryResult<Option<(Force, Option<Membership>, MemberNames)>> {
+) -> QueryResult<Option<(Force, Option<Membership>, MemberNames, String)>> {
     // Written out per backend: a select clause is typed by its backend.
     crate::on_backend!(conn, |conn| forces::table
         .inner_join(users::table.on(users::id.eq(forces::owner_id)))
+        .inner_join(campaigns::table.on(campaigns::id.eq(forces::campaign_id)))
         .left_join(
             memberships::table.on(memberships::campaign_id
                 .eq(forces::campaign_id)
@@ -150,6 +153,7 @@ pub fn find_named(
             Force::as_select(),
             Option::<Membership>::as_select(),
             (users::username, users::display_name),
+            campaigns::settings,
         ))
         .first(conn)
         .optional())

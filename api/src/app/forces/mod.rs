@@ -244,18 +244,24 @@ pub async fn read_force(
     Ok(force)
 }
 
-/// Reads a force with its owner's shown name (members and the campaign's integration keys).
+/// Reads a force with its owner's shown name and the rules its campaign reads it under
+/// (members and the campaign's integration keys): one statement, so no transaction, under a
+/// built-in ruleset (a house ruleset's version is read too; a stored version never changes).
 pub async fn read_named_force(
     state: &AppState,
     caller: &Caller,
     force_id: &str,
-) -> Result<NamedForce, ApiError> {
+) -> Result<(NamedForce, ruled::ForceRules), ApiError> {
     let (caller, force_id) = (caller.clone(), force_id.to_owned());
-    let (force, owner_name) = state
+    state
         .db
-        .run(move |conn| authorize_named_force_read(conn, &caller, &force_id))
-        .await?;
-    Ok(NamedForce { force, owner_name })
+        .run(move |conn| {
+            let (force, owner_name, settings) =
+                authorize_named_force_read(conn, &caller, &force_id)?;
+            let rules = ruled::ForceRules::of_settings(conn, &settings)?;
+            Ok((NamedForce { force, owner_name }, rules))
+        })
+        .await
 }
 
 /// Lists a campaign's forces with their owners' shown names, oldest first, a page at a time;

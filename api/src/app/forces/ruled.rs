@@ -36,6 +36,17 @@ impl ForceRules {
             .transpose()
             .map_err(|e| ApiError::Internal(e.into()))?
             .unwrap_or_default();
+        Self::under(conn, settings)
+    }
+
+    /// The rules of a campaign whose settings (JSON) were read already.
+    pub fn of_settings(conn: &mut Db, settings: &str) -> Result<Self, ApiError> {
+        let settings = serde_json::from_str::<campaigns::CampaignSettings>(settings)
+            .map_err(|e| ApiError::Internal(e.into()))?;
+        Self::under(conn, settings)
+    }
+
+    fn under(conn: &mut Db, settings: campaigns::CampaignSettings) -> Result<Self, ApiError> {
         Ok(Self {
             ruleset: crate::app::rulesets::load(conn, &settings.ruleset)?,
             options: settings.house_rules,
@@ -67,7 +78,8 @@ impl ForceRules {
     }
 }
 
-/// The rules `campaign_id`'s forces are checked and shown under.
+/// The rules `campaign_id`'s forces are checked and shown under. No transaction: one
+/// statement, and a house ruleset's stored version (the second) never changes.
 pub async fn campaign_force_rules(
     state: &AppState,
     campaign_id: &str,
@@ -75,6 +87,6 @@ pub async fn campaign_force_rules(
     let id = campaign_id.to_owned();
     state
         .db
-        .read(move |conn| ForceRules::of_campaign(conn, &id))
+        .run(move |conn| ForceRules::of_campaign(conn, &id))
         .await
 }

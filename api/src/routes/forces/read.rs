@@ -1,4 +1,5 @@
-//! `GET /api/v1/forces/{force_id}`: a force with its points, in two SQL statements.
+//! `GET /api/v1/forces/{force_id}`: a force with its points, in one SQL statement (two under
+//! a house ruleset).
 
 use actix_web::http::header::ContentType;
 use actix_web::{HttpResponse, get, web};
@@ -31,8 +32,7 @@ pub async fn get_force(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let named = forces::read_named_force(&state, &caller, &path).await?;
-    let rules = forces::ruled::campaign_force_rules(&state, &named.force.campaign_id).await?;
+    let (named, rules) = forces::read_named_force(&state, &caller, &path).await?;
     Ok(HttpResponse::Ok()
         .insert_header(etag(named.force.version))
         .content_type(ContentType::json())
