@@ -30,7 +30,9 @@ it to bench/RESULTS.md with the date, commit, machine and load average. Standard
 (the peer's packages go into its virtualenv).
 
 Usage: bench.py BINARY   (environment: FAD_BENCH_SECONDS per run, default 10;
-FAD_BENCH_PG server URL, default postgres://postgres@127.0.0.1:5432; FAD_BENCH_RUST_LOG, default
+FAD_BENCH_PG server URL, default postgres://postgres@127.0.0.1:5432; FAD_BENCH_PGSSLMODE, libpq's
+sslmode for every client (the server, pgbench, psql), default disable as in the Docker
+deployment (prefer encrypts on a server with TLS on); FAD_BENCH_RUST_LOG, default
 info as in production: the access log line per request is part of the cost; FAD_BENCH_MALLOC_ARENA_MAX,
 default 2, and FAD_BENCH_MALLOC_MMAP_THRESHOLD, default 131072, as the Docker image sets them,
 empty for glibc's default; FAD_BENCH_PEER=1 adds the peer,
@@ -62,6 +64,10 @@ import streams
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SECONDS = int(os.environ.get("FAD_BENCH_SECONDS", "10"))
 PG_SERVER = os.environ.get("FAD_BENCH_PG", "postgres://postgres@127.0.0.1:5432").rstrip("/")
+# Debian's PostgreSQL package turns TLS on (a self-signed certificate), so libpq's default
+# (`prefer`) would encrypt every round trip of the server, pgbench and psql on this loopback; the
+# Docker image's PostgreSQL (docker/compose.yml) has no TLS. Every client here inherits this.
+PGSSLMODE = os.environ.setdefault("PGSSLMODE", os.environ.get("FAD_BENCH_PGSSLMODE", "disable"))
 RUST_LOG = os.environ.get("FAD_BENCH_RUST_LOG", "info")
 MALLOC_ARENA_MAX = os.environ.get("FAD_BENCH_MALLOC_ARENA_MAX", "2")
 MALLOC_MMAP_THRESHOLD = os.environ.get("FAD_BENCH_MALLOC_MMAP_THRESHOLD", "131072")
@@ -978,7 +984,7 @@ def main():
         f"- Machine: {machine()}; PostgreSQL, the server and the load generators share it",
         f"- Load average (1/5/15 min): {load_start} at the start, {load_pg} after the "
         f"PostgreSQL runs, {loadavg()} at the end",
-        f"- {SECONDS} s per run, wrk with 2 threads, RUST_LOG={RUST_LOG}, server "
+        f"- {SECONDS} s per run, wrk with 2 threads, PGSSLMODE={PGSSLMODE}, RUST_LOG={RUST_LOG}, server "
         f"MALLOC_ARENA_MAX={MALLOC_ARENA_MAX or '(glibc default)'} "
         f"MALLOC_MMAP_THRESHOLD_={MALLOC_MMAP_THRESHOLD or '(glibc default)'}; whole run "
         f"{elapsed:.0f} s",

@@ -193,11 +193,13 @@ def main():
             bench.log(f"could not drop database {db}")
         shutil.rmtree(tmp, ignore_errors=True)
 
-    print(f"commit {bench.commit()}; instructions per request (callgrind, all server threads)")
+    print(f"commit {bench.commit()}; PGSSLMODE={bench.PGSSLMODE}; instructions per request "
+          "(callgrind, all server threads)")
     for name, value in results.items():
         print(f"{name}\t{value:,.0f}{verdict(name, value, results)}")
     with open(os.path.join(OUT, "summary.json"), "w") as f:
-        json.dump({"commit": bench.commit(), "per_request": results}, f, indent=1)
+        json.dump({"commit": bench.commit(), "pgsslmode": bench.PGSSLMODE,
+                   "per_request": results}, f, indent=1)
 
 
 def verdict(name, value, results):
