@@ -63,6 +63,11 @@ pub trait Named: Sized + Copy + 'static {
     }
     /// Parses a canonical name or an alias (case-insensitive, spaces and dashes as `_`).
     fn parse(value: &str) -> Result<Self, UnknownName> {
+        // Stored documents and this service's own answers hold canonical names: found without
+        // building a normalised copy (a roster's read parses several names per unit).
+        if let Some(exact) = Self::ALL.iter().copied().find(|v| v.name() == value) {
+            return Ok(exact);
+        }
         let wanted = normalise(value);
         Self::ALL
             .iter()

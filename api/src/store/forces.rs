@@ -51,6 +51,42 @@ impl Force {
     pub fn roster(&self) -> Result<Roster, DocError> {
         doc::decode(&self.roster)
     }
+
+    /// Each unit's id and name, in roster order: what a page that names units needs. A roster
+    /// in today's format is read for those two fields only (its kit, ladders and traits are
+    /// skipped unparsed); an older one through [`Force::roster`].
+    pub fn unit_names(&self) -> Result<Vec<(String, String)>, DocError> {
+        #[derive(serde::Deserialize)]
+        struct Names {
+            platoons: Vec<PlatoonNames>,
+        }
+        #[derive(serde::Deserialize)]
+        struct PlatoonNames {
+            units: Vec<UnitName>,
+        }
+        #[derive(serde::Deserialize)]
+        struct UnitName {
+            id: String,
+            name: String,
+        }
+        if doc::in_format(&self.roster, <Roster as doc::StoredDoc>::VERSION) {
+            if let Ok(names) = serde_json::from_str::<Names>(&self.roster) {
+                return Ok(names
+                    .platoons
+                    .into_iter()
+                    .flat_map(|p| p.units)
+                    .map(|u| (u.id, u.name))
+                    .collect());
+            }
+        }
+        Ok(self
+            .roster()?
+            .platoons
+            .into_iter()
+            .flat_map(|p| p.units)
+            .map(|u| (u.id, u.name))
+            .collect())
+    }
 }
 
 /// A roster as stored (see [`Force::roster`]).
@@ -441,4 +477,75 @@ pub fn owns_any_in_campaign(conn: &mut Db, campaign_id: &str, user_id: &str) -> 
             .filter(forces::owner_id.eq(user_id)),
     ))
     .get_result(conn)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::NaiveDate;
+
+    fn stored(roster: String) -> Force {
+        let at = NaiveDate::from_ymd_opt(2026, 3, 4)
+            .unwrap()
+            .and_hms_opt(5, 6, 7)
+            .unwrap();
+        Force {
+            id: "f1".to_owned(),
+            campaign_id: "c1".to_owned(),
+            owner_id: "o1".to_owned(),
+            name: "Alpha".to_owned(),
+            roster,
+            version: 1,
+            archived_at: None,
+            created_at: at,
+            updated_at: at,
+        }
+    }
+
+    fn roster() -> Roster {
+        let unit = |id: &str, name: &str| {
+            serde_json::json!({"id": id, "name": name, "kind": "squad", "quality": "elite",
+                "resolve": "steady", "strength": 6, "starting_strength": 8, "armour": "improved",
+                "basic_weapon": "assault_rifles", "traits": ["brave"]})
+        };
+        serde_json::from_value(serde_json::json!({"name": "Alpha", "platoons": [
+            {"name": "One", "units": [unit("a", "Squad \"A\""), unit("b", "Squad B")]},
+            {"name": "Two", "units": [unit("c", "Squad C \u{e9}")]}]}))
+        .unwrap()
+    }
+
+    fn names_of(roster: &Roster) -> Vec<(String, String)> {
+        roster
+            .units()
+            .map(|u| (u.id.clone(), u.name.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn unit_names_are_the_full_reads_names_in_todays_format_and_an_older_one() {
+        let roster = roster();
+        let today = stored(roster_text(&roster).unwrap());
+        assert!(doc::in_format(
+            &today.roster,
+            <Roster as doc::StoredDoc>::VERSION
+        ));
+        assert_eq!(today.unit_names().unwrap(), names_of(&roster));
+        assert_eq!(today.unit_names().unwrap()[2].1, "Squad C \u{e9}");
+        // A roster stored before the format field (version 1) goes through the full read.
+        let older = stored(serde_json::to_string(&roster).unwrap());
+        assert!(!doc::in_format(
+            &older.roster,
+            <Roster as doc::StoredDoc>::VERSION
+        ));
+        assert_eq!(older.unit_names().unwrap(), names_of(&roster));
+    }
+
+    #[test]
+    fn unit_names_of_a_document_that_does_not_read_is_an_error() {
+        assert!(
+            stored("{\"v\":2,\"platoons\":7}".to_owned())
+                .unit_names()
+                .is_err()
+        );
+    }
 }

@@ -75,17 +75,11 @@ pub async fn load(
     let mut my_units = Vec::new();
     let player_forces = battle.sides.iter().filter_map(|s| s.force_id.as_deref());
     for (force_id, stored) in player_forces.zip(read.forces) {
-        // Names only: the stored roster, without pricing it.
-        let roster = stored
+        // Names only: read from the stored roster without the rest of it.
+        let units = stored
             .force
-            .roster()
+            .unit_names()
             .map_err(|e| crate::error::ApiError::Internal(e.into()))?;
-        let units: Vec<(String, String)> = roster
-            .platoons
-            .into_iter()
-            .flat_map(|p| p.units)
-            .map(|u| (u.id, u.name))
-            .collect();
         unit_names.extend(units.iter().cloned());
         if scenario.acting_for.iter().any(|f| f == force_id) {
             my_units.push((force_id.to_owned(), units));

@@ -242,35 +242,56 @@ pub fn build(conn: &mut Db, battle: &battles::Battle) -> Result<BattleScenarioDo
     })
 }
 
-/// The stored row (if the workflow has started) and the document.
+/// The stored row (if the workflow has started; its document is the one answered) and the
+/// document.
 pub fn load(
     conn: &mut Db,
     battle: &battles::Battle,
 ) -> Result<
     (
-        Option<battle_scenarios::BattleScenarioRow<BattleScenarioDocument>>,
+        Option<battle_scenarios::BattleScenarioRow<()>>,
         BattleScenarioDocument,
     ),
     ApiError,
 > {
     let stored = battle_scenarios::find::<BattleScenarioDocument>(conn, &battle.id)?;
     // The same work whether a row is stored or not: the first secret choice stores it, so a
-    // read that took longer (or shorter) once it exists would tell the opponent that a choice
-    // was made. Both paths build the fresh document and decode one from JSON.
-    let fresh = build(conn, battle);
+    // read that took longer (or shorter), or ran other statements, once it exists would tell
+    // the opponent that a choice was made. Each path decodes the sides' rosters once (from the
+    // stored document, or from the forces' rows for a fresh one) and runs the same statements:
+    // a stored scenario's read also reads the rows the fresh build reads, leaving them undecoded.
     match stored {
         Some(row) => {
-            let doc = row.document.clone();
-            Ok((Some(row), doc))
+            read_as_build_does(conn, battle)?;
+            let battle_scenarios::BattleScenarioRow {
+                battle_id,
+                document,
+                version,
+                created_at,
+                updated_at,
+            } = row;
+            let meta = battle_scenarios::BattleScenarioRow {
+                battle_id,
+                document: (),
+                version,
+                created_at,
+                updated_at,
+            };
+            Ok((Some(meta), document))
         }
-        None => Ok((None, as_if_stored(&fresh?)?)),
+        None => Ok((None, build(conn, battle)?)),
     }
 }
 
-/// `doc` encoded and decoded again, as a stored document is read (see [`load`]).
-fn as_if_stored(doc: &BattleScenarioDocument) -> Result<BattleScenarioDocument, ApiError> {
-    let text = serde_json::to_string(doc).map_err(|e| ApiError::Internal(e.into()))?;
-    serde_json::from_str(&text).map_err(|e| ApiError::Internal(e.into()))
+/// The statements of [`build`], their rows left undecoded (see [`load`]).
+fn read_as_build_does(conn: &mut Db, battle: &battles::Battle) -> Result<(), ApiError> {
+    let ids: Vec<String> = battle_sides(battle)?
+        .into_iter()
+        .filter_map(|s| s.force_id)
+        .collect();
+    store::forces::find_many(conn, &ids)?;
+    campaigns::find_by_id(conn, &battle.campaign_id)?;
+    Ok(())
 }
 
 /// Whom a caller acts for in a battle's scenario.
@@ -721,10 +742,11 @@ pub async fn submit<S: Submission>(
             )?,
             Some(row) => {
                 let next = battle_scenarios::BattleScenarioRow {
+                    battle_id: row.battle_id,
                     document,
                     version: row.version + 1,
+                    created_at: row.created_at,
                     updated_at: now,
-                    ..row
                 };
                 if !battle_scenarios::update_if_version(conn, next)? {
                     return Err(ApiError::Conflict(
