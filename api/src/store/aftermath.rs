@@ -249,11 +249,11 @@ pub struct SequenceStage {
 
 /// Where each sequence of a battle stands (what a battle's answer shows), by force id.
 pub fn stages_for_battle(conn: &mut Db, battle_id: &str) -> QueryResult<Vec<SequenceStage>> {
-    battle_aftermaths::table
+    crate::on_backend!(conn, |conn| battle_aftermaths::table
         .filter(battle_aftermaths::battle_id.eq(battle_id))
         .order(battle_aftermaths::force_id.asc())
         .select(SequenceStage::as_select())
-        .load(conn)
+        .load(conn))
 }
 
 /// The rows of a battle.
@@ -267,11 +267,11 @@ pub fn list_for_battle(conn: &mut Db, battle_id: &str) -> QueryResult<Vec<Afterm
 
 /// The row of one force in one battle.
 pub fn find(conn: &mut Db, battle_id: &str, force_id: &str) -> QueryResult<Option<AftermathRow>> {
-    battle_aftermaths::table
+    crate::on_backend!(conn, |conn| battle_aftermaths::table
         .find((battle_id, force_id))
         .select(AftermathRow::as_select())
         .first(conn)
-        .optional()
+        .optional())
 }
 
 /// What a post-battle step reads besides the locked battle, in one statement (a step
@@ -302,7 +302,7 @@ pub fn find_for_step(
             .order(force_ledger::seq.desc())
             .limit(1)
     };
-    let found = battle_aftermaths::table
+    let found = crate::on_backend!(conn, |conn| battle_aftermaths::table
         .inner_join(forces::table.on(forces::id.eq(battle_aftermaths::force_id)))
         .filter(battle_aftermaths::battle_id.eq(battle_id))
         .filter(battle_aftermaths::force_id.eq(force_id))
@@ -323,7 +323,7 @@ pub fn find_for_step(
             Option<i64>,
             Option<String>,
         )>(conn)
-        .optional()?;
+        .optional())?;
     Ok(
         found.map(|(row, owner_id, seq, balance, settings)| StepRow {
             row,
@@ -365,7 +365,7 @@ pub fn update_if_version(conn: &mut Db, next: &AftermathRow) -> QueryResult<bool
     let (state, outcome) =
         encoded().map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
     crate::live::marks::battle(&next.battle_id);
-    let changed = diesel::update(
+    let changed = crate::on_backend!(conn, |conn| diesel::update(
         battle_aftermaths::table
             .filter(battle_aftermaths::battle_id.eq(&next.battle_id))
             .filter(battle_aftermaths::force_id.eq(&next.force_id))
@@ -378,7 +378,7 @@ pub fn update_if_version(conn: &mut Db, next: &AftermathRow) -> QueryResult<bool
         battle_aftermaths::version.eq(next.version),
         battle_aftermaths::updated_at.eq(next.updated_at),
     ))
-    .execute(conn)?;
+    .execute(conn))?;
     Ok(changed == 1)
 }
 

@@ -31,7 +31,7 @@ pub fn find<D: StoredDoc + std::fmt::Debug + Send + Sync + 'static>(
     conn: &mut Db,
     battle_id: &str,
 ) -> QueryResult<Option<BattleScenarioRow<D>>> {
-    let found = battle_scenarios::table
+    let found = crate::on_backend!(conn, |conn| battle_scenarios::table
         .find(battle_id)
         .select((
             battle_scenarios::battle_id,
@@ -41,7 +41,7 @@ pub fn find<D: StoredDoc + std::fmt::Debug + Send + Sync + 'static>(
             battle_scenarios::updated_at,
         ))
         .first::<(String, Json<D>, i64, NaiveDateTime, NaiveDateTime)>(conn)
-        .optional()?;
+        .optional())?;
     Ok(found.map(
         |(battle_id, Json(document), version, created_at, updated_at)| BattleScenarioRow {
             battle_id,

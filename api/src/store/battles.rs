@@ -105,11 +105,11 @@ pub fn insert(conn: &mut Db, battle: &Battle) -> QueryResult<()> {
 
 /// The battle with this id.
 pub fn find_by_id(conn: &mut Db, id: &str) -> QueryResult<Option<Battle>> {
-    battles::table
+    crate::on_backend!(conn, |conn| battles::table
         .find(id)
         .select(Battle::as_select())
         .first(conn)
-        .optional()
+        .optional())
 }
 
 /// Up to `limit` of a campaign's battles, oldest first (ties by id), after the battle whose key
@@ -165,24 +165,28 @@ pub fn update_if_version(conn: &mut Db, next: &Battle) -> QueryResult<bool> {
 /// such battle.
 pub fn lock(conn: &mut Db, battle_id: &str) -> QueryResult<Option<Battle>> {
     crate::live::marks::battle(battle_id);
-    diesel::update(battles::table.filter(battles::id.eq(battle_id)))
-        .set((
-            battles::version.eq(battles::version + 1),
-            battles::updated_at.eq(crate::store::now()),
-        ))
-        // `RETURNING` every column, in the table's order (as `Battle` is declared).
-        .get_result::<Battle>(conn)
-        .optional()
+    crate::on_backend!(conn, |conn| diesel::update(
+        battles::table.filter(battles::id.eq(battle_id))
+    )
+    .set((
+        battles::version.eq(battles::version + 1),
+        battles::updated_at.eq(crate::store::now()),
+    ))
+    // `RETURNING` every column, in the table's order (as `Battle` is declared).
+    .get_result::<Battle>(conn)
+    .optional())
 }
 
 /// [`lock`] without changing the row: for a write that may be a side's secret (a scenario
 /// step), whose battle `version` and `updated_at` must not move unless what everyone sees
 /// changed ([`touch`]).
 pub fn lock_quietly(conn: &mut Db, battle_id: &str) -> QueryResult<Option<Battle>> {
-    diesel::update(battles::table.filter(battles::id.eq(battle_id)))
-        .set(battles::version.eq(battles::version))
-        .get_result::<Battle>(conn)
-        .optional()
+    crate::on_backend!(conn, |conn| diesel::update(
+        battles::table.filter(battles::id.eq(battle_id))
+    )
+    .set(battles::version.eq(battles::version))
+    .get_result::<Battle>(conn)
+    .optional())
 }
 
 /// Bumps a battle's version and `updated_at` (after [`lock_quietly`]).
@@ -204,11 +208,11 @@ pub fn owned_by(conn: &mut Db, user_id: &str, force_ids: &[String]) -> QueryResu
     if force_ids.is_empty() {
         return Ok(Vec::new());
     }
-    let owned: Vec<String> = f::table
+    let owned: Vec<String> = crate::on_backend!(conn, |conn| f::table
         .filter(f::id.eq_any(force_ids))
         .filter(f::owner_id.eq(user_id))
         .select(f::id)
-        .load(conn)?;
+        .load(conn))?;
     Ok(force_ids
         .iter()
         .filter(|id| owned.contains(id))

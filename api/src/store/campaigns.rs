@@ -105,11 +105,11 @@ pub fn ruleset_pin(conn: &mut Db, id: &str) -> QueryResult<RulesetPin> {
 
 /// The campaign with id `id`. Authorize first: this does not check membership.
 pub fn find_by_id(conn: &mut Db, id: &str) -> QueryResult<Option<Campaign>> {
-    campaigns::table
+    crate::on_backend!(conn, |conn| campaigns::table
         .find(id)
         .select(Campaign::as_select())
         .first(conn)
-        .optional()
+        .optional())
 }
 
 /// Up to `limit` of the campaigns `user_id` belongs to, with the stored role, newest first

@@ -32,22 +32,22 @@ pub struct CommitmentRow {
 
 /// The open (unused, unexpired) commitment of `scope`, if any.
 pub fn open(conn: &mut Db, scope: &str, now: NaiveDateTime) -> QueryResult<Option<CommitmentRow>> {
-    t::table
+    crate::on_backend!(conn, |conn| t::table
         .filter(t::scope.eq(scope))
         .filter(t::used_at.is_null())
         .filter(t::expires_at.is_null().or(t::expires_at.gt(now)))
         .select(CommitmentRow::as_select())
         .first(conn)
-        .optional()
+        .optional())
 }
 
 /// One commitment by id.
 pub fn find(conn: &mut Db, id: &str) -> QueryResult<Option<CommitmentRow>> {
-    t::table
+    crate::on_backend!(conn, |conn| t::table
         .find(id)
         .select(CommitmentRow::as_select())
         .first(conn)
-        .optional()
+        .optional())
 }
 
 /// Inserts `row` unless its scope already has an open commitment (two requests racing to
@@ -86,24 +86,28 @@ pub fn insert_all(conn: &mut Db, rows: &[CommitmentRow]) -> QueryResult<()> {
 
 /// Marks `id` used, if it still was open; returns whether this call used it.
 pub fn mark_used(conn: &mut Db, id: &str, now: NaiveDateTime) -> QueryResult<bool> {
-    diesel::update(t::table.find(id).filter(t::used_at.is_null()))
-        .set(t::used_at.eq(Some(now)))
-        .execute(conn)
-        .map(|n| n == 1)
+    crate::on_backend!(conn, |conn| diesel::update(
+        t::table.find(id).filter(t::used_at.is_null())
+    )
+    .set(t::used_at.eq(Some(now)))
+    .execute(conn)
+    .map(|n| n == 1))
 }
 
 /// Replaces the open commitment `old_id`, just spent, by `next` in place (a chain whose spent
 /// commitments nobody reads again: the roll log keeps each one's seed); whether it was open.
 pub fn replace_spent(conn: &mut Db, old_id: &str, next: &CommitmentRow) -> QueryResult<bool> {
-    diesel::update(t::table.find(old_id).filter(t::used_at.is_null()))
-        .set((
-            t::id.eq(&next.id),
-            t::seed.eq(&next.seed),
-            t::sha256.eq(&next.sha256),
-            t::created_at.eq(next.created_at),
-        ))
-        .execute(conn)
-        .map(|n| n == 1)
+    crate::on_backend!(conn, |conn| diesel::update(
+        t::table.find(old_id).filter(t::used_at.is_null())
+    )
+    .set((
+        t::id.eq(&next.id),
+        t::seed.eq(&next.seed),
+        t::sha256.eq(&next.sha256),
+        t::created_at.eq(next.created_at),
+    ))
+    .execute(conn)
+    .map(|n| n == 1))
 }
 
 /// Deletes commitments issued for a single request that expired unused.
@@ -131,10 +135,10 @@ pub fn issued_to_address_since(
 
 /// Every commitment of `scope` in the order they were spent, the open one last.
 pub fn chain(conn: &mut Db, scope: &str) -> QueryResult<Vec<CommitmentRow>> {
-    let mut rows: Vec<CommitmentRow> = t::table
+    let mut rows: Vec<CommitmentRow> = crate::on_backend!(conn, |conn| t::table
         .filter(t::scope.eq(scope))
         .select(CommitmentRow::as_select())
-        .load(conn)?;
+        .load(conn))?;
     in_spending_order(&mut rows);
     Ok(rows)
 }
@@ -142,10 +146,10 @@ pub fn chain(conn: &mut Db, scope: &str) -> QueryResult<Vec<CommitmentRow>> {
 /// The chains of `scopes` in one statement, each as [`chain`] gives it (an empty one for a
 /// scope with none), in the order of `scopes`.
 pub fn chains(conn: &mut Db, scopes: &[String]) -> QueryResult<Vec<Vec<CommitmentRow>>> {
-    let rows: Vec<CommitmentRow> = t::table
+    let rows: Vec<CommitmentRow> = crate::on_backend!(conn, |conn| t::table
         .filter(t::scope.eq_any(scopes))
         .select(CommitmentRow::as_select())
-        .load(conn)?;
+        .load(conn))?;
     let mut out: Vec<Vec<CommitmentRow>> = scopes.iter().map(|_| Vec::new()).collect();
     for row in rows {
         if let Some(i) = scopes.iter().position(|s| *s == row.scope) {

@@ -20,16 +20,17 @@ fn force_names(conn: &mut Db, ids: &[&str]) -> QueryResult<HashMap<String, (Stri
     if ids.is_empty() {
         return Ok(HashMap::new());
     }
-    let rows: Vec<(String, String, String, Option<String>)> = forces::table
-        .inner_join(users::table.on(users::id.eq(forces::owner_id)))
-        .filter(forces::id.eq_any(ids))
-        .select((
-            forces::id,
-            forces::name,
-            users::username,
-            users::display_name,
-        ))
-        .load(conn)?;
+    let rows: Vec<(String, String, String, Option<String>)> =
+        crate::on_backend!(conn, |conn| forces::table
+            .inner_join(users::table.on(users::id.eq(forces::owner_id)))
+            .filter(forces::id.eq_any(ids))
+            .select((
+                forces::id,
+                forces::name,
+                users::username,
+                users::display_name,
+            ))
+            .load(conn))?;
     Ok(rows
         .into_iter()
         .map(|(id, name, username, display)| (id, (name, shown(username, display))))
@@ -49,7 +50,7 @@ struct Context {
 fn context(conn: &mut Db, campaign_id: &str, battle_id: Option<&str>) -> QueryResult<Context> {
     let campaign = || campaigns::table.filter(campaigns::id.eq(campaign_id));
     let (name, settings, sides, listened): (Option<String>, Option<String>, Option<String>, bool) =
-        diesel::select((
+        crate::on_backend!(conn, |conn| diesel::select((
             campaign().select(campaigns::name).single_value(),
             campaign().select(campaigns::settings).single_value(),
             battles::table
@@ -62,7 +63,7 @@ fn context(conn: &mut Db, campaign_id: &str, battle_id: Option<&str>) -> QueryRe
                     .filter(webhooks::disabled_at.is_null()),
             ),
         ))
-        .get_result(conn)?;
+        .get_result(conn))?;
     Ok(Context {
         campaign: name.zip(settings),
         sides: battle_id.and(sides),

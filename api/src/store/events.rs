@@ -515,7 +515,7 @@ pub fn append(conn: &mut Db, event: &Event) -> Result<(), ApiError> {
     let listened = crate::store::event_names::fill(conn, &mut data)?;
     let payload = serde_json::to_string(&data)
         .map_err(|e| ApiError::Internal(anyhow::anyhow!("event payload: {e}")))?;
-    let seq: i64 = diesel::insert_into(events::table)
+    let seq: i64 = crate::on_backend!(conn, |conn| diesel::insert_into(events::table)
         .values(&NewEvent {
             id: &id,
             event_type: event.event_type.as_str(),
@@ -526,7 +526,7 @@ pub fn append(conn: &mut Db, event: &Event) -> Result<(), ApiError> {
             payload: &payload,
         })
         .returning(events::seq)
-        .get_result(conn)?;
+        .get_result(conn))?;
     if !listened {
         // No webhook of the campaign is enabled: nothing to deliver.
         return Ok(());

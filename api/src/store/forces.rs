@@ -129,11 +129,11 @@ pub fn insert(
 
 /// The force with id `id`, archived or not. Authorize with its `campaign_id` before showing it.
 pub fn find_by_id(conn: &mut Db, id: &str) -> QueryResult<Option<Force>> {
-    forces::table
+    crate::on_backend!(conn, |conn| forces::table
         .find(id)
         .select(Force::as_select())
         .first(conn)
-        .optional()
+        .optional())
 }
 
 /// The forces with these ids that exist, in no particular order (one statement).
@@ -141,10 +141,10 @@ pub fn find_many(conn: &mut Db, ids: &[String]) -> QueryResult<Vec<Force>> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    forces::table
+    crate::on_backend!(conn, |conn| forces::table
         .filter(forces::id.eq_any(ids.to_vec()))
         .select(Force::as_select())
-        .load(conn)
+        .load(conn))
 }
 
 /// The force with id `id` and, in the same statement, `user_id`'s membership of its campaign
@@ -215,7 +215,7 @@ pub fn find_named_with_balance(
     user_id: &str,
 ) -> QueryResult<Option<(Force, Option<Membership>, MemberNames, Option<i64>)>> {
     let balance = newest_balance(id);
-    forces::table
+    crate::on_backend!(conn, |conn| forces::table
         .inner_join(users::table.on(users::id.eq(forces::owner_id)))
         .left_join(
             memberships::table.on(memberships::campaign_id
@@ -230,7 +230,7 @@ pub fn find_named_with_balance(
             balance,
         ))
         .first(conn)
-        .optional()
+        .optional())
 }
 
 /// What [`find_named_for_session`] reads: the force, the session user's membership of its
@@ -462,11 +462,11 @@ pub fn owner_names(conn: &mut Db, ids: &[&str]) -> QueryResult<Vec<(String, Memb
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    forces::table
+    crate::on_backend!(conn, |conn| forces::table
         .inner_join(users::table.on(users::id.eq(forces::owner_id)))
         .filter(forces::id.eq_any(ids))
         .select((forces::id, (users::username, users::display_name)))
-        .load(conn)
+        .load(conn))
 }
 
 /// Whether `user_id` owns a force of the campaign (archived ones included).

@@ -62,13 +62,13 @@ pub fn find_any(
     scope: &str,
     key: &str,
 ) -> QueryResult<Option<IdempotentResponse>> {
-    idempotency_keys::table
+    crate::on_backend!(conn, |conn| idempotency_keys::table
         .filter(idempotency_keys::user_id.eq(user_id))
         .filter(idempotency_keys::scope.eq(scope))
         .filter(idempotency_keys::idempotency_key.eq(key))
         .select(IdempotentResponse::as_select())
         .first(conn)
-        .optional()
+        .optional())
 }
 
 /// Stores a first response: in the request's own reservation when it has one (which keeps the

@@ -113,12 +113,12 @@ impl From<LedgerError> for ApiError {
 
 /// The newest entry of a force, if any.
 pub fn last(conn: &mut Db, force_id: &str) -> QueryResult<Option<LedgerEntry>> {
-    force_ledger::table
+    crate::on_backend!(conn, |conn| force_ledger::table
         .filter(force_ledger::force_id.eq(force_id))
         .order(force_ledger::seq.desc())
         .select(LedgerEntry::as_select())
         .first(conn)
-        .optional()
+        .optional())
 }
 
 /// The current balance (0 for a force without entries).

@@ -78,11 +78,11 @@ pub fn insert(conn: &mut Db, membership: &Membership) -> QueryResult<()> {
 
 /// `user_id`'s membership of `campaign_id`, if any.
 pub fn find(conn: &mut Db, campaign_id: &str, user_id: &str) -> QueryResult<Option<Membership>> {
-    memberships::table
+    crate::on_backend!(conn, |conn| memberships::table
         .find((campaign_id, user_id))
         .select(Membership::as_select())
         .first(conn)
-        .optional()
+        .optional())
 }
 
 /// The sort key of the member list: (is the organiser, joined at, user id).

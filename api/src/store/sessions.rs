@@ -34,13 +34,13 @@ pub fn find_live(
     id_hash: &str,
     now: NaiveDateTime,
 ) -> QueryResult<Option<(String, String)>> {
-    web_sessions::table
+    crate::on_backend!(conn, |conn| web_sessions::table
         .inner_join(users::table)
         .filter(web_sessions::id_hash.eq(id_hash))
         .filter(web_sessions::expires_at.gt(now))
         .select((users::id, users::username))
         .first(conn)
-        .optional()
+        .optional())
 }
 
 /// Ends one session of `user_id`; returns how many rows went (0 or 1).
