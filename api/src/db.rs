@@ -31,7 +31,9 @@ pub enum Db {
 /// Runs `$body` with `$conn` bound to the concrete connection behind a [`Db`]. Diesel then
 /// finds a query's prepared statement by the query's type; through the multi-backend wrapper
 /// it builds the query's SQL text on every run to find it, which cost a fifth of a force
-/// read. For the hottest reads; everything else goes through `&mut Db`.
+/// read (about 27,000 instructions a statement). For the hot statements: the force read, the
+/// battle page's, a post-battle step's and an event's append; everything else goes through
+/// `&mut Db`.
 #[macro_export]
 macro_rules! on_backend {
     ($db:expr, |$conn:ident| $body:expr) => {
