@@ -501,4 +501,4 @@ both_backends! {
 
 /// P2's statements and transactions, on both backends: the session and the page's one read
 /// (signature, battle, scenario, rosters, the person's part, solo play).
-const P2_BUDGET: (u64, u64) = (17, 1);
+const P2_BUDGET: (u64, u64) = (15, 1);

@@ -127,6 +127,28 @@ pub(crate) fn role_with_access(
     })
 }
 
+/// [`role_with_access`] from the battle's player forces as the battle page read them already
+/// (in side order): who owns each and its name, without reading them again.
+pub(crate) fn role_of_forces(
+    user_id: &str,
+    access: &CampaignAccess,
+    forces: &[super::force_pages::StoredForceView],
+) -> BattleRole {
+    BattleRole {
+        user_id: user_id.to_owned(),
+        is_organiser: access.is_organiser(),
+        owned: forces
+            .iter()
+            .filter(|f| f.force.owner_id == user_id)
+            .map(|f| f.force.id.clone())
+            .collect(),
+        force_names: forces
+            .iter()
+            .map(|f| (f.force.id.clone(), f.force.name.clone()))
+            .collect(),
+    }
+}
+
 /// What `user_id` is to `battle` (read with [`read_battle`] before).
 pub async fn battle_role(
     state: &AppState,

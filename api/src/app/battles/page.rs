@@ -6,7 +6,7 @@
 //! writes afterwards: the first dice commitments of the scenario or of solo play.
 
 use crate::AppState;
-use crate::app::battle_pages::{BattleRole, role_with_access};
+use crate::app::battle_pages::{BattleRole, role_of_forces};
 use crate::app::force_pages::{self, StoredForceView};
 use crate::auth::Caller;
 use crate::error::ApiError;
@@ -64,7 +64,7 @@ pub async fn read_page(
                 .filter_map(|s| s.force_id.as_deref())
                 .map(|force_id| force_pages::stored_force_view(conn, &user_id, force_id))
                 .collect::<Result<Vec<_>, _>>()?;
-            let role = role_with_access(conn, &user_id, &access, &battle)?;
+            let role = role_of_forces(&user_id, &access, &forces);
             // Solo play runs only a non-player side (a battle without one answers 409 to
             // `GET .../solo`): the page then has no Solo panel.
             let solo = if battle.sides.iter().any(|s| s.non_player.is_some()) {
