@@ -135,8 +135,12 @@ both_backends! {
         let state = written.state.clone().unwrap();
         assert_eq!(doc::version_of(&state), Some(2));
         assert!(!state.contains("\"battle_start\""), "the roster is stored once: {state}");
+        assert!(!state.contains("\"after_rolls\""), "the rolled roster is apart: {state}");
+        let after_rolls = written.after_rolls.clone().expect("the roll writes the rolled roster");
+        assert_eq!(doc::version_of(&after_rolls), Some(2));
 
-        // Act: the row as an earlier release wrote it (full documents, the roster twice).
+        // Act: the row as an earlier release wrote it (full documents, the roster twice, the
+        // rolled roster inside the state).
         let row = written.decode().unwrap();
         let full_state = serde_json::to_string(row.state.as_ref().unwrap()).unwrap();
         let roster_v1 = serde_json::to_string(&row.battle_start).unwrap();
@@ -145,6 +149,7 @@ both_backends! {
             .set((
                 battle_aftermaths::battle_start.eq(&roster_v1),
                 battle_aftermaths::state.eq(&full_state),
+                battle_aftermaths::after_rolls.eq(None::<String>),
             ))
             .execute(&mut app.db.connect())
             .unwrap();
@@ -156,6 +161,81 @@ both_backends! {
         let rewritten = stored_aftermath(app, battle, force);
         assert_eq!(doc::version_of(&rewritten.battle_start), Some(1), "only written at the result");
         assert_eq!(doc::version_of(rewritten.state.as_deref().unwrap()), Some(2));
+        assert!(!rewritten.state.as_deref().unwrap().contains("\"after_rolls\""));
+        assert_eq!(rewritten.after_rolls, Some(after_rolls), "moved to its column");
         assert_eq!(doc::version_of(rewritten.outcome.as_deref().unwrap()), Some(2));
+    }
+
+    fn the_steps_after_the_rolls_leave_the_stored_rolled_roster_as_it_was(app: &TestApp) {
+        // Arrange: a result with a loss, every roll made.
+        let people = People::register(app);
+        let world = World::build(app, &people);
+        let blue = create_force(app, &people.owner, &world.campaign_id, &small_roster("Blue"));
+        let red = create_force(app, &people.player, &world.campaign_id, &small_roster("Red"));
+        let battle = ok(post(
+            app,
+            &people.owner,
+            &format!("/api/v1/campaigns/{}/battles", world.campaign_id),
+            &json!({"sides": [{"force_id": blue["id"]}, {"force_id": red["id"]}]}),
+        ));
+        let battle = battle["id"].as_str().unwrap();
+        let force = blue["id"].as_str().unwrap();
+        let unit = &blue["platoons"][0]["units"][0]["id"];
+        ok(post(
+            app,
+            &people.owner,
+            &format!("/api/v1/battles/{battle}/result"),
+            &json!({"outcome": "draw", "losses": [{"unit_id": unit, "figures_lost": 2}]}),
+        ));
+        ok(post(
+            app,
+            &people.player,
+            &format!("/api/v1/battles/{battle}/result/confirm"),
+            &json!({}),
+        ));
+        ok(post(app, &people.owner, &step_path(battle, force, "roll"), &json!({})));
+        let view = format!("/api/v1/battles/{battle}/aftermath/{force}");
+        let before = get(app, &people.owner, &view);
+        // The same roster in another spelling (format 1): a step that wrote the roster again
+        // would write it in format 2.
+        let rolled: Roster =
+            doc::decode(stored_aftermath(app, battle, force).after_rolls.as_deref().unwrap())
+                .unwrap();
+        let spelled_apart = serde_json::to_string(&rolled).unwrap();
+        diesel::update(battle_aftermaths::table.find((battle, force)))
+            .set(battle_aftermaths::after_rolls.eq(&spelled_apart))
+            .execute(&mut app.db.connect())
+            .unwrap();
+        assert_eq!(get(app, &people.owner, &view), before, "read alike");
+
+        // Act
+        ok(post(
+            app,
+            &people.owner,
+            &step_path(battle, force, "purchases"),
+            &json!({"purchases": [{"item": "extra_reinforcement_die"}]}),
+        ));
+        ok(post(
+            app,
+            &people.owner,
+            &step_path(battle, force, "reinforcements"),
+            &json!({"allocations": []}),
+        ));
+        let done = ok(post(
+            app,
+            &people.owner,
+            &step_path(battle, force, "finalize"),
+            &json!({"forgo_reinforcements": true}),
+        ));
+
+        // Assert
+        assert_eq!(done["stage"], "finalized");
+        let stored = stored_aftermath(app, battle, force);
+        assert_eq!(stored.after_rolls.as_deref(), Some(spelled_apart.as_str()), "never rewritten");
+        let state = stored.state.as_deref().unwrap();
+        assert!(!state.contains("\"after_rolls\""), "{state}");
+        assert!(state.contains("extra_reinforcement_die"), "the steps were saved: {state}");
+        let row = stored.decode().unwrap();
+        assert_eq!(row.state.unwrap().after_rolls, rolled);
     }
 }

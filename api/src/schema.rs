@@ -182,6 +182,9 @@ diesel::table! {
         outcome -> Nullable<Text>,
         version -> BigInt,
         updated_at -> Timestamp,
+        /// The state's after-rolls roster, apart from `state` (NULL in rows written before:
+        /// their state holds it).
+        after_rolls -> Nullable<Text>,
     }
 }
 

@@ -260,6 +260,9 @@ pub struct AftermathRecord {
     pub outcome: Option<String>,
     pub version: i64,
     pub updated_at: NaiveDateTime,
+    /// Absent from exports written before the column existed (their state holds the roster).
+    #[serde(default)]
+    pub after_rolls: Option<String>,
 }
 
 /// `battle_scenarios` row (one field per column; see schema.rs).

@@ -271,8 +271,13 @@ fn check(doc: &Document) -> anyhow::Result<()> {
         parse_doc::<fad_domain::roster::Force>(&a.battle_start, || {
             format!("battle_aftermaths[{i}].battle_start")
         })?;
+        if let Some(after_rolls) = &a.after_rolls {
+            parse_doc::<fad_domain::roster::Force>(after_rolls, || {
+                format!("battle_aftermaths[{i}].after_rolls")
+            })?;
+        }
         if let Some(state) = &a.state {
-            crate::store::aftermath::state_from(state, &a.battle_start)
+            crate::store::aftermath::state_from(state, &a.battle_start, a.after_rolls.as_deref())
                 .map_err(|e| anyhow!("invalid export at `battle_aftermaths[{i}].state`: {e}"))?;
         }
         if let Some(outcome) = &a.outcome {

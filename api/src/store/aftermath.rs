@@ -2,6 +2,11 @@
 //! holding the roster at battle start, the domain [`fad_domain::campaign::Aftermath`] between
 //! steps and the outcome once finalized (stored documents, see [`super::doc`]), and a `version`. Every step is load → domain call →
 //! `UPDATE … WHERE version = ?` in one transaction; 0 rows means a concurrent step won.
+//!
+//! The state's two rosters live in columns of their own: the battle-start roster is the row's
+//! `battle_start` (written once), and the roster after the rolls is `after_rolls`, written by
+//! the steps that roll ([`AfterRolls::Changed`]). The steps after them rewrite only the rest
+//! of the state, a fraction of its size.
 
 use chrono::NaiveDateTime;
 use diesel::backend::Backend;
@@ -41,8 +46,9 @@ pub struct AftermathRow {
 }
 
 /// The row as stored: documents as text. The state leaves out its battle-start roster when it
-/// is the row's own (it always is), so a row holds that roster once; format 1 states hold it
-/// twice and load as they are.
+/// is the row's own (it always is), so a row holds that roster once, and its after-rolls
+/// roster, kept in `after_rolls`. Format 1 states hold both rosters, and rows written before
+/// `after_rolls` existed hold that roster in the state; both load as they are.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
 #[diesel(table_name = battle_aftermaths)]
 #[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
@@ -65,49 +71,93 @@ pub struct StoredAftermath {
     pub version: i64,
     /// Last change (UTC).
     pub updated_at: NaiveDateTime,
+    /// The state's after-rolls roster (a roster document); `None` in rows written before it
+    /// had a column, whose state holds it.
+    pub after_rolls: Option<String>,
 }
 
 const BATTLE_START: &str = "battle_start";
+const AFTER_ROLLS: &str = "after_rolls";
 
-/// A state as stored beside `battle_start`.
+/// Whether a step changed the state's after-rolls roster. Only the roll steps do: purchases,
+/// reinforcements and finalize work out their effects from it without changing it, so the row
+/// keeps the roster as stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfterRolls {
+    /// A roll step ran: the roster is written.
+    Changed,
+    /// The roster is as loaded: it is not written again (unless the row predates its column).
+    Unchanged,
+}
+
+/// A state as stored beside `battle_start` and `after_rolls`: without its after-rolls
+/// roster, and without its battle-start roster when that is the row's.
 pub fn state_text(state: &Aftermath, battle_start: &Roster) -> Result<String, DocError> {
     let omitted: &[&str] = if &state.battle_start == battle_start {
-        &[BATTLE_START]
+        &[BATTLE_START, AFTER_ROLLS]
     } else {
-        &[]
+        &[AFTER_ROLLS]
     };
     doc::encode_without(state, omitted)
 }
 
 /// A stored state, its battle-start roster taken from the row's (stored as
-/// `battle_start_text`) when it leaves it out.
-pub fn state_from(text: &str, battle_start_text: &str) -> Result<Aftermath, DocError> {
-    if let Some(state) = spliced_state(text, battle_start_text) {
+/// `battle_start_text`) and its after-rolls roster from `after_rolls_text` when it leaves
+/// them out.
+pub fn state_from(
+    text: &str,
+    battle_start_text: &str,
+    after_rolls_text: Option<&str>,
+) -> Result<Aftermath, DocError> {
+    if let Some(state) = spliced_state(text, battle_start_text, after_rolls_text) {
         return Ok(state);
     }
-    let battle_start: Roster = doc::decode(battle_start_text)?;
-    let start = serde_json::to_value(battle_start).map_err(|e| DocError::Encode {
-        kind: <Roster as StoredDoc>::KIND,
-        message: e.to_string(),
-    })?;
+    let as_value = |text: &str| -> Result<serde_json::Value, DocError> {
+        let roster: Roster = doc::decode(text)?;
+        serde_json::to_value(roster).map_err(|e| DocError::Encode {
+            kind: <Roster as StoredDoc>::KIND,
+            message: e.to_string(),
+        })
+    };
+    let start = as_value(battle_start_text)?;
+    let after = after_rolls_text.map(as_value).transpose()?;
     doc::decode_with(text, |map| {
         map.entry(BATTLE_START).or_insert(start);
+        if let Some(after) = after {
+            map.entry(AFTER_ROLLS).or_insert(after);
+        }
     })
 }
 
-/// A state in today's format, which leaves out its roster, read in one pass with the row's
-/// roster spliced in as text. `None` for a state that holds its own roster (it fails here on
-/// the duplicate field) or is in another format.
-fn spliced_state(text: &str, battle_start_text: &str) -> Option<Aftermath> {
-    if !doc::in_format(text, <Aftermath as StoredDoc>::VERSION) {
+/// A state in today's format, which leaves out its rosters, read in one pass with the row's
+/// rosters spliced in as text. `None` for a state that holds a roster of its own (it fails
+/// here on the duplicate field) or when a document is in another format.
+fn spliced_state(
+    text: &str,
+    battle_start_text: &str,
+    after_rolls_text: Option<&str>,
+) -> Option<Aftermath> {
+    let today = |text: &str| doc::in_format(text, <Roster as StoredDoc>::VERSION);
+    if !doc::in_format(text, <Aftermath as StoredDoc>::VERSION)
+        || !today(battle_start_text)
+        || !after_rolls_text.is_none_or(today)
+    {
         return None;
     }
-    let mut whole = String::with_capacity(text.len() + battle_start_text.len() + 20);
-    whole.push_str(r#"{""#);
-    whole.push_str(BATTLE_START);
-    whole.push_str(r#"":"#);
-    whole.push_str(battle_start_text);
-    whole.push(',');
+    let after_len = after_rolls_text.map_or(0, str::len);
+    let mut whole = String::with_capacity(text.len() + battle_start_text.len() + after_len + 40);
+    let field = |whole: &mut String, name: &str, value: &str| {
+        whole.push('"');
+        whole.push_str(name);
+        whole.push_str(r#"":"#);
+        whole.push_str(value);
+        whole.push(',');
+    };
+    whole.push('{');
+    field(&mut whole, BATTLE_START, battle_start_text);
+    if let Some(after) = after_rolls_text {
+        field(&mut whole, AFTER_ROLLS, after);
+    }
     whole.push_str(&text[1..]);
     serde_json::from_str(&whole).ok()
 }
@@ -115,14 +165,14 @@ fn spliced_state(text: &str, battle_start_text: &str) -> Option<Aftermath> {
 impl StoredAftermath {
     /// The row with its documents decoded.
     pub fn decode(self) -> Result<AftermathRow, DocError> {
-        // A state read with the row's roster spliced in already holds that roster decoded:
-        // a copy costs less than reading the text again (a roster in an older format is read
-        // on its own, through its upgrades).
+        // A state read with the row's rosters spliced in already holds the battle-start roster
+        // decoded: a copy costs less than reading the text again (a roster in an older format
+        // is read on its own, through its upgrades).
+        let after_rolls = self.after_rolls.as_deref();
         let spliced = self
             .state
             .as_deref()
-            .filter(|_| doc::in_format(&self.battle_start, <Roster as StoredDoc>::VERSION))
-            .and_then(|text| spliced_state(text, &self.battle_start));
+            .and_then(|text| spliced_state(text, &self.battle_start, after_rolls));
         let battle_start: Roster = match &spliced {
             Some(state) => state.battle_start.clone(),
             None => doc::decode(&self.battle_start)?,
@@ -132,7 +182,7 @@ impl StoredAftermath {
             None => self
                 .state
                 .as_deref()
-                .map(|text| state_from(text, &self.battle_start))
+                .map(|text| state_from(text, &self.battle_start, after_rolls))
                 .transpose()?,
         };
         Ok(AftermathRow {
@@ -170,6 +220,11 @@ impl AftermathRow {
             outcome: self.outcome.as_ref().map(doc::encode).transpose()?,
             version: self.version,
             updated_at: self.updated_at,
+            after_rolls: self
+                .state
+                .as_ref()
+                .map(|s| doc::encode(&s.after_rolls))
+                .transpose()?,
         })
     }
 }
@@ -286,6 +341,9 @@ pub struct StepRow {
     pub ledger: Option<(i64, i64)>,
     /// The campaign's settings (JSON), `None` if the campaign is gone.
     pub settings: Option<String>,
+    /// Whether the row keeps its after-rolls roster in its own column (rows written before
+    /// that column existed hold it in the state, and the next step moves it there).
+    pub after_rolls_apart: bool,
 }
 
 /// The row of one force in one battle with its owner, newest ledger entry and the campaign's
@@ -315,6 +373,7 @@ pub fn find_for_step(
                 .filter(campaigns::id.eq(campaign_id))
                 .select(campaigns::settings)
                 .single_value(),
+            battle_aftermaths::after_rolls.is_not_null(),
         ))
         .first::<(
             AftermathRow,
@@ -322,25 +381,27 @@ pub fn find_for_step(
             Option<i64>,
             Option<i64>,
             Option<String>,
+            bool,
         )>(conn)
         .optional())?;
-    Ok(
-        found.map(|(row, owner_id, seq, balance, settings)| StepRow {
+    Ok(found.map(
+        |(row, owner_id, seq, balance, settings, after_rolls_apart)| StepRow {
             row,
             owner_id,
             ledger: seq.zip(balance),
             settings,
-        }),
-    )
+            after_rolls_apart,
+        },
+    ))
 }
 
 /// How many of a battle's rows are not finalized yet (a finalize completes the battle at 0).
 pub fn count_unfinalized(conn: &mut Db, battle_id: &str) -> QueryResult<i64> {
-    battle_aftermaths::table
+    crate::on_backend!(conn, |conn| battle_aftermaths::table
         .filter(battle_aftermaths::battle_id.eq(battle_id))
         .filter(battle_aftermaths::stage.ne(AftermathStage::Finalized.as_str()))
         .count()
-        .get_result(conn)
+        .get_result(conn))
 }
 
 /// Deletes the rows of a battle (a result reopened before any aftermath step).
@@ -350,35 +411,56 @@ pub fn delete_for_battle(conn: &mut Db, battle_id: &str) -> QueryResult<usize> {
         .execute(conn)
 }
 
-/// Writes `next` (stage, state, outcome) when the stored version is `next.version - 1`.
-/// Returns whether a row changed (false: a concurrent step won).
-pub fn update_if_version(conn: &mut Db, next: &AftermathRow) -> QueryResult<bool> {
+/// Writes `next` (stage, state, outcome) when the stored version is `next.version - 1`; its
+/// after-rolls roster only when `after_rolls` says it changed or the row does not keep it
+/// apart yet (`apart`, see [`StepRow::after_rolls_apart`]). Returns whether a row changed
+/// (false: a concurrent step won).
+pub fn update_if_version(
+    conn: &mut Db,
+    next: &AftermathRow,
+    after_rolls: AfterRolls,
+    apart: bool,
+) -> QueryResult<bool> {
     // Only the documents a step changes are written (the battle-start roster never is).
+    let write_roster = after_rolls == AfterRolls::Changed || !apart;
     let encoded = || -> Result<_, DocError> {
         let state = next
             .state
             .as_ref()
             .map(|s| state_text(s, &next.battle_start))
             .transpose()?;
-        Ok((state, next.outcome.as_ref().map(doc::encode).transpose()?))
+        let roster = match &next.state {
+            Some(state) if write_roster => Some(doc::encode(&state.after_rolls)?),
+            _ => None,
+        };
+        Ok((
+            state,
+            roster,
+            next.outcome.as_ref().map(doc::encode).transpose()?,
+        ))
     };
-    let (state, outcome) =
+    let (state, roster, outcome) =
         encoded().map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
     crate::live::marks::battle(&next.battle_id);
-    let changed = crate::on_backend!(conn, |conn| diesel::update(
-        battle_aftermaths::table
-            .filter(battle_aftermaths::battle_id.eq(&next.battle_id))
-            .filter(battle_aftermaths::force_id.eq(&next.force_id))
-            .filter(battle_aftermaths::version.eq(next.version - 1)),
-    )
-    .set((
+    let target = battle_aftermaths::table
+        .filter(battle_aftermaths::battle_id.eq(&next.battle_id))
+        .filter(battle_aftermaths::force_id.eq(&next.force_id))
+        .filter(battle_aftermaths::version.eq(next.version - 1));
+    let documents = (
         battle_aftermaths::stage.eq(next.stage.as_str()),
         battle_aftermaths::state.eq(&state),
         battle_aftermaths::outcome.eq(&outcome),
         battle_aftermaths::version.eq(next.version),
         battle_aftermaths::updated_at.eq(next.updated_at),
-    ))
-    .execute(conn))?;
+    );
+    let changed = match roster {
+        Some(roster) => crate::on_backend!(conn, |conn| diesel::update(target)
+            .set((documents, battle_aftermaths::after_rolls.eq(Some(roster))))
+            .execute(conn))?,
+        None => crate::on_backend!(conn, |conn| diesel::update(target)
+            .set(documents)
+            .execute(conn))?,
+    };
     Ok(changed == 1)
 }
 

@@ -97,10 +97,10 @@ impl Battle {
 
 /// Inserts a battle.
 pub fn insert(conn: &mut Db, battle: &Battle) -> QueryResult<()> {
-    diesel::insert_into(battles::table)
+    crate::on_backend!(conn, |conn| diesel::insert_into(battles::table)
         .values(battle.clone())
         .execute(conn)
-        .map(|_| ())
+        .map(|_| ()))
 }
 
 /// The battle with this id.
@@ -139,7 +139,7 @@ pub fn list_for_campaign(
 /// Writes `next` (state, result, confirmation, corrections) when the stored version is `next.version - 1`.
 /// Returns whether a row changed (false: stale).
 pub fn update_if_version(conn: &mut Db, next: &Battle) -> QueryResult<bool> {
-    let changed = diesel::update(
+    let changed = crate::on_backend!(conn, |conn| diesel::update(
         battles::table
             .filter(battles::id.eq(&next.id))
             .filter(battles::version.eq(next.version - 1)),
@@ -153,7 +153,7 @@ pub fn update_if_version(conn: &mut Db, next: &Battle) -> QueryResult<bool> {
         battles::updated_at.eq(next.updated_at),
         battles::corrections.eq(&next.corrections),
     ))
-    .execute(conn)?;
+    .execute(conn))?;
     // The live streams of the battle look again once this commits (crate::live).
     crate::live::marks::battle(&next.id);
     Ok(changed == 1)

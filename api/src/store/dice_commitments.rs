@@ -69,12 +69,12 @@ pub fn insert_if_none_open(conn: &mut Db, row: &CommitmentRow) -> QueryResult<bo
 /// (a workflow started again, such as a reopened result's sequences): two statements.
 pub fn insert_all(conn: &mut Db, rows: &[CommitmentRow]) -> QueryResult<()> {
     let scopes: Vec<&str> = rows.iter().map(|r| r.scope.as_str()).collect();
-    diesel::delete(
+    crate::on_backend!(conn, |conn| diesel::delete(
         t::table
-            .filter(t::scope.eq_any(scopes))
+            .filter(t::scope.eq_any(&scopes))
             .filter(t::used_at.is_null()),
     )
-    .execute(conn)?;
+    .execute(conn))?;
     // The multi connection cannot express a multi-row INSERT; each backend can.
     let insert = diesel::insert_into(t::table).values(rows.to_vec());
     match conn {

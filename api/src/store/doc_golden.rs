@@ -162,7 +162,11 @@ fn todays_writer_gives_the_reference_documents() {
             let state = row.state.as_ref().unwrap();
             assert_eq!(
                 json(stored.state.as_deref().unwrap()),
-                reference_encoding(state, &["battle_start"])
+                reference_encoding(state, &["battle_start", "after_rolls"])
+            );
+            assert_eq!(
+                json(stored.after_rolls.as_deref().unwrap()),
+                reference_encoding(&state.after_rolls, &[])
             );
             assert_eq!(
                 json(stored.outcome.as_deref().unwrap()),
@@ -204,6 +208,7 @@ fn format_2_at_least_halves_a_20_unit_roster_and_its_post_battle_row() {
     let stored = row.encode().unwrap();
     let row_v2 = stored.battle_start.len()
         + stored.state.as_ref().unwrap().len()
+        + stored.after_rolls.as_ref().unwrap().len()
         + stored.outcome.as_ref().unwrap().len();
     assert_eq!(stored.decode().unwrap(), row, "the row reads back the same");
 

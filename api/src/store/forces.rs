@@ -384,7 +384,7 @@ pub fn replace_roster_from(
     now: NaiveDateTime,
 ) -> QueryResult<bool> {
     let json = stored_roster(roster)?;
-    let changed = diesel::update(
+    let changed = crate::on_backend!(conn, |conn| diesel::update(
         forces::table
             .filter(forces::id.eq(force_id))
             .filter(forces::version.eq(expected_version)),
@@ -395,7 +395,7 @@ pub fn replace_roster_from(
         forces::version.eq(expected_version + 1),
         forces::updated_at.eq(now),
     ))
-    .execute(conn)?;
+    .execute(conn))?;
     if changed == 0 {
         return Ok(false);
     }

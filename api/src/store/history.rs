@@ -140,10 +140,10 @@ impl RosterDiff {
     }
 }
 
-fn unit_fields(unit: &Unit, platoon: &str) -> BTreeMap<String, Value> {
+fn unit_fields(unit: &Unit, platoon: &str) -> serde_json::Map<String, Value> {
     let mut map = match serde_json::to_value(unit) {
-        Ok(Value::Object(map)) => map.into_iter().collect::<BTreeMap<_, _>>(),
-        _ => BTreeMap::new(),
+        Ok(Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
     };
     map.insert("platoon".to_owned(), Value::String(platoon.to_owned()));
     map
@@ -202,16 +202,18 @@ pub fn diff(before: Option<&Roster>, after: &Roster) -> RosterDiff {
             Some((old, old_platoon)) => {
                 let a = unit_fields(old, old_platoon);
                 let b = unit_fields(unit, platoon);
+                // A field missing on one side reads as null; only what differs is copied.
                 let mut fields = BTreeMap::new();
-                for key in a.keys().chain(b.keys()) {
-                    let x = a.get(key).cloned().unwrap_or(Value::Null);
-                    let y = b.get(key).cloned().unwrap_or(Value::Null);
+                let null = Value::Null;
+                let only_after = b.iter().filter(|(key, _)| !a.contains_key(*key));
+                for (key, x) in a.iter().chain(only_after.map(|(key, _)| (key, &null))) {
+                    let y = b.get(key).unwrap_or(&null);
                     if x != y {
                         fields.insert(
                             key.clone(),
                             FieldChange {
-                                before: x,
-                                after: y,
+                                before: x.clone(),
+                                after: y.clone(),
                             },
                         );
                     }
@@ -320,10 +322,10 @@ pub fn append_stored(
         rolls: to_json(rolls)?,
         snapshot,
     };
-    diesel::insert_into(force_history::table)
+    crate::on_backend!(conn, |conn| diesel::insert_into(force_history::table)
         .values(&entry)
         .execute(conn)
-        .map(|_| ())
+        .map(|_| ()))
 }
 
 /// Up to `limit` entries of a force, newest first, older than version `before` when given
@@ -372,6 +374,7 @@ pub fn find_by_version(
 
 #[cfg(test)]
 mod tests {
+    use super::{Roster, UnitChangeKind, diff};
     use serde_json::Value;
 
     /// The kind of `FieldValue` a property schema of the document holds, if any.
@@ -409,6 +412,69 @@ mod tests {
             Some("array") => (kind(doc, &schema["items"]) == Some("word")).then_some("words"),
             _ => None,
         }
+    }
+
+    fn roster(units: Value) -> Roster {
+        serde_json::from_value(serde_json::json!({
+            "name": "Blue", "platoons": [{"name": "1st", "units": units}]
+        }))
+        .unwrap()
+    }
+
+    fn unit(id: &str, strength: u32, resolve: Option<&str>) -> Value {
+        let mut unit = serde_json::json!({
+            "id": id, "name": format!("Unit {id}"), "kind": "squad", "quality": "regular",
+            "strength": strength, "starting_strength": 8,
+        });
+        if let Some(resolve) = resolve {
+            unit["resolve"] = Value::from(resolve);
+        }
+        unit
+    }
+
+    #[test]
+    fn a_diff_names_each_changed_field_once_with_both_values_and_skips_the_rest() {
+        let before = roster(serde_json::json!([
+            unit("a", 8, None),
+            unit("b", 6, Some("steady")),
+            unit("gone", 4, None),
+        ]));
+        let after = roster(serde_json::json!([
+            unit("a", 5, Some("uncertain")),
+            unit("b", 6, Some("steady")),
+            unit("new", 5, None),
+        ]));
+
+        let diff = diff(Some(&before), &after);
+
+        let seen: Vec<(&str, UnitChangeKind, Vec<(&str, Value, Value)>)> = diff
+            .units
+            .iter()
+            .map(|u| {
+                let fields = u
+                    .fields
+                    .iter()
+                    .map(|(k, c)| (k.as_str(), c.before.clone(), c.after.clone()))
+                    .collect();
+                (u.unit_id.as_str(), u.change, fields)
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (
+                    "a",
+                    UnitChangeKind::Changed,
+                    vec![
+                        ("resolve", Value::Null, Value::from("uncertain")),
+                        ("strength", Value::from(8), Value::from(5)),
+                    ]
+                ),
+                ("new", UnitChangeKind::Added, vec![]),
+                ("gone", UnitChangeKind::Removed, vec![]),
+            ]
+        );
+        assert!(diff.force.is_empty());
     }
 
     #[test]

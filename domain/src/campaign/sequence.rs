@@ -368,17 +368,16 @@ impl Aftermath {
                 &self.force_id,
             )?);
         }
-        let mut next = self.clone();
-        next.purchases = purchases;
-        next.extra_dice = extra;
-        next.vehicle_quality_rolls = rolls;
-        next.rolls.extend_from_slice(&dice.log()[log_start..]);
-        if let Some(choice) = &next.reinforcements
-            && next.reinforcement_effects(choice).is_err()
+        // Nothing fails from here: the state changes in place (a copy would copy both rosters).
+        self.purchases = purchases;
+        self.extra_dice = extra;
+        self.vehicle_quality_rolls = rolls;
+        self.rolls.extend_from_slice(&dice.log()[log_start..]);
+        if let Some(choice) = &self.reinforcements
+            && self.reinforcement_effects(choice).is_err()
         {
-            next.reinforcements = None;
+            self.reinforcements = None;
         }
-        *self = next;
         Ok(())
     }
 
@@ -422,6 +421,12 @@ impl Aftermath {
 
     /// The sequence as it stands: roster, changes, CP, pool and rolls.
     pub fn outcome(&self) -> Result<Outcome, Vec<Problem>> {
+        self.outcome_and_bought().map(|(outcome, _)| outcome)
+    }
+
+    /// [`Self::outcome`] and the roster after the purchases, before the reinforcements (what
+    /// [`Self::purchase_effects`] gives), from one application of the purchases.
+    pub fn outcome_and_bought(&self) -> Result<(Outcome, Force), Vec<Problem>> {
         let bought = self.purchase_effects()?;
         let choice = self.reinforcements.clone().unwrap_or_default();
         let total = self.pool_total();
@@ -441,7 +446,7 @@ impl Aftermath {
         } else {
             0
         };
-        Ok(Outcome {
+        let outcome = Outcome {
             force_id: self.force_id.clone(),
             changes: unit_changes(&self.battle_start, &reinforced.roster, &events),
             roster: reinforced.roster,
@@ -475,7 +480,8 @@ impl Aftermath {
                 formed: reinforced.formed,
             },
             rolls: self.rolls.clone(),
-        })
+        };
+        Ok((outcome, bought.roster))
     }
 
     /// Step `finalize`: the final outcome to commit (the same as [`Self::outcome`]; the service

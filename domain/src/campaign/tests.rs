@@ -1272,6 +1272,18 @@ proptest! {
     }
 
     #[test]
+    fn the_steps_after_the_rolls_leave_the_rolled_roster_as_it_is(
+        (roster, report, purchases, seed, banked) in arb_case()
+    ) {
+        // Purchases, reinforcements and finalize work out their effects from the rolled roster
+        // and never change it, so the service writes it only when a roll step runs.
+        let rolled = Aftermath::roll(F, &roster, &report, banked, &mut ServerDice::seeded(seed),
+            &HouseRules::default(), &Ruleset::fad5e()).unwrap();
+        let (after_steps, _) = run_steps(&roster, &report, &purchases, banked, &mut ServerDice::seeded(seed));
+        prop_assert_eq!(&after_steps.after_rolls, &rolled.after_rolls);
+    }
+
+    #[test]
     fn entered_dice_reproduce_the_server_outcome(
         (roster, report, purchases, seed, banked) in arb_case()
     ) {

@@ -16,6 +16,7 @@ use utoipa::ToSchema;
 use crate::AppState;
 use crate::auth::AuthUser;
 use crate::error::ApiError;
+use crate::store::aftermath::AfterRolls;
 use crate::store::events::Event;
 use crate::store::history::HistoryCause;
 use crate::store::ledger::{self, LedgerError, LedgerKind, NewLedgerEntry};
@@ -170,7 +171,14 @@ pub async fn finalize_aftermath(
             return Err(changed());
         }
         let answer_outcome = raw_json(&outcome)?;
-        save(conn, &mut step.row, AftermathStage::Finalized, aftermath, Some(outcome))?;
+        save(
+            conn,
+            &mut step,
+            AftermathStage::Finalized,
+            aftermath,
+            Some(outcome),
+            AfterRolls::Unchanged,
+        )?;
         let event = Event::aftermath_finalized(&step.battle.campaign_id, &battle_id, &force_id);
         store::events::append(conn, &event)?;
         if rows::count_unfinalized(conn, &battle_id)? == 0 {

@@ -214,6 +214,9 @@ pub struct Step {
     /// The rolled state with the current bank (see [`with_current_bank`]); `None` unless the
     /// stage is `rolled`.
     state: Option<Aftermath>,
+    /// Whether the row keeps its after-rolls roster apart from its state (see
+    /// [`rows::StepRow::after_rolls_apart`]).
+    after_rolls_apart: bool,
 }
 
 impl Step {
@@ -287,6 +290,7 @@ pub fn begin(
     let ruleset = crate::app::rulesets::load(conn, &settings.ruleset)?;
     let mut row = loaded.row;
     let ledger = loaded.ledger;
+    let after_rolls_apart = loaded.after_rolls_apart;
     // The step owns the state from here; `save` writes the next one into the row.
     let state = match row.stage {
         AftermathStage::Rolled | AftermathStage::Rolling => {
@@ -307,6 +311,7 @@ pub fn begin(
         ruleset,
         ledger,
         state,
+        after_rolls_apart,
     })
 }
 
@@ -360,26 +365,31 @@ fn finalized() -> ApiError {
     ApiError::Conflict("This post-battle sequence is finalized.".to_owned())
 }
 
-/// Makes `row` the next one (stage, state, outcome, version) and saves it when nobody else
-/// changed the row meanwhile (else 409, and the transaction is not committed). The row takes
-/// the state rather than a copy: a state holds whole rosters.
+/// Makes the step's row the next one (stage, state, outcome, version) and saves it when
+/// nobody else changed the row meanwhile (else 409, and the transaction is not committed).
+/// The row takes the state rather than a copy: a state holds whole rosters. `after_rolls`
+/// says whether the step changed the after-rolls roster (only rolling does), which is then
+/// written again.
 pub fn save(
     conn: &mut Db,
-    row: &mut rows::AftermathRow,
+    step: &mut Step,
     stage: AftermathStage,
     state: Aftermath,
     outcome: Option<Outcome>,
+    after_rolls: rows::AfterRolls,
 ) -> Result<(), ApiError> {
+    let row = &mut step.row;
     row.stage = stage;
     row.state = Some(state);
     row.outcome = outcome;
     row.version += 1;
     row.updated_at = store::now();
-    if !rows::update_if_version(conn, row)? {
+    if !rows::update_if_version(conn, row, after_rolls, step.after_rolls_apart)? {
         return Err(ApiError::Conflict(
             "A concurrent step changed this post-battle sequence; reload and retry.".to_owned(),
         ));
     }
+    step.after_rolls_apart = true;
     Ok(())
 }
 
@@ -433,8 +443,7 @@ pub fn response_with(
             None,
         ),
         (None, Some(aftermath)) => {
-            let outcome = aftermath.outcome().map_err(problems)?;
-            let bought = aftermath.purchase_effects().map_err(problems)?;
+            let (outcome, bought) = aftermath.outcome_and_bought().map_err(problems)?;
             let pool = &outcome.reinforcements;
             let pool_allocated = pool.allocated + pool.new_squad;
             let given = given_by_unit(aftermath);
@@ -444,7 +453,6 @@ pub fn response_with(
                 pool_total: pool.total,
                 pool_allocated,
                 units: bought
-                    .roster
                     .units()
                     .filter(|u| can_take_troopers(u))
                     .map(|u| {

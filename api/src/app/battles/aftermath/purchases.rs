@@ -15,6 +15,7 @@ use crate::AppState;
 use crate::app::dice::{History, after_roll, aftermath_scope, check_client_seed, seed_for_roll};
 use crate::auth::AuthUser;
 use crate::error::ApiError;
+use crate::store::aftermath::AfterRolls;
 
 use super::super::problems;
 use super::{
@@ -83,7 +84,14 @@ pub async fn purchase_aftermath(
         refuse_surplus(&dice)?;
         let unused = dice.unused();
         merge_unused(&mut aftermath.unused_dice, unused.clone());
-        save(conn, &mut step.row, AftermathStage::Rolled, aftermath, None)?;
+        save(
+            conn,
+            &mut step,
+            AftermathStage::Rolled,
+            aftermath,
+            None,
+            AfterRolls::Unchanged,
+        )?;
         let commitment = after_roll(conn, &scope, &seed, dice.used_commitment(), History::Drop)?;
         let rolls = dice.take_log();
         let mut answer = response_with(

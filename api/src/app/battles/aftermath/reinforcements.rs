@@ -9,6 +9,7 @@ use fad_domain::lifecycle::AftermathStage;
 use crate::AppState;
 use crate::auth::AuthUser;
 use crate::error::ApiError;
+use crate::store::aftermath::AfterRolls;
 
 use super::super::problems;
 use super::{AftermathResponse, begin, response_with, save, saved_state};
@@ -27,7 +28,14 @@ pub async fn reinforce_aftermath(
         let mut step = begin(conn, &caller, &battle_id, &force_id)?;
         let mut aftermath = step.rolled()?;
         aftermath.reinforce(choice).map_err(problems)?;
-        save(conn, &mut step.row, AftermathStage::Rolled, aftermath, None)?;
+        save(
+            conn,
+            &mut step,
+            AftermathStage::Rolled,
+            aftermath,
+            None,
+            AfterRolls::Unchanged,
+        )?;
         let answer = response_with(
             &step.row,
             Some(saved_state(&step.row)?),

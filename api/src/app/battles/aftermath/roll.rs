@@ -16,6 +16,7 @@ use crate::AppState;
 use crate::app::dice::{History, after_roll, aftermath_scope, check_client_seed, seed_for_roll};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, FieldError};
+use crate::store::aftermath::AfterRolls;
 use crate::store::events::Event;
 use crate::store::{self, battles};
 
@@ -178,7 +179,7 @@ pub async fn roll_aftermath(
         } else {
             AftermathStage::Rolling
         };
-        save(conn, &mut step.row, stage, aftermath, None)?;
+        save(conn, &mut step, stage, aftermath, None, AfterRolls::Changed)?;
         let aftermath = saved_state(&step.row)?;
         let last_rolled = ROLL_STEPS
             .iter()

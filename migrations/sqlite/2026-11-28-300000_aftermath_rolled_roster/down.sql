@@ -1,0 +1,1 @@
+ALTER TABLE battle_aftermaths DROP COLUMN after_rolls;
