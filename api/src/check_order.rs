@@ -165,19 +165,21 @@ pub async fn permission_before_body(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let rule = rule_for(req.method(), req.path());
-    let caller = req.extensions().get::<Caller>().cloned();
-    let state = req.app_data::<web::Data<AppState>>().cloned();
     let response = next
         .call(req)
         .await
         .map(ServiceResponse::map_into_boxed_body)?;
-    let (Some((permission, ids)), Some(caller), Some(state)) = (rule, caller, state) else {
-        return Ok(response);
-    };
     if !is_body_error(response.status()) {
         return Ok(response);
     }
+    // Only a body error needs the rule: the request is still there to read it from.
+    let request = response.request();
+    let rule = rule_for(request.method(), request.path());
+    let caller = request.extensions().get::<Caller>().cloned();
+    let state = request.app_data::<web::Data<AppState>>().cloned();
+    let (Some((permission, ids)), Some(caller), Some(state)) = (rule, caller, state) else {
+        return Ok(response);
+    };
     match check(&state, caller, permission, ids).await {
         Ok(()) => Ok(response),
         Err(refused) => {
@@ -224,22 +226,20 @@ fn rule_for(method: &Method, path: &str) -> Option<(Permission, Ids)> {
 
 /// Matches `path` against `pattern` segment by segment (`{name}` matches any one segment).
 fn captures(pattern: &str, path: &str) -> Option<Ids> {
-    let (pattern, path): (Vec<_>, Vec<_>) =
-        (pattern.split('/').collect(), path.split('/').collect());
-    if pattern.len() != path.len() {
+    if pattern.matches('/').count() != path.matches('/').count() {
         return None;
     }
     let mut ids = Ids::default();
-    for (want, got) in pattern.iter().zip(&path) {
-        let value = Some((*got).to_owned());
-        match *want {
+    for (want, got) in pattern.split('/').zip(path.split('/')) {
+        let value = Some(got.to_owned());
+        match want {
             "{campaign_id}" => ids.campaign_id = value,
             "{force_id}" => ids.force_id = value,
             "{battle_id}" => ids.battle_id = value,
             "{ruleset_slug}" => ids.ruleset_slug = value,
             "{scenario_id}" => ids.scenario_id = value,
             "{_}" => {}
-            literal if literal == *got => {}
+            literal if literal == got => {}
             _ => return None,
         }
     }

@@ -50,13 +50,14 @@ pub fn parse_seed(text: &str) -> Result<[u8; SEED_BYTES], NotASeed> {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-            let _ = write!(s, "{b:02x}");
-            s
-        })
+    // Every server roll writes its seed out: a table, not the formatting machinery.
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(char::from(DIGITS[usize::from(b >> 4)]));
+        s.push(char::from(DIGITS[usize::from(b & 0x0f)]));
+    }
+    s
 }
 
 /// The dice a seed (and client seed) produces, die by die.

@@ -206,10 +206,19 @@ impl StoredAftermath {
 impl AftermathRow {
     /// The row as stored, in today's formats.
     pub fn encode(&self) -> Result<StoredAftermath, DocError> {
+        self.encode_parts(true)
+    }
+
+    /// [`Self::encode`], the battle-start roster left empty unless `with_start`.
+    fn encode_parts(&self, with_start: bool) -> Result<StoredAftermath, DocError> {
         Ok(StoredAftermath {
             battle_id: self.battle_id.clone(),
             force_id: self.force_id.clone(),
-            battle_start: doc::encode(&self.battle_start)?,
+            battle_start: if with_start {
+                doc::encode(&self.battle_start)?
+            } else {
+                String::new()
+            },
             force_version: self.force_version,
             stage: self.stage.as_str().to_owned(),
             state: self
@@ -251,13 +260,6 @@ where
     }
 }
 
-fn encoded(rows: &[AftermathRow]) -> QueryResult<Vec<StoredAftermath>> {
-    rows.iter()
-        .map(AftermathRow::encode)
-        .collect::<Result<_, _>>()
-        .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))
-}
-
 /// Inserts an aftermath row.
 pub fn insert(conn: &mut Db, row: &AftermathRow) -> QueryResult<()> {
     // The live streams of the battle look again once this commits (crate::live).
@@ -271,16 +273,27 @@ pub fn insert(conn: &mut Db, row: &AftermathRow) -> QueryResult<()> {
         .map(|_| ())
 }
 
-/// Inserts rows in one statement (a result opens both sides' sequences at once).
-pub fn insert_all(conn: &mut Db, rows: &[AftermathRow]) -> QueryResult<()> {
+/// Inserts rows in one statement (a result opens both sides' sequences at once). Each comes
+/// with its force's roster as the forces table stores it, the text of its `battle_start`: in
+/// today's format it is stored as it is rather than written out again.
+pub fn insert_all(conn: &mut Db, rows: &[(&AftermathRow, &str)]) -> QueryResult<()> {
     if rows.is_empty() {
         return Ok(());
     }
-    for row in rows {
+    let mut stored = Vec::with_capacity(rows.len());
+    for (row, start_text) in rows {
         crate::live::marks::battle(&row.battle_id);
+        let today = doc::in_format(start_text, <Roster as StoredDoc>::VERSION);
+        let mut one = row
+            .encode_parts(!today)
+            .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
+        if today {
+            one.battle_start = (*start_text).to_owned();
+        }
+        stored.push(one);
     }
     // The multi connection cannot express a multi-row INSERT; each backend can.
-    let insert = diesel::insert_into(battle_aftermaths::table).values(encoded(rows)?);
+    let insert = diesel::insert_into(battle_aftermaths::table).values(stored);
     match conn {
         Db::Pg(pg) => insert.execute(pg)?,
         Db::Sqlite(sqlite) => insert.execute(sqlite)?,
@@ -413,13 +426,15 @@ pub fn delete_for_battle(conn: &mut Db, battle_id: &str) -> QueryResult<usize> {
 
 /// Writes `next` (stage, state, outcome) when the stored version is `next.version - 1`; its
 /// after-rolls roster only when `after_rolls` says it changed or the row does not keep it
-/// apart yet (`apart`, see [`StepRow::after_rolls_apart`]). Returns whether a row changed
-/// (false: a concurrent step won).
+/// apart yet (`apart`, see [`StepRow::after_rolls_apart`]). `outcome_roster` is the outcome's
+/// roster as stored when the caller wrote it out already (see [`outcome_text`]). Returns
+/// whether a row changed (false: a concurrent step won).
 pub fn update_if_version(
     conn: &mut Db,
     next: &AftermathRow,
     after_rolls: AfterRolls,
     apart: bool,
+    outcome_roster: Option<&str>,
 ) -> QueryResult<bool> {
     // Only the documents a step changes are written (the battle-start roster never is).
     let write_roster = after_rolls == AfterRolls::Changed || !apart;
@@ -433,11 +448,12 @@ pub fn update_if_version(
             Some(state) if write_roster => Some(doc::encode(&state.after_rolls)?),
             _ => None,
         };
-        Ok((
-            state,
-            roster,
-            next.outcome.as_ref().map(doc::encode).transpose()?,
-        ))
+        let outcome = next
+            .outcome
+            .as_ref()
+            .map(|o| outcome_text(o, outcome_roster))
+            .transpose()?;
+        Ok((state, roster, outcome))
     };
     let (state, roster, outcome) =
         encoded().map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
@@ -462,6 +478,28 @@ pub fn update_if_version(
             .execute(conn))?,
     };
     Ok(changed == 1)
+}
+
+/// `outcome` as stored, its roster given as stored already (`roster_text`: finalize writes the
+/// same roster to the force) and put in as text rather than written out a second time. The
+/// document is the one [`doc::encode`] gives, its roster's fields first.
+pub fn outcome_text(outcome: &Outcome, roster_text: Option<&str>) -> Result<String, DocError> {
+    let Some(roster) = roster_text.filter(|t| doc::in_format(t, <Roster as StoredDoc>::VERSION))
+    else {
+        return doc::encode(outcome);
+    };
+    let rest = doc::encode_without(outcome, &["roster"])?;
+    // Both start `{"v":2,`: the roster goes in after the outcome's version, without its own.
+    let (Some(at), Some(from)) = (rest.find(','), roster.find(',')) else {
+        return doc::encode(outcome);
+    };
+    let mut whole = String::with_capacity(rest.len() + roster.len() + 12);
+    whole.push_str(&rest[..=at]);
+    whole.push_str(r#""roster":{"#);
+    whole.push_str(&roster[from + 1..]);
+    whole.push(',');
+    whole.push_str(&rest[at + 1..]);
+    Ok(whole)
 }
 
 /// Every row of a force, across battles (a void looks for later battles built on this one).

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
 use chrono::Utc;
-use fad_domain::campaign::{Aftermath, BattleReport, UnitLosses};
+use fad_domain::campaign::{Aftermath, BattleReport, Outcome, UnitLosses};
 use fad_domain::dice::{EnteredDice, ServerDice, TableDice};
 use fad_domain::forcegen::{GenerationChoices, generate};
 use fad_domain::house_rules::HouseRules;
@@ -172,6 +172,13 @@ fn todays_writer_gives_the_reference_documents() {
                 json(stored.outcome.as_deref().unwrap()),
                 reference_encoding(row.outcome.as_ref().unwrap(), &[])
             );
+            // Finalize's outcome, its roster put in as the force's stored text.
+            let outcome = row.outcome.as_ref().unwrap();
+            let roster_text = doc::encode(&outcome.roster).unwrap();
+            let spliced = super::aftermath::outcome_text(outcome, Some(&roster_text)).unwrap();
+            assert!(spliced.starts_with(r#"{"v":2,"roster":{"#), "{spliced}");
+            assert_eq!(json(&spliced), reference_encoding(outcome, &[]));
+            assert_eq!(doc::decode::<Outcome>(&spliced).unwrap(), *outcome);
             assert_eq!(stored.decode().unwrap(), row);
         }
     }

@@ -354,6 +354,7 @@ pub fn replace_roster_if_version(
         expected_version,
         &before,
         roster,
+        None,
         cause,
         rolls,
         now,
@@ -379,11 +380,16 @@ pub fn replace_roster_from(
     expected_version: i64,
     before: &Roster,
     roster: &Roster,
+    stored: Option<String>,
     cause: &HistoryCause,
     rolls: &RollLog,
     now: NaiveDateTime,
 ) -> QueryResult<bool> {
-    let json = stored_roster(roster)?;
+    // `stored`: `roster` as stored, when the caller wrote it out already.
+    let json = match stored {
+        Some(json) => json,
+        None => stored_roster(roster)?,
+    };
     let changed = crate::on_backend!(conn, |conn| diesel::update(
         forces::table
             .filter(forces::id.eq(force_id))

@@ -382,7 +382,18 @@ pub async fn record_result(
             };
             aftermaths.push(row);
         }
-        rows::insert_all(conn, &aftermaths)?;
+        // Each force's stored roster text is its snapshot's: kept as it is, not written again.
+        let with_texts: Vec<(&rows::AftermathRow, &str)> = aftermaths
+            .iter()
+            .map(|row| {
+                let text = stored
+                    .iter()
+                    .find(|f| f.id == row.force_id)
+                    .map_or("", |f| f.roster.as_str());
+                (row, text)
+            })
+            .collect();
+        rows::insert_all(conn, &with_texts)?;
         // Each sequence's first roll is committed to before anyone rolls it.
         let scopes: Vec<String> = aftermaths
             .iter()

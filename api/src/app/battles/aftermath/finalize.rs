@@ -102,12 +102,15 @@ pub async fn finalize_aftermath(
             .with_reason(forgone.map(|left| format!("Forgone at finalize: {left} (C10)")));
         // The stored roster is the battle-start snapshot while the force is still at the
         // snapshot's version, which the update checks: no need to read it back.
+        // The roster written out once: for the force and inside the stored outcome.
+        let roster_text = forces::roster_text(&outcome.roster).map_err(|e| ApiError::Internal(e.into()))?;
         let committed = forces::replace_roster_from(
             conn,
             &force_id,
             step.row.force_version,
             &aftermath.battle_start,
             &outcome.roster,
+            Some(roster_text.clone()),
             &cause,
             &outcome.rolls,
             now,
@@ -178,6 +181,7 @@ pub async fn finalize_aftermath(
             aftermath,
             Some(outcome),
             AfterRolls::Unchanged,
+            Some(&roster_text),
         )?;
         let event = Event::aftermath_finalized(&step.battle.campaign_id, &battle_id, &force_id);
         store::events::append(conn, &event)?;

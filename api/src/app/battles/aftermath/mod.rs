@@ -369,7 +369,8 @@ fn finalized() -> ApiError {
 /// nobody else changed the row meanwhile (else 409, and the transaction is not committed).
 /// The row takes the state rather than a copy: a state holds whole rosters. `after_rolls`
 /// says whether the step changed the after-rolls roster (only rolling does), which is then
-/// written again.
+/// written again; `outcome_roster` is the outcome's roster as stored, when the step wrote it
+/// out already (finalize).
 pub fn save(
     conn: &mut Db,
     step: &mut Step,
@@ -377,6 +378,7 @@ pub fn save(
     state: Aftermath,
     outcome: Option<Outcome>,
     after_rolls: rows::AfterRolls,
+    outcome_roster: Option<&str>,
 ) -> Result<(), ApiError> {
     let row = &mut step.row;
     row.stage = stage;
@@ -384,7 +386,13 @@ pub fn save(
     row.outcome = outcome;
     row.version += 1;
     row.updated_at = store::now();
-    if !rows::update_if_version(conn, row, after_rolls, step.after_rolls_apart)? {
+    if !rows::update_if_version(
+        conn,
+        row,
+        after_rolls,
+        step.after_rolls_apart,
+        outcome_roster,
+    )? {
         return Err(ApiError::Conflict(
             "A concurrent step changed this post-battle sequence; reload and retry.".to_owned(),
         ));

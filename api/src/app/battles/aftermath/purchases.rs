@@ -91,6 +91,7 @@ pub async fn purchase_aftermath(
             aftermath,
             None,
             AfterRolls::Unchanged,
+            None,
         )?;
         let commitment = after_roll(conn, &scope, &seed, dice.used_commitment(), History::Drop)?;
         let rolls = dice.take_log();

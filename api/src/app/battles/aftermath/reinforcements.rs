@@ -35,6 +35,7 @@ pub async fn reinforce_aftermath(
             aftermath,
             None,
             AfterRolls::Unchanged,
+            None,
         )?;
         let answer = response_with(
             &step.row,

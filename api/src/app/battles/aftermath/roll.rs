@@ -179,7 +179,7 @@ pub async fn roll_aftermath(
         } else {
             AftermathStage::Rolling
         };
-        save(conn, &mut step, stage, aftermath, None, AfterRolls::Changed)?;
+        save(conn, &mut step, stage, aftermath, None, AfterRolls::Changed, None)?;
         let aftermath = saved_state(&step.row)?;
         let last_rolled = ROLL_STEPS
             .iter()
