@@ -4,6 +4,11 @@
 use clap::Parser;
 use std::process::ExitCode;
 
+/// mimalloc rather than glibc's malloc: fewer instructions per allocation, and freed memory
+/// goes back to the system instead of staying in per-thread arenas.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = fad_api::config::Cli::parse();
     fad_api::telemetry::init(cli.log_format);
