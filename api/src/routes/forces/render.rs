@@ -205,9 +205,29 @@ struct Head<'a> {
 struct Tail {
     version: i64,
     archived: bool,
+    #[serde(serialize_with = "rfc3339_or_null")]
     archived_at: Option<DateTime<Utc>>,
+    #[serde(serialize_with = "rfc3339")]
     created_at: DateTime<Utc>,
+    #[serde(serialize_with = "rfc3339")]
     updated_at: DateTime<Utc>,
+}
+
+/// A time as chrono's `Serialize` writes it (RFC 3339, `Z`, the fraction digits it needs),
+/// put together as a string first: chrono writes it a character at a time through
+/// serde_json's escaping, which cost a force read 5,000 instructions for its two times.
+fn rfc3339<S: serde::Serializer>(at: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&at.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true))
+}
+
+fn rfc3339_or_null<S: serde::Serializer>(
+    at: &Option<DateTime<Utc>>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match at {
+        Some(at) => rfc3339(at, s),
+        None => s.serialize_none(),
+    }
 }
 
 fn to_json<T: Serialize>(value: &T) -> Result<String, ApiError> {
