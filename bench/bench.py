@@ -33,9 +33,10 @@ Usage: bench.py BINARY   (environment: FAD_BENCH_SECONDS per run, default 10;
 FAD_BENCH_PG server URL, default postgres://postgres@127.0.0.1:5432; FAD_BENCH_PGSSLMODE, libpq's
 sslmode for every client (the server, pgbench, psql), default disable as in the Docker
 deployment (prefer encrypts on a server with TLS on); FAD_BENCH_RUST_LOG, default
-info as in production: the access log line per request is part of the cost; FAD_BENCH_MALLOC_ARENA_MAX,
-default 2, and FAD_BENCH_MALLOC_MMAP_THRESHOLD, default 131072, as the Docker image sets them,
-empty for glibc's default; FAD_BENCH_PEER=1 adds the peer,
+info as in production: the access log line per request is part of the cost;
+FAD_BENCH_MIMALLOC_PURGE_DELAY, default 0, FAD_BENCH_MALLOC_ARENA_MAX, default 2, and
+FAD_BENCH_MALLOC_MMAP_THRESHOLD, default 131072, as the Docker image sets them, empty for the
+allocators' defaults; FAD_BENCH_PEER=1 adds the peer,
 FAD_BENCH_PEER_VENV its virtualenv, default target/bench/peer-venv; FAD_BENCH_ONLY=S1 or M1 runs
 that row alone and prints it without writing bench/RESULTS.md; FAD_BENCH_M1_STREAMS,
 FAD_BENCH_M1_BATTLES, FAD_BENCH_M1_SECONDS size M1)
@@ -69,6 +70,7 @@ PG_SERVER = os.environ.get("FAD_BENCH_PG", "postgres://postgres@127.0.0.1:5432")
 # Docker image's PostgreSQL (docker/compose.yml) has no TLS. Every client here inherits this.
 PGSSLMODE = os.environ.setdefault("PGSSLMODE", os.environ.get("FAD_BENCH_PGSSLMODE", "disable"))
 RUST_LOG = os.environ.get("FAD_BENCH_RUST_LOG", "info")
+MIMALLOC_PURGE_DELAY = os.environ.get("FAD_BENCH_MIMALLOC_PURGE_DELAY", "0")
 MALLOC_ARENA_MAX = os.environ.get("FAD_BENCH_MALLOC_ARENA_MAX", "2")
 MALLOC_MMAP_THRESHOLD = os.environ.get("FAD_BENCH_MALLOC_MMAP_THRESHOLD", "131072")
 PEER = os.environ.get("FAD_BENCH_PEER", "") not in ("", "0")
@@ -325,6 +327,8 @@ class Server:
                    FAD_MAX_BATTLES_PER_CAMPAIGN_PER_DAY="4000000000",
                    FAD_MAX_FORCES_PER_CAMPAIGN="4000000000")
         # As the Docker image runs it (docker/Dockerfile).
+        if MIMALLOC_PURGE_DELAY:
+            env["MIMALLOC_PURGE_DELAY"] = MIMALLOC_PURGE_DELAY
         if MALLOC_ARENA_MAX:
             env["MALLOC_ARENA_MAX"] = MALLOC_ARENA_MAX
         if MALLOC_MMAP_THRESHOLD:
@@ -985,6 +989,7 @@ def main():
         f"- Load average (1/5/15 min): {load_start} at the start, {load_pg} after the "
         f"PostgreSQL runs, {loadavg()} at the end",
         f"- {SECONDS} s per run, wrk with 2 threads, PGSSLMODE={PGSSLMODE}, RUST_LOG={RUST_LOG}, server "
+        f"MIMALLOC_PURGE_DELAY={MIMALLOC_PURGE_DELAY or '(mimalloc default)'} "
         f"MALLOC_ARENA_MAX={MALLOC_ARENA_MAX or '(glibc default)'} "
         f"MALLOC_MMAP_THRESHOLD_={MALLOC_MMAP_THRESHOLD or '(glibc default)'}; whole run "
         f"{elapsed:.0f} s",
