@@ -447,7 +447,8 @@ mod tests {
 
         let diff = diff(Some(&before), &after);
 
-        let seen: Vec<(&str, UnitChangeKind, Vec<(&str, Value, Value)>)> = diff
+        type Field<'a> = (&'a str, Value, Value);
+        let seen: Vec<(&str, UnitChangeKind, Vec<Field>)> = diff
             .units
             .iter()
             .map(|u| {
