@@ -42,6 +42,54 @@ fn set_roster(app: &TestApp, id: &str, text: &str) {
         .unwrap();
 }
 
+/// A battle between two fresh forces with a loss on the owner's first unit, its result
+/// confirmed and every roll of the owner's sequence made with server dice: (people, battle id,
+/// the owner's force id).
+fn rolled_sequence(app: &TestApp) -> (People, String, String) {
+    let people = People::register(app);
+    let world = World::build(app, &people);
+    let blue = create_force(
+        app,
+        &people.owner,
+        &world.campaign_id,
+        &small_roster("Blue"),
+    );
+    let red = create_force(
+        app,
+        &people.player,
+        &world.campaign_id,
+        &small_roster("Red"),
+    );
+    let battle = ok(post(
+        app,
+        &people.owner,
+        &format!("/api/v1/campaigns/{}/battles", world.campaign_id),
+        &json!({"sides": [{"force_id": blue["id"]}, {"force_id": red["id"]}]}),
+    ));
+    let battle = battle["id"].as_str().unwrap().to_owned();
+    let force = blue["id"].as_str().unwrap().to_owned();
+    let unit = &blue["platoons"][0]["units"][0]["id"];
+    ok(post(
+        app,
+        &people.owner,
+        &format!("/api/v1/battles/{battle}/result"),
+        &json!({"outcome": "draw", "losses": [{"unit_id": unit, "figures_lost": 2}]}),
+    ));
+    ok(post(
+        app,
+        &people.player,
+        &format!("/api/v1/battles/{battle}/result/confirm"),
+        &json!({}),
+    ));
+    ok(post(
+        app,
+        &people.owner,
+        &step_path(&battle, &force, "roll"),
+        &json!({}),
+    ));
+    (people, battle, force)
+}
+
 both_backends! {
     fn a_roster_stored_in_format_1_reads_as_in_format_2_and_is_rewritten_in_format_2(app: &TestApp) {
         // Arrange
@@ -102,33 +150,8 @@ both_backends! {
 
     fn a_post_battle_row_in_format_1_carries_on_and_is_written_back_in_format_2(app: &TestApp) {
         // Arrange: a result with a loss, every roll made with server dice.
-        let people = People::register(app);
-        let world = World::build(app, &people);
-        let blue = create_force(app, &people.owner, &world.campaign_id, &small_roster("Blue"));
-        let red = create_force(app, &people.player, &world.campaign_id, &small_roster("Red"));
-        let battle = ok(post(
-            app,
-            &people.owner,
-            &format!("/api/v1/campaigns/{}/battles", world.campaign_id),
-            &json!({"sides": [{"force_id": blue["id"]}, {"force_id": red["id"]}]}),
-        ));
-        let battle = battle["id"].as_str().unwrap();
-        let force = blue["id"].as_str().unwrap();
-        let unit = &blue["platoons"][0]["units"][0]["id"];
-        ok(post(
-            app,
-            &people.owner,
-            &format!("/api/v1/battles/{battle}/result"),
-            &json!({"outcome": "draw", "losses": [
-                {"unit_id": unit, "figures_lost": 2}]}),
-        ));
-        ok(post(
-            app,
-            &people.player,
-            &format!("/api/v1/battles/{battle}/result/confirm"),
-            &json!({}),
-        ));
-        ok(post(app, &people.owner, &step_path(battle, force, "roll"), &json!({})));
+        let (people, battle, force) = rolled_sequence(app);
+        let (battle, force) = (battle.as_str(), force.as_str());
         let view = format!("/api/v1/battles/{battle}/aftermath/{force}");
         let before = get(app, &people.owner, &view);
         let written = stored_aftermath(app, battle, force);
@@ -168,32 +191,8 @@ both_backends! {
 
     fn the_steps_after_the_rolls_leave_the_stored_rolled_roster_as_it_was(app: &TestApp) {
         // Arrange: a result with a loss, every roll made.
-        let people = People::register(app);
-        let world = World::build(app, &people);
-        let blue = create_force(app, &people.owner, &world.campaign_id, &small_roster("Blue"));
-        let red = create_force(app, &people.player, &world.campaign_id, &small_roster("Red"));
-        let battle = ok(post(
-            app,
-            &people.owner,
-            &format!("/api/v1/campaigns/{}/battles", world.campaign_id),
-            &json!({"sides": [{"force_id": blue["id"]}, {"force_id": red["id"]}]}),
-        ));
-        let battle = battle["id"].as_str().unwrap();
-        let force = blue["id"].as_str().unwrap();
-        let unit = &blue["platoons"][0]["units"][0]["id"];
-        ok(post(
-            app,
-            &people.owner,
-            &format!("/api/v1/battles/{battle}/result"),
-            &json!({"outcome": "draw", "losses": [{"unit_id": unit, "figures_lost": 2}]}),
-        ));
-        ok(post(
-            app,
-            &people.player,
-            &format!("/api/v1/battles/{battle}/result/confirm"),
-            &json!({}),
-        ));
-        ok(post(app, &people.owner, &step_path(battle, force, "roll"), &json!({})));
+        let (people, battle, force) = rolled_sequence(app);
+        let (battle, force) = (battle.as_str(), force.as_str());
         let view = format!("/api/v1/battles/{battle}/aftermath/{force}");
         let before = get(app, &people.owner, &view);
         // The same roster in another spelling (format 1): a step that wrote the roster again

@@ -401,6 +401,20 @@ pub fn save(
     Ok(())
 }
 
+/// [`save`] for a choice made once every roll is made (purchases, reinforcements): the
+/// sequence stays `rolled`, and its rolled roster is as it was.
+pub fn save_choice(conn: &mut Db, step: &mut Step, state: Aftermath) -> Result<(), ApiError> {
+    save(
+        conn,
+        step,
+        AftermathStage::Rolled,
+        state,
+        None,
+        rows::AfterRolls::Unchanged,
+        None,
+    )
+}
+
 /// The state a step just saved with [`save`].
 pub fn saved_state(row: &rows::AftermathRow) -> Result<&Aftermath, ApiError> {
     row.state

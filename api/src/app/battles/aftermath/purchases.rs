@@ -6,7 +6,6 @@ use crate::app::idempotency::{self, Answer, Write};
 use actix_web::http::StatusCode;
 use fad_domain::campaign::Purchase;
 use fad_domain::dice::RollStep;
-use fad_domain::lifecycle::AftermathStage;
 use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -15,12 +14,11 @@ use crate::AppState;
 use crate::app::dice::{History, after_roll, aftermath_scope, check_client_seed, seed_for_roll};
 use crate::auth::AuthUser;
 use crate::error::ApiError;
-use crate::store::aftermath::AfterRolls;
 
 use super::super::problems;
 use super::{
     AftermathResponse, RawDice, begin, dice_errors, merge_unused, refuse_surplus, response_with,
-    save, saved_state, table_dice,
+    save_choice, saved_state, table_dice,
 };
 
 /// The purchases.
@@ -84,15 +82,7 @@ pub async fn purchase_aftermath(
         refuse_surplus(&dice)?;
         let unused = dice.unused();
         merge_unused(&mut aftermath.unused_dice, unused.clone());
-        save(
-            conn,
-            &mut step,
-            AftermathStage::Rolled,
-            aftermath,
-            None,
-            AfterRolls::Unchanged,
-            None,
-        )?;
+        save_choice(conn, &mut step, aftermath)?;
         let commitment = after_roll(conn, &scope, &seed, dice.used_commitment(), History::Drop)?;
         let rolls = dice.take_log();
         let mut answer = response_with(

@@ -4,15 +4,13 @@
 use crate::app::idempotency::{self, Answer, Write};
 use actix_web::http::StatusCode;
 use fad_domain::campaign::ReinforcementChoice;
-use fad_domain::lifecycle::AftermathStage;
 
 use crate::AppState;
 use crate::auth::AuthUser;
 use crate::error::ApiError;
-use crate::store::aftermath::AfterRolls;
 
 use super::super::problems;
-use super::{AftermathResponse, begin, response_with, save, saved_state};
+use super::{AftermathResponse, begin, response_with, save_choice, saved_state};
 
 /// Sets the reinforcement allocation.
 pub async fn reinforce_aftermath(
@@ -28,15 +26,7 @@ pub async fn reinforce_aftermath(
         let mut step = begin(conn, &caller, &battle_id, &force_id)?;
         let mut aftermath = step.rolled()?;
         aftermath.reinforce(choice).map_err(problems)?;
-        save(
-            conn,
-            &mut step,
-            AftermathStage::Rolled,
-            aftermath,
-            None,
-            AfterRolls::Unchanged,
-            None,
-        )?;
+        save_choice(conn, &mut step, aftermath)?;
         let answer = response_with(
             &step.row,
             Some(saved_state(&step.row)?),
